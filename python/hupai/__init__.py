@@ -1,0 +1,40 @@
+"""hupai: a Rust-accelerated engine for Chinese mahjong variants and 字牌.
+
+The Rust core (``hupai._core``) makes every rule decision; this package re-exports it with a
+Pythonic surface. Quick tour::
+
+    >>> import hupai
+    >>> hupai.parse_tiles("123m EEE")
+    [Tile('1m'), Tile('2m'), Tile('3m'), Tile('E'), Tile('E'), Tile('E')]
+    >>> hupai.Hand("123m456p789sEEEC").is_complete
+    False
+"""
+
+from hupai._core import (
+    Hand,
+    Meld,
+    Tile,
+    __version__,
+    decompose,
+    format_tiles,
+    from_counts,
+    parse_tiles,
+    to_counts,
+)
+from hupai.errors import HupaiError, InvalidHandError, InvalidTileError, RuleConfigError
+
+__all__ = [
+    "Hand",
+    "HupaiError",
+    "InvalidHandError",
+    "InvalidTileError",
+    "Meld",
+    "RuleConfigError",
+    "Tile",
+    "__version__",
+    "decompose",
+    "format_tiles",
+    "from_counts",
+    "parse_tiles",
+    "to_counts",
+]

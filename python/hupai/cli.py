@@ -1,0 +1,52 @@
+"""The ``hupai`` command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+import hupai
+
+
+def _cmd_decompose(args: argparse.Namespace) -> int:
+    ds = hupai.decompose(hupai.Hand.parse(args.hand))
+    if args.json:
+        print(json.dumps(ds, ensure_ascii=False))
+    else:
+        if not ds:
+            print("not a winning hand")
+        for d in ds:
+            print(d)
+    return 0
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    hand = hupai.Hand.parse("[EEE,1]123m456p78s99s+9s")
+    print(f"hand: {hand}")
+    for d in hupai.decompose(hand):
+        print(" ", d)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="hupai", description=__doc__)
+    p.add_argument("--version", action="version", version=f"hupai {hupai.__version__}")
+    sub = p.add_subparsers(dest="command", required=True)
+    d = sub.add_parser("decompose", help="every decomposition of a complete hand")
+    d.add_argument("hand")
+    d.add_argument("--json", action="store_true")
+    d.set_defaults(func=_cmd_decompose)
+    demo = sub.add_parser("demo", help="a short tour on a built-in example")
+    demo.set_defaults(func=_cmd_demo)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except hupai.HupaiError as e:
+        print(f"hupai: error: {e}", file=sys.stderr)
+        return 2

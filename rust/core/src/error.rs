@@ -1,0 +1,35 @@
+//! The one error type of the core. The bindings map each variant to a Python exception class
+//! under `hupai.HupaiError` (see `rust/py/src/errors.rs`).
+
+use thiserror::Error;
+
+/// Everything that can go wrong in the core. Every message says what is wrong with the input.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum Error {
+    /// Tile text that is not a tile (`InvalidTileError` in Python).
+    #[error("invalid tile {text:?}: {reason}")]
+    InvalidTile { text: String, reason: String },
+    /// A hand, meld or situation that cannot exist (`InvalidHandError` in Python).
+    #[error("invalid hand: {0}")]
+    InvalidHand(String),
+    /// A variant / switch configuration that is unknown or inconsistent (`RuleConfigError`).
+    #[error("invalid rule configuration: {0}")]
+    RuleConfig(String),
+}
+
+impl Error {
+    pub fn tile(text: impl Into<String>, reason: impl Into<String>) -> Self {
+        Self::InvalidTile {
+            text: text.into(),
+            reason: reason.into(),
+        }
+    }
+    pub fn hand(msg: impl Into<String>) -> Self {
+        Self::InvalidHand(msg.into())
+    }
+    pub fn rule(msg: impl Into<String>) -> Self {
+        Self::RuleConfig(msg.into())
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,15 @@
+//! # hupai-core
+//!
+//! The pure-Rust core of [hupai](https://example.invalid/hupai): tiles and notation ([`tile`]),
+//! hands and melds ([`hand`]), decompositions of complete hands ([`decompose`]), and the rule
+//! engines built on them. No Python here: the bindings live in the `hupai-py` crate (`rust/py`).
+
+pub mod decompose;
+pub mod error;
+pub mod hand;
+pub mod tile;
+
+pub use decompose::{Decomposition, Form, Set, Shapes, decompose};
+pub use error::{Error, Result};
+pub use hand::{Hand, Meld, MeldKind, parse_notation};
+pub use tile::{Counts, Suit, Tile, format_tiles, parse_tiles, to_counts};

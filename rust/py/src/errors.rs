@@ -1,0 +1,73 @@
+//! Core errors → Python exceptions, all under `hupai.HupaiError(ValueError)`.
+
+use hupai_core::Error as CoreError;
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+create_exception!(
+    hupai._core,
+    HupaiError,
+    PyValueError,
+    "Base class of every hupai error (a ValueError)."
+);
+create_exception!(
+    hupai._core,
+    InvalidTileError,
+    HupaiError,
+    "Tile text or tile value that is not a tile."
+);
+create_exception!(
+    hupai._core,
+    InvalidHandError,
+    HupaiError,
+    "A hand, meld or situation that cannot exist."
+);
+create_exception!(
+    hupai._core,
+    RuleConfigError,
+    HupaiError,
+    "An unknown, invalid or conflicting variant switch."
+);
+
+/// Error type of the bindings: a core error or an error raised by Python itself.
+pub enum BindError {
+    Core(CoreError),
+    Py(PyErr),
+}
+
+pub type BindResult<T> = Result<T, BindError>;
+
+impl From<CoreError> for BindError {
+    fn from(e: CoreError) -> Self {
+        Self::Core(e)
+    }
+}
+
+impl From<PyErr> for BindError {
+    fn from(e: PyErr) -> Self {
+        Self::Py(e)
+    }
+}
+
+impl From<BindError> for PyErr {
+    fn from(e: BindError) -> PyErr {
+        match e {
+            BindError::Py(e) => e,
+            BindError::Core(e) => core_to_py(e),
+        }
+    }
+}
+
+pub fn core_to_py(e: CoreError) -> PyErr {
+    let msg = e.to_string();
+    match e {
+        CoreError::InvalidTile { .. } => InvalidTileError::new_err(msg),
+        CoreError::InvalidHand(_) => InvalidHandError::new_err(msg),
+        CoreError::RuleConfig(_) => RuleConfigError::new_err(msg),
+    }
+}
+
+pub fn hand_err(msg: impl Into<String>) -> BindError {
+    BindError::Core(CoreError::hand(msg))
+}
