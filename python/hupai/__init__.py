@@ -14,12 +14,14 @@ from hupai._core import (
     Hand,
     Meld,
     Tile,
+    Variant,
     __version__,
     decompose,
     format_tiles,
     from_counts,
     parse_tiles,
     to_counts,
+    variants,
 )
 from hupai.errors import HupaiError, InvalidHandError, InvalidTileError, RuleConfigError
 
@@ -31,10 +33,12 @@ __all__ = [
     "Meld",
     "RuleConfigError",
     "Tile",
+    "Variant",
     "__version__",
     "decompose",
     "format_tiles",
     "from_counts",
     "parse_tiles",
     "to_counts",
+    "variants",
 ]

@@ -1,9 +1,11 @@
 //! PyO3 bindings of `hupai-core`: the private extension module `hupai._core`.
 //! Import from `hupai`, not from here.
 
+mod convert;
 mod errors;
 mod hand;
 mod tiles;
+mod variant;
 
 use pyo3::prelude::*;
 
@@ -16,6 +18,8 @@ mod _core {
     use crate::hand::{PyHand, PyMeld, decompose};
     #[pymodule_export]
     use crate::tiles::{PyTile, format_tiles, from_counts, parse_tiles, to_counts};
+    #[pymodule_export]
+    use crate::variant::{PyVariant, variants};
 
     use super::*;
 

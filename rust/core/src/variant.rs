@@ -1,0 +1,110 @@
+//! A variant = a preset (data) + resolved switches, compiled once into the immutable rule object
+//! that every hot call reuses. Unknown or conflicting switches fail here, never later.
+
+use crate::error::Result;
+use crate::preset::{self, Options, PresetData, SwitchValue};
+
+/// The compiled, preset-specific rules. Each preset with scoring logic adds its variant here;
+/// presets that are pure data use `Generic`.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum Rules {
+    Generic,
+}
+
+impl Rules {
+    /// Dispatch on the preset id to the preset's rule module (one arm per preset with logic).
+    #[allow(clippy::match_single_binding)] // arms are added as presets gain rule modules
+    fn compile(preset: &PresetData, _options: &Options) -> Result<Rules> {
+        match preset.id.as_str() {
+            _ => Ok(Rules::Generic),
+        }
+    }
+}
+
+/// A validated, compiled variant.
+#[derive(Clone, Debug)]
+pub struct Variant {
+    preset: &'static PresetData,
+    options: Options,
+    rules: Rules,
+}
+
+impl Variant {
+    /// Load a built-in preset with its default switches.
+    pub fn load(id: &str) -> Result<Variant> {
+        Variant::with_options(id, std::iter::empty::<(&str, SwitchValue)>())
+    }
+
+    /// Load a built-in preset and override some switches.
+    pub fn with_options<K: AsRef<str>>(
+        id: &str,
+        overrides: impl IntoIterator<Item = (K, SwitchValue)>,
+    ) -> Result<Variant> {
+        let preset = preset::preset(id)?;
+        let options = preset.resolve(overrides)?;
+        let rules = Rules::compile(preset, &options)?;
+        Ok(Variant {
+            preset,
+            options,
+            rules,
+        })
+    }
+
+    /// This variant with more switches overridden (the existing overrides are kept).
+    pub fn derive<K: AsRef<str>>(
+        &self,
+        overrides: impl IntoIterator<Item = (K, SwitchValue)>,
+    ) -> Result<Variant> {
+        let mut merged: Vec<(String, SwitchValue)> = self
+            .changed_options()
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect();
+        merged.extend(
+            overrides
+                .into_iter()
+                .map(|(k, v)| (k.as_ref().to_string(), v)),
+        );
+        Variant::with_options(&self.preset.id, merged)
+    }
+
+    pub fn id(&self) -> &str {
+        &self.preset.id
+    }
+    pub fn preset(&self) -> &'static PresetData {
+        self.preset
+    }
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+    /// Only the switches that differ from the preset's defaults.
+    pub fn changed_options(&self) -> Vec<(&str, &SwitchValue)> {
+        self.preset
+            .switches
+            .iter()
+            .filter_map(|s| {
+                let v = self.options.get(&s.name)?;
+                (v != &s.default).then_some((s.name.as_str(), v))
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn load_every_preset() {
+        for id in preset::preset_ids() {
+            let v = Variant::load(id).unwrap();
+            assert_eq!(v.id(), id);
+            assert!(v.changed_options().is_empty());
+        }
+        assert!(Variant::load("no-such-variant").is_err());
+    }
+}

@@ -1,0 +1,188 @@
+//! `Variant`: a preset plus validated switches, compiled once in the core.
+
+use std::sync::Arc;
+
+use hupai_core::Variant;
+use hupai_core::preset::{self, SwitchValue};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyInt, PyString};
+
+use crate::convert::json_to_py;
+use crate::errors::{BindError, BindResult, RuleConfigError};
+
+/// A rule variant: a built-in preset (data) plus switch overrides, validated and compiled once.
+///
+/// ``Variant.load("mcr")``, ``Variant("sichuan", mode="血流成河")`` or
+/// ``variant.with_options(switch=value)``. Unknown switches, bad values and conflicting switches
+/// raise ``RuleConfigError`` naming the switch and the allowed values. Frozen and hashable by
+/// value; reuse one object for many calls.
+#[pyclass(frozen, from_py_object, module = "hupai._core", name = "Variant")]
+#[derive(Clone)]
+pub struct PyVariant {
+    pub(crate) inner: Arc<Variant>,
+}
+
+fn switch_value(name: &str, v: &Bound<'_, PyAny>) -> BindResult<SwitchValue> {
+    if let Ok(b) = v.cast::<PyBool>() {
+        return Ok(SwitchValue::Bool(b.is_true()));
+    }
+    if v.cast::<PyInt>().is_ok() {
+        return Ok(SwitchValue::Int(v.extract()?));
+    }
+    if let Ok(s) = v.cast::<PyString>() {
+        return Ok(SwitchValue::Str(s.to_str()?.to_string()));
+    }
+    Err(BindError::Py(RuleConfigError::new_err(format!(
+        "switch {name:?}: value must be a bool, an int or a str"
+    ))))
+}
+
+fn overrides(kwargs: Option<&Bound<'_, PyDict>>) -> BindResult<Vec<(String, SwitchValue)>> {
+    let mut out = Vec::new();
+    if let Some(kw) = kwargs {
+        for (k, v) in kw.iter() {
+            let name: String = k.extract()?;
+            let value = switch_value(&name, &v)?;
+            out.push((name, value));
+        }
+    }
+    Ok(out)
+}
+
+fn value_to_py<'py>(py: Python<'py>, v: &SwitchValue) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        SwitchValue::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        SwitchValue::Int(i) => i.into_pyobject(py)?.into_any(),
+        SwitchValue::Str(s) => PyString::new(py, s).into_any(),
+    })
+}
+
+#[pymethods]
+impl PyVariant {
+    #[new]
+    #[pyo3(signature = (id, /, **options))]
+    fn new(id: &str, options: Option<&Bound<'_, PyDict>>) -> BindResult<Self> {
+        Ok(Self {
+            inner: Arc::new(Variant::with_options(id, overrides(options)?)?),
+        })
+    }
+
+    /// The preset ``id`` with its default switches.
+    #[staticmethod]
+    fn load(id: &str) -> BindResult<Self> {
+        Ok(Self {
+            inner: Arc::new(Variant::load(id)?),
+        })
+    }
+
+    /// A new variant with some switches changed (this one is unchanged).
+    #[pyo3(signature = (**options))]
+    fn with_options(&self, options: Option<&Bound<'_, PyDict>>) -> BindResult<Self> {
+        Ok(Self {
+            inner: Arc::new(self.inner.derive(overrides(options)?)?),
+        })
+    }
+
+    #[getter]
+    fn id(&self) -> &str {
+        self.inner.id()
+    }
+    /// Chinese name of the preset.
+    #[getter]
+    fn name(&self) -> &str {
+        &self.inner.preset().name
+    }
+    #[getter]
+    fn players(&self) -> u8 {
+        self.inner.preset().players
+    }
+    /// Every switch with its current value.
+    #[getter]
+    fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (k, v) in self.inner.options().iter() {
+            d.set_item(k, value_to_py(py, v)?)?;
+        }
+        Ok(d)
+    }
+
+    /// The preset as data: names, fan table, switches (with defaults, allowed values and the
+    /// current value) and parameters.
+    fn describe<'py>(&self, py: Python<'py>) -> BindResult<Bound<'py, PyAny>> {
+        let mut v = serde_json::to_value(self.inner.preset())
+            .map_err(|e| BindError::Py(RuleConfigError::new_err(e.to_string())))?;
+        if let Some(switches) = v.get_mut("switches").and_then(|s| s.as_array_mut()) {
+            for s in switches {
+                let name = s
+                    .get("name")
+                    .and_then(|n| n.as_str())
+                    .unwrap_or_default()
+                    .to_string();
+                if let Some(cur) = self.inner.options().get(&name) {
+                    s["value"] = serde_json::to_value(cur).unwrap_or_default();
+                }
+            }
+        }
+        Ok(json_to_py(py, &v)?)
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<PyVariant>().is_ok_and(|o| {
+            let o = &o.get().inner;
+            o.id() == self.inner.id() && o.options() == self.inner.options()
+        })
+    }
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.inner.id().hash(&mut h);
+        for (k, v) in self.inner.options().iter() {
+            k.hash(&mut h);
+            v.hash(&mut h);
+        }
+        h.finish()
+    }
+    fn __repr__(&self) -> String {
+        let changed: Vec<String> = self
+            .inner
+            .changed_options()
+            .iter()
+            .map(|(k, v)| format!(", {k}={}", py_literal(v)))
+            .collect();
+        format!("Variant('{}'{})", self.inner.id(), changed.concat())
+    }
+    fn __getnewargs_ex__<'py>(&self, py: Python<'py>) -> PyResult<((String,), Bound<'py, PyDict>)> {
+        let kw = PyDict::new(py);
+        for (k, v) in self.inner.changed_options() {
+            kw.set_item(k, value_to_py(py, v)?)?;
+        }
+        Ok(((self.inner.id().to_string(),), kw))
+    }
+}
+
+fn py_literal(v: &SwitchValue) -> String {
+    match v {
+        SwitchValue::Bool(true) => "True".into(),
+        SwitchValue::Bool(false) => "False".into(),
+        SwitchValue::Int(i) => i.to_string(),
+        SwitchValue::Str(s) => format!("'{s}'"),
+    }
+}
+
+/// Every built-in preset: a list of dicts with ``id``, ``name``, ``name_en``, ``description`` and
+/// ``players``.
+#[pyfunction]
+pub fn variants<'py>(py: Python<'py>) -> BindResult<Vec<Bound<'py, PyDict>>> {
+    let mut out = Vec::new();
+    for id in preset::preset_ids() {
+        let p = preset::preset(id)?;
+        let d = PyDict::new(py);
+        d.set_item("id", &p.id)?;
+        d.set_item("name", &p.name)?;
+        d.set_item("name_en", &p.name_en)?;
+        d.set_item("description", &p.description)?;
+        d.set_item("players", p.players)?;
+        out.push(d);
+    }
+    Ok(out)
+}
