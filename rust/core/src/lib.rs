@@ -8,11 +8,13 @@ pub mod decompose;
 pub mod error;
 pub mod hand;
 pub mod preset;
+pub mod situation;
 pub mod tile;
 pub mod variant;
 
 pub use decompose::{Decomposition, Form, Set, Shapes, decompose};
 pub use error::{Error, Result};
 pub use hand::{Hand, Meld, MeldKind, parse_notation};
+pub use situation::{Situation, WinType};
 pub use tile::{Counts, Suit, Tile, format_tiles, parse_tiles, to_counts};
 pub use variant::Variant;
