@@ -11,7 +11,7 @@ mod fans;
 
 use serde_json::{Value, json};
 
-use crate::decompose::{Decomposition, Form, Shapes, decompose};
+use crate::decompose::{Decomposition, Shapes, decompose};
 use crate::error::{Error, Result};
 use crate::hand::{Hand, Meld, MeldKind};
 use crate::preset::{FanDef, FanOp, Options, PresetData};
@@ -741,10 +741,34 @@ impl SichuanRules {
     }
 }
 
-/// Whether a decomposition is 七对 (for callers that report the form).
-pub fn is_seven_pairs(d: &Decomposition) -> bool {
-    d.form == Form::SevenPairs
-}
-
 #[cfg(test)]
 mod tests;
+
+/// A waiting hand in the JSON schema: `{"melds": [...], "concealed": [...]}` (the case schema's
+/// `hand` object without `win_tile`; 13 tiles with kongs counted as 3).
+pub fn waiting_hand_from_json(text: &str) -> Result<(Hand, Vec<Option<KongKind>>)> {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Input {
+        #[serde(default)]
+        melds: Vec<crate::situation::MeldInput>,
+        concealed: Vec<String>,
+    }
+    let input: Input =
+        serde_json::from_str(text).map_err(|e| Error::hand(format!("hand JSON: {e}")))?;
+    let mut melds = Vec::new();
+    let mut kinds = Vec::new();
+    for (i, m) in input.melds.iter().enumerate() {
+        let (meld, k) = m.to_meld(&format!("hand.melds[{i}]"))?;
+        melds.push(meld);
+        kinds.push(k);
+    }
+    let tiles = input
+        .concealed
+        .iter()
+        .map(|t| Tile::parse(t))
+        .collect::<Result<Vec<_>>>()
+        .map_err(|e| Error::hand(format!("hand.concealed: {e}")))?;
+    let hand = Hand::new(tiles, melds).map_err(|e| Error::hand(format!("hand: {e}")))?;
+    Ok((hand, kinds))
+}
