@@ -245,3 +245,15 @@ def test_score_result_dict_and_json() -> None:
     import json
 
     assert json.loads(r.to_json()) == d
+
+
+def test_cli_variants(capsys: pytest.CaptureFixture[str]) -> None:
+    from hupai.cli import main
+
+    assert main(["variants"]) == 0
+    assert "sichuan" in capsys.readouterr().out
+    assert main(["variants", "sichuan", "--set", "mode=xueliu"]) == 0
+    out = capsys.readouterr().out
+    assert "QING_LONG_QI_DUI" in out and 'mode = "xueliu"' in out
+    assert main(["variants", "sichuan", "--set", "huan_san_zhang_direction=dice"]) == 2
+    assert "conflicts" in capsys.readouterr().err
