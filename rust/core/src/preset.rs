@@ -360,7 +360,12 @@ impl PresetData {
             }
         };
         check_combine(&self.rules.combine, "rules.combine")?;
-        if let Some(bad) = self.rules.shapes.iter().find(|s| !SHAPES.contains(&s.as_str())) {
+        if let Some(bad) = self
+            .rules
+            .shapes
+            .iter()
+            .find(|s| !SHAPES.contains(&s.as_str()))
+        {
             return Err(Error::rule(format!(
                 "{}: rules.shapes: unknown shape {bad:?}; known: {}",
                 self.id,

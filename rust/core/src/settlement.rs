@@ -506,7 +506,9 @@ impl Ledger {
         };
         let lines = payers.iter().map(|&p| (p, w, per_payer)).collect();
         let reason = match discarder {
-            Some(d) if after_kong => format!("{winner} wins on {d}'s discard after his kong (杠上炮)"),
+            Some(d) if after_kong => {
+                format!("{winner} wins on {d}'s discard after his kong (杠上炮)")
+            }
             Some(d) => format!("{winner} wins on {d}'s discard"),
             None => format!("{winner} wins by self-draw"),
         };
@@ -566,7 +568,10 @@ impl Ledger {
             })
             .collect();
         self.kongs[k].refunded = true;
-        let reason = format!("退税: {} returns kong #{ev} ({why})", self.seats[self.kongs[k].owner]);
+        let reason = format!(
+            "退税: {} returns kong #{ev} ({why})",
+            self.seats[self.kongs[k].owner]
+        );
         self.push("REFUND_KONG", reason, lines, Some(ev), Value::Null)
     }
 
@@ -661,9 +666,8 @@ impl Ledger {
                         .filter(|&i| self.in_hand[i] && !huazhu(i) && ready(i).is_none())
                         .collect();
                     for p in not_ready {
-                        let lines: Vec<(usize, usize, i64)> = (0..n)
-                            .filter_map(|q| ready(q).map(|v| (p, q, v)))
-                            .collect();
+                        let lines: Vec<(usize, usize, i64)> =
+                            (0..n).filter_map(|q| ready(q).map(|v| (p, q, v))).collect();
                         if lines.is_empty() {
                             continue;
                         }
@@ -791,7 +795,12 @@ mod tests {
     fn rejects_non_zero_sum_and_bad_input() {
         let mut l = Ledger::new(seats(), SettlementRules::default()).unwrap();
         let e = l
-            .record_deltas("ADJUSTMENT", "x", &[("A".into(), 5), ("B".into(), -4)], None)
+            .record_deltas(
+                "ADJUSTMENT",
+                "x",
+                &[("A".into(), 5), ("B".into(), -4)],
+                None,
+            )
             .unwrap_err();
         assert!(e.to_string().contains("zero-sum"), "{e}");
         assert!(l.record_deltas("NOPE", "x", &[], None).is_err());

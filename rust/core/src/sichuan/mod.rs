@@ -407,11 +407,7 @@ impl SichuanRules {
                 Tile::new_unchecked(i as u8)
             )));
         }
-        if let Some(i) = hand
-            .melds()
-            .iter()
-            .position(|m| m.kind == MeldKind::Chow)
-        {
+        if let Some(i) = hand.melds().iter().position(|m| m.kind == MeldKind::Chow) {
             return Err(Error::hand(format!(
                 "hand.melds[{i}]: 吃 (chow) is not allowed in sichuan (\"不可以吃\")"
             )));
@@ -617,22 +613,23 @@ impl SichuanRules {
         table: &Table,
     ) -> Result<Vec<(String, i64)>> {
         if table.others.contains(&table.winner) {
-            return Err(Error::hand("the winner cannot also be listed among the others"));
+            return Err(Error::hand(
+                "the winner cannot also be listed among the others",
+            ));
         }
-        let pick = |who: &Option<String>, what: &str| -> Result<String> {
-            match who {
-                Some(d) if table.others.contains(d) => Ok(d.clone()),
-                Some(d) => Err(Error::hand(format!(
-                    "{what} {d:?} is not among the players still in the hand ({})",
-                    table.others.join(", ")
-                ))),
-                None => table
-                    .others
-                    .first()
-                    .cloned()
-                    .ok_or_else(|| Error::hand(format!("no {what}: nobody else is in the hand"))),
-            }
-        };
+        let pick =
+            |who: &Option<String>, what: &str| -> Result<String> {
+                match who {
+                    Some(d) if table.others.contains(d) => Ok(d.clone()),
+                    Some(d) => Err(Error::hand(format!(
+                        "{what} {d:?} is not among the players still in the hand ({})",
+                        table.others.join(", ")
+                    ))),
+                    None => table.others.first().cloned().ok_or_else(|| {
+                        Error::hand(format!("no {what}: nobody else is in the hand"))
+                    }),
+                }
+            };
         let payers: Vec<String> = if sc.self_draw_payment {
             table.others.clone()
         } else if s.is_self_drawn() {
@@ -644,7 +641,8 @@ impl SichuanRules {
         } else {
             vec![pick(&table.discarder, "discarder")?]
         };
-        let mut out: Vec<(String, i64)> = payers.iter().map(|p| (p.clone(), -sc.per_payer)).collect();
+        let mut out: Vec<(String, i64)> =
+            payers.iter().map(|p| (p.clone(), -sc.per_payer)).collect();
         out.push((table.winner.clone(), sc.per_payer * payers.len() as i64));
         Ok(out)
     }
@@ -713,7 +711,10 @@ impl SichuanRules {
                         sit.win_type = wt;
                         sit.wall_last = wall_last;
                         if let Ok(x) = self.score(&sit) {
-                            if best_sit.as_ref().is_none_or(|(_, b)| x.per_payer > b.per_payer) {
+                            if best_sit
+                                .as_ref()
+                                .is_none_or(|(_, b)| x.per_payer > b.per_payer)
+                            {
                                 best_sit = Some((t, x));
                             }
                         }

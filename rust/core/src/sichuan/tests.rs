@@ -24,8 +24,10 @@ fn ids(s: &SichuanScore) -> Vec<(String, u32)> {
 #[test]
 fn example1_ping_hu_with_gen() {
     let r = rules(&[]);
-    let s = sit(r#"{"hand": {"concealed": ["1m","1m","1m","1m","2m","3m","4p","5p","6p","7p","8p","9p","5p"], "win_tile": "5p"},
-        "situation": {"win_type": "discard"}}"#);
+    let s = sit(
+        r#"{"hand": {"concealed": ["1m","1m","1m","1m","2m","3m","4p","5p","6p","7p","8p","9p","5p"], "win_tile": "5p"},
+        "situation": {"win_type": "discard"}}"#,
+    );
     let sc = r.score(&s).unwrap();
     assert_eq!(ids(&sc), vec![("PING_HU".into(), 1), ("GEN".into(), 1)]);
     assert_eq!((sc.fan_total, sc.multiplier, sc.per_payer), (2, 2, 12));
@@ -68,10 +70,14 @@ fn example2_kong_then_gang_shang_hua_qing_dui() {
 #[test]
 fn example3_multi_ron_values() {
     let r = rules(&[]);
-    let b = sit(r#"{"hand": {"concealed": ["2m","3m","4m","5m","6m","7m","2m","2m","4p","5p","7p","8p","9p"], "win_tile": "6p"},
-        "situation": {"win_type": "after_kong_discard"}}"#);
-    let c = sit(r#"{"hand": {"concealed": ["1m","1m","1m","3m","3m","3m","9m","9m","6p","6p","7p","7p","7p"], "win_tile": "6p"},
-        "situation": {"win_type": "after_kong_discard"}}"#);
+    let b = sit(
+        r#"{"hand": {"concealed": ["2m","3m","4m","5m","6m","7m","2m","2m","4p","5p","7p","8p","9p"], "win_tile": "6p"},
+        "situation": {"win_type": "after_kong_discard"}}"#,
+    );
+    let c = sit(
+        r#"{"hand": {"concealed": ["1m","1m","1m","3m","3m","3m","9m","9m","6p","6p","7p","7p","7p"], "win_tile": "6p"},
+        "situation": {"win_type": "after_kong_discard"}}"#,
+    );
     let sb = r.score(&b).unwrap();
     let scc = r.score(&c).unwrap();
     assert_eq!((sb.fan_total, sb.per_payer), (2, 12));
@@ -79,8 +85,10 @@ fn example3_multi_ron_values() {
     let seats: Vec<String> = ["A", "B", "C", "D"].iter().map(|s| s.to_string()).collect();
     let mut l = Ledger::new(seats, r.settlement.clone()).unwrap();
     l.kong("D", KongPay::Open, Some("A")).unwrap();
-    l.win("B", sb.per_payer, Some("D"), true, Value::Null).unwrap();
-    l.win("C", scc.per_payer, Some("D"), true, Value::Null).unwrap();
+    l.win("B", sb.per_payer, Some("D"), true, Value::Null)
+        .unwrap();
+    l.win("C", scc.per_payer, Some("D"), true, Value::Null)
+        .unwrap();
     let bal: Vec<i64> = l.balances().into_iter().map(|x| x.1).collect();
     assert_eq!(bal, vec![-6, 18, 30, -42]);
 }
@@ -101,9 +109,21 @@ fn example4_da_jiao_and_draw_end() {
     l.kong("C", KongPay::Added, None).unwrap();
     l.leave("A").unwrap();
     l.draw_end(&[
-        ("B".into(), DrawEndState { huazhu: false, da_jiao: mw.da_jiao }),
+        (
+            "B".into(),
+            DrawEndState {
+                huazhu: false,
+                da_jiao: mw.da_jiao,
+            },
+        ),
         ("C".into(), DrawEndState::default()),
-        ("D".into(), DrawEndState { huazhu: true, da_jiao: None }),
+        (
+            "D".into(),
+            DrawEndState {
+                huazhu: true,
+                da_jiao: None,
+            },
+        ),
     ])
     .unwrap();
     let bal: Vec<i64> = l.balances().into_iter().map(|x| x.1).collect();
@@ -112,8 +132,10 @@ fn example4_da_jiao_and_draw_end() {
 
 #[test]
 fn long_qi_dui_absorbs_one_gen_and_profiles() {
-    let s = sit(r#"{"hand": {"concealed": ["1m","1m","1m","1m","3m","3m","5m","5m","7p","7p","8p","8p","9p"], "win_tile": "9p"},
-        "situation": {"win_type": "discard"}}"#);
+    let s = sit(
+        r#"{"hand": {"concealed": ["1m","1m","1m","1m","3m","3m","5m","5m","7p","7p","8p","8p","9p"], "win_tile": "9p"},
+        "situation": {"win_type": "discard"}}"#,
+    );
     let sc = rules(&[]).score(&s).unwrap();
     assert_eq!(ids(&sc), vec![("LONG_QI_DUI".into(), 1)]);
     assert_eq!(sc.multiplier, 16);
@@ -147,7 +169,10 @@ fn invalid_sichuan_hands() {
         r#"{"hand": {"concealed": ["1m","2m","3m","4m","5m","6m","7m","8m","9m","1p","1p","2m","5m"], "win_tile": "8p"}}"#,
     ];
     for b in bad {
-        assert!(matches!(r.score(&sit(b)), Err(Error::InvalidHand(_))), "{b}");
+        assert!(
+            matches!(r.score(&sit(b)), Err(Error::InvalidHand(_))),
+            "{b}"
+        );
     }
     let dq = rules(&[("ding_que", SwitchValue::Bool(true))]);
     let ok = r#"{"hand": {"concealed": ["1m","2m","3m","4m","5m","6m","7m","8m","9m","1p","1p","2m","2m"], "win_tile": "2m"}}"#;
@@ -174,14 +199,19 @@ fn conflicting_and_bad_switches() {
         .is_ok()
     );
     assert!(Variant::with_options("sichuan", [("mode", SwitchValue::Str("x".into()))]).is_err());
-    assert!(Variant::with_options("sichuan", [("cha_hua_zhu", SwitchValue::Str("cap".into()))]).is_err());
+    assert!(
+        Variant::with_options("sichuan", [("cha_hua_zhu", SwitchValue::Str("cap".into()))])
+            .is_err()
+    );
 }
 
 #[test]
 fn tian_hu_and_zimo_bonus() {
     let r = rules(&[]);
-    let s = sit(r#"{"hand": {"concealed": ["1m","1m","1m","1m","2m","3m","4p","5p","6p","7p","8p","9p","5p"], "win_tile": "5p"},
-        "situation": {"win_type": "self_draw", "dealer": true, "blessing": "heavenly"}}"#);
+    let s = sit(
+        r#"{"hand": {"concealed": ["1m","1m","1m","1m","2m","3m","4p","5p","6p","7p","8p","9p","5p"], "win_tile": "5p"},
+        "situation": {"win_type": "self_draw", "dealer": true, "blessing": "heavenly"}}"#,
+    );
     let sc = r.score(&s).unwrap();
     assert_eq!(ids(&sc), vec![("TIAN_HU".into(), 1), ("GEN".into(), 1)]);
     let r2 = rules(&[("tianhu_dihu_count_gen", SwitchValue::Bool(false))]);
@@ -189,5 +219,8 @@ fn tian_hu_and_zimo_bonus() {
     let z = rules(&[("zimo_bonus", SwitchValue::Str("plus_one_base".into()))]);
     assert_eq!(z.score(&s).unwrap().per_payer, 6 * 64 + 6);
     let x = rules(&[("mode", SwitchValue::Str("xueliu".into()))]);
-    assert_eq!(ids(&x.score(&s).unwrap()), vec![("PING_HU".into(), 1), ("GEN".into(), 1)]);
+    assert_eq!(
+        ids(&x.score(&s).unwrap()),
+        vec![("PING_HU".into(), 1), ("GEN".into(), 1)]
+    );
 }
