@@ -188,6 +188,8 @@ pub struct Ledger {
     in_hand: Vec<bool>,
     kongs: Vec<KongRecord>,
     ended: bool,
+    /// 普通场: the discarder of the first win (`Some(None)` after a self-draw win).
+    single_won: Option<Option<usize>>,
 }
 
 impl Ledger {
@@ -212,6 +214,7 @@ impl Ledger {
             in_hand: vec![true; n],
             kongs: Vec::new(),
             ended: false,
+            single_won: None,
         })
     }
 
@@ -269,6 +272,16 @@ impl Ledger {
         if self.ended {
             Err(Error::settlement(
                 "the hand has ended; no further events can be recorded",
+            ))
+        } else {
+            Ok(())
+        }
+    }
+
+    fn require_no_single_win(&self) -> Result<()> {
+        if self.single_won.is_some() {
+            Err(Error::settlement(
+                "普通场 (single-win mode): the hand ended with the first win",
             ))
         } else {
             Ok(())
@@ -418,6 +431,7 @@ impl Ledger {
     /// player still in the hand. Returns the event id (the kong id used by refunds and transfers).
     pub fn kong(&mut self, owner: &str, kind: KongPay, feeder: Option<&str>) -> Result<usize> {
         self.require_open()?;
+        self.require_no_single_win()?;
         let o = self.seat(owner)?;
         self.require_in_hand(o, "kong")?;
         let lines: Vec<(usize, usize, i64)> = match kind {
@@ -492,6 +506,14 @@ impl Ledger {
             ));
         }
         let d = discarder.map(|d| self.seat(d)).transpose()?;
+        if let Some(first) = self.single_won {
+            // 普通场: after the first win only 一炮多响 on the same discard may follow.
+            if first.is_none() || first != d || !self.rules.multi_ron {
+                return Err(Error::settlement(
+                    "普通场 (single-win mode): the hand ended with the first win; only other wins on the same discard (一炮多响) may follow",
+                ));
+            }
+        }
         let payers: Vec<usize> = match d {
             Some(d) => {
                 if d == w {
@@ -520,6 +542,13 @@ impl Ledger {
         }
         if self.rules.winners_leave {
             self.in_hand[w] = false;
+            // 血战: the hand ends once only one player is left.
+            if self.in_hand.iter().filter(|&&b| b).count() <= 1 {
+                self.ended = true;
+            }
+        }
+        if self.rules.single_win {
+            self.single_won = Some(d);
         }
         Ok(id)
     }
@@ -609,6 +638,7 @@ impl Ledger {
     /// With fewer players in the hand than a 流局 needs, nothing is settled.
     pub fn draw_end(&mut self, states: &[(String, DrawEndState)]) -> Result<Vec<usize>> {
         self.require_open()?;
+        self.require_no_single_win()?;
         let n = self.seats.len();
         let mut st: Vec<Option<DrawEndState>> = vec![None; n];
         for (s, x) in states {
@@ -835,6 +865,29 @@ mod tests {
         l.kong("D", KongPay::Concealed, None).unwrap();
         l.win("A", 12, Some("D"), true, Value::Null).unwrap();
         assert_eq!(bal(&l), vec![12, 0, 0, -12]);
+    }
+
+    #[test]
+    fn single_mode_and_xuezhan_end() {
+        let rules = SettlementRules {
+            single_win: true,
+            winners_leave: false,
+            min_in_hand_for_draw: 1,
+            ..SettlementRules::default()
+        };
+        let mut l = Ledger::new(seats(), rules).unwrap();
+        l.win("B", 6, Some("A"), false, Value::Null).unwrap();
+        l.win("C", 6, Some("A"), false, Value::Null).unwrap();
+        assert!(l.win("D", 6, Some("B"), false, Value::Null).is_err());
+        assert!(l.kong("D", KongPay::Added, None).is_err());
+        let mut l = Ledger::new(seats(), SettlementRules::default()).unwrap();
+        l.win("A", 6, None, false, Value::Null).unwrap();
+        l.win("B", 6, None, false, Value::Null).unwrap();
+        assert!(!l.is_ended());
+        l.win("C", 6, Some("D"), false, Value::Null).unwrap();
+        assert!(l.is_ended());
+        assert!(l.kong("D", KongPay::Added, None).is_err());
+        assert_eq!(bal(&l), vec![18, 6, -6, -18]);
     }
 
     proptest! {
