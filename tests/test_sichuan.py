@@ -257,3 +257,21 @@ def test_cli_variants(capsys: pytest.CaptureFixture[str]) -> None:
     assert "QING_LONG_QI_DUI" in out and 'mode = "xueliu"' in out
     assert main(["variants", "sichuan", "--set", "huan_san_zhang_direction=dice"]) == 2
     assert "conflicts" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("tiles", "fan_id", "fan_total"),
+    [
+        ("111222333m78999p", "DAI_YAO_JIU", 3),  # seed example: 123m 123m 123m 789p 99p
+        ("222555888s88855m", "JIANG_DUI", 4),  # seed example
+        ("11123777888999p", "QING_YAO_JIU", 5),  # seed example: 11p 123p 789p ×3
+        ("11222244p557799m", "LONG_QI_DUI", 5),  # seed example: 减1根 → 根 0
+        ("99887755221166p", "QING_QI_DUI", 5),  # the seed's "清对" example is a 清七对 shape (Q8)
+    ],
+)
+def test_seed_pattern_examples(tiles: str, fan_id: str, fan_total: int) -> None:
+    ts = [str(t) for t in hupai.parse_tiles(tiles)]
+    win = ts.pop()
+    r = hupai.sichuan.score({"hand": {"concealed": ts, "win_tile": win}})
+    assert [f["id"] for f in r.fans] == [fan_id]
+    assert r.fan_total == fan_total

@@ -73,6 +73,12 @@ pub struct SichuanRules {
     pub di_hu_on_discard: bool,
     pub da_jiao_excludes_situational: bool,
     pub settlement: SettlementRules,
+    /// Win shapes (`rules.shapes`, `rules.qidui_quad_as_two_pairs`).
+    pub shapes: Shapes,
+    /// `rules.chi_allowed`.
+    pub chi_allowed: bool,
+    /// `rules.que_men`: `at_win` / `ding_que` check 缺一门 at the win.
+    pub que_men_at_win: bool,
 }
 
 fn set_fan(fans: &mut [FanDef], id: &str, f: impl Fn(&mut FanDef)) {
@@ -220,6 +226,16 @@ impl SichuanRules {
             di_hu_on_discard: o.str("di_hu_definition")? == "dealer_first_discard",
             da_jiao_excludes_situational: o.bool("da_jiao_excludes_situational")?,
             settlement,
+            shapes: Shapes {
+                standard: preset.rules.shapes.iter().any(|x| x == "standard"),
+                seven_pairs: preset.rules.shapes.iter().any(|x| x == "seven_pairs"),
+                seven_pairs_quads: preset.rules.qidui_quad_as_two_pairs,
+                thirteen_orphans: false,
+                honors_knitted: false,
+                knitted_straight: false,
+            },
+            chi_allowed: preset.rules.chi_allowed,
+            que_men_at_win: preset.rules.que_men != "none",
         })
     }
 
@@ -413,7 +429,7 @@ impl SichuanRules {
             )));
         }
         let suits = suits_of(all);
-        if suits.iter().all(|&b| b) {
+        if self.que_men_at_win && suits.iter().all(|&b| b) {
             return Err(Error::hand(
                 "not 缺一门: the hand holds 万, 筒 and 条; a hand with three suits (花猪) cannot win",
             ));
@@ -451,15 +467,7 @@ impl SichuanRules {
             ));
         }
         let full = s.full_counts();
-        let shapes = Shapes {
-            standard: true,
-            seven_pairs: true,
-            seven_pairs_quads: true,
-            thirteen_orphans: false,
-            honors_knitted: false,
-            knitted_straight: false,
-        };
-        let decs = decompose(&full, s.hand.melds(), shapes)?;
+        let decs = decompose(&full, s.hand.melds(), self.shapes)?;
         if decs.is_empty() {
             return Err(Error::hand(format!(
                 "not a winning hand: {} + {} is neither 4 sets + a pair nor 七对",
