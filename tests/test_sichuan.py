@@ -45,13 +45,14 @@ def winning_situations(draw: st.DrawFn) -> dict[str, Any]:
         pair = [f"{draw(st.integers(1, 9))}{suit}"] * 2
         if take(pair):
             break
-    melds = [{"type": k, "tiles": t} for k, t in sets if k not in ("chow", "pung")]
+    melds: list[dict[str, Any]] = [{"type": k, "tiles": t} for k, t in sets if k not in ("chow", "pung")]
     standing = [t for k, ts in sets if k in ("chow", "pung") for t in ts] + pair
     standing.sort()
     win = draw(st.sampled_from(standing))
     standing.remove(win)
-    win_type = draw(st.sampled_from(["self_draw", "discard", "after_kong_discard", "rob_kong"] +
-                                    (["kong_replacement"] if melds and any(m["type"].startswith("kong") for m in melds) else [])))
+    has_kong = any(str(m["type"]).startswith("kong") for m in melds)
+    kinds = ["self_draw", "discard", "after_kong_discard", "rob_kong"] + (["kong_replacement"] if has_kong else [])
+    win_type = draw(st.sampled_from(kinds))
     return {"hand": {"melds": melds, "concealed": standing, "win_tile": win}, "situation": {"win_type": win_type}}
 
 
