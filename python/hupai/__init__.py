@@ -13,6 +13,8 @@ Pythonic surface. Quick tour::
 from hupai._core import (
     Hand,
     Meld,
+    Settlement,
+    SichuanScore,
     Tile,
     Variant,
     __version__,
@@ -23,7 +25,15 @@ from hupai._core import (
     to_counts,
     variants,
 )
-from hupai.errors import HupaiError, InvalidHandError, InvalidTileError, RuleConfigError
+from hupai import sichuan
+from hupai.errors import (
+    HupaiError,
+    InvalidHandError,
+    InvalidTileError,
+    RuleConfigError,
+    SettlementError,
+)
+from hupai.sichuan import max_win_value
 
 __all__ = [
     "Hand",
@@ -32,13 +42,18 @@ __all__ = [
     "InvalidTileError",
     "Meld",
     "RuleConfigError",
+    "Settlement",
+    "SettlementError",
+    "SichuanScore",
     "Tile",
     "Variant",
     "__version__",
     "decompose",
     "format_tiles",
     "from_counts",
+    "max_win_value",
     "parse_tiles",
+    "sichuan",
     "to_counts",
     "variants",
 ]

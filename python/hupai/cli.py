@@ -30,6 +30,48 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_variants(args: argparse.Namespace) -> int:
+    if not args.id:
+        listed = hupai.variants()
+        if args.json:
+            print(json.dumps(listed, ensure_ascii=False))
+        else:
+            for v in listed:
+                print(f"{v['id']:<10} {v['name']}  ({v['players']} players)\n           {v['description']}")
+        return 0
+    overrides: dict[str, bool | int | str] = {}
+    for item in args.set or []:
+        name, _, raw = item.partition("=")
+        value: bool | int | str = raw
+        if raw in ("true", "false"):
+            value = raw == "true"
+        elif raw.lstrip("-").isdigit():
+            value = int(raw)
+        overrides[name] = value
+    d = hupai.Variant(args.id, **overrides).describe()
+    if args.json:
+        print(json.dumps(d, ensure_ascii=False))
+        return 0
+    print(f"{d['id']}: {d['name']} / {d['name_en']}\n{d['description']}\n")
+    if d["fans"]:
+        print("fans:")
+        for f in d["fans"]:
+            flags = [] if f.get("enabled", True) else ["off by default"]
+            if f.get("countable"):
+                flags.append("each")
+            extra = f" ({', '.join(flags)})" if flags else ""
+            print(f"  {f['id']:<20} {f['zh']:<8} {f['op']:<5} {f['value']:>3}{extra}")
+    if d["switches"]:
+        print("\nswitches:")
+        for sw in d["switches"]:
+            allowed = "|".join(str(x) for x in sw.get("values", [])) or (
+                "true|false" if isinstance(sw["default"], bool) else f"{sw.get('min')}..{sw.get('max')}"
+            )
+            print(f"  {sw['name']} = {json.dumps(sw['value'], ensure_ascii=False)}  [{allowed}]")
+            print(f"      {sw['description']}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="hupai", description=__doc__)
     p.add_argument("--version", action="version", version=f"hupai {hupai.__version__}")
@@ -38,6 +80,11 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("hand")
     d.add_argument("--json", action="store_true")
     d.set_defaults(func=_cmd_decompose)
+    v = sub.add_parser("variants", help="list the presets, or show one preset's fan table and switches")
+    v.add_argument("id", nargs="?", help="a preset id, e.g. sichuan")
+    v.add_argument("--set", action="append", metavar="SWITCH=VALUE", help="override a switch (repeatable)")
+    v.add_argument("--json", action="store_true")
+    v.set_defaults(func=_cmd_variants)
     demo = sub.add_parser("demo", help="a short tour on a built-in example")
     demo.set_defaults(func=_cmd_demo)
     return p

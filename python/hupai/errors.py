@@ -1,5 +1,17 @@
 """The hupai exception hierarchy. Every error is a ``HupaiError``, which is a ``ValueError``."""
 
-from hupai._core import HupaiError, InvalidHandError, InvalidTileError, RuleConfigError
+from hupai._core import (
+    HupaiError,
+    InvalidHandError,
+    InvalidTileError,
+    RuleConfigError,
+    SettlementError,
+)
 
-__all__ = ["HupaiError", "InvalidHandError", "InvalidTileError", "RuleConfigError"]
+__all__ = [
+    "HupaiError",
+    "InvalidHandError",
+    "InvalidTileError",
+    "RuleConfigError",
+    "SettlementError",
+]

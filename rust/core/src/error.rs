@@ -15,6 +15,10 @@ pub enum Error {
     /// A variant / switch configuration that is unknown or inconsistent (`RuleConfigError`).
     #[error("invalid rule configuration: {0}")]
     RuleConfig(String),
+    /// A settlement event that cannot be recorded: not zero-sum, unknown seat, a player who has
+    /// left … (`SettlementError` in Python).
+    #[error("invalid settlement event: {0}")]
+    Settlement(String),
 }
 
 impl Error {
@@ -29,6 +33,9 @@ impl Error {
     }
     pub fn rule(msg: impl Into<String>) -> Self {
         Self::RuleConfig(msg.into())
+    }
+    pub fn settlement(msg: impl Into<String>) -> Self {
+        Self::Settlement(msg.into())
     }
 }
 

@@ -8,6 +8,8 @@ pub mod decompose;
 pub mod error;
 pub mod hand;
 pub mod preset;
+pub mod settlement;
+pub mod sichuan;
 pub mod situation;
 pub mod tile;
 pub mod variant;

@@ -12,7 +12,10 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 
 /// The embedded preset files, in listing order. Adding a preset = adding a line here and a file.
-const SOURCES: &[(&str, &str)] = &[("mcr", include_str!("../../../presets/mcr.toml"))];
+const SOURCES: &[(&str, &str)] = &[
+    ("mcr", include_str!("../../../presets/mcr.toml")),
+    ("sichuan", include_str!("../../../presets/sichuan.toml")),
+];
 
 /// How a fan / pattern value combines with the others (common.md §5.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -57,10 +60,122 @@ pub struct FanDef {
     /// Sources and interpretation notes.
     #[serde(default)]
     pub note: String,
+    /// Off unless a switch or the selected fan profile turns it on.
+    #[serde(default = "default_true")]
+    pub enabled: bool,
+    /// Scores only when no other fan of its combination class does (平胡 / 平和).
+    #[serde(default)]
+    pub fallback: bool,
 }
 
 fn default_scope() -> String {
     "pattern".into()
+}
+
+fn default_true() -> bool {
+    true
+}
+
+/// Known combination methods (common.md §5.2) a preset may name in `rules.combine` or a profile.
+pub const COMBINE_METHODS: &[&str] = &[
+    "additive_points",
+    "doubling",
+    "best_pattern_plus_doublings",
+    "additive_doubling",
+    "named_composites",
+    "multiplier_product",
+    "factor_product_winner_loser",
+    "situation_table_doubling",
+    "flat",
+    "single_pattern_points",
+    "fixed_limit",
+];
+
+/// Known win shapes (common.md §3).
+pub const SHAPES: &[&str] = &[
+    "standard",
+    "seven_pairs",
+    "thirteen_orphans",
+    "honors_knitted",
+    "knitted_straight",
+    "special",
+];
+
+/// Generic rule data of a preset (common.md §8 checklist). Every key is optional; a rule module
+/// reads what it needs. Unknown keys are an error, so a typo never silently does nothing.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct GameRules {
+    /// 吃 allowed (from 上家 only).
+    pub chi_allowed: bool,
+    /// Kongs allowed: `open` (直杠), `added` (补杠), `concealed` (暗杠).
+    pub kong_kinds: Vec<String>,
+    /// Which kongs may be robbed: `none`, `added_only`, `added_and_open`.
+    pub rob_kong: String,
+    /// 一炮多响 (true) or 截胡 (false).
+    pub multi_ron: bool,
+    /// Win shapes (ids of [`SHAPES`]).
+    pub shapes: Vec<String>,
+    pub qidui_quad_as_two_pairs: bool,
+    /// 缺门 requirement: `none`, `at_win`, `ding_que`.
+    pub que_men: String,
+    /// Combination method (one of [`COMBINE_METHODS`]).
+    pub combine: String,
+    /// `doubling`: multiplier = 2^(番 − offset).
+    pub doubling_offset: i64,
+    /// Kong payment timing (common.md §6.3): `instant`, `on_owner_win`, `on_any_win`, `as_factor`.
+    pub kong_payment: String,
+    /// Draw-end settlement steps in order (event kinds of common.md §6.1).
+    pub draw_end_order: Vec<String>,
+    /// Dealer rotation model (common.md §7).
+    pub dealer_rotation: String,
+}
+
+impl Default for GameRules {
+    fn default() -> Self {
+        GameRules {
+            chi_allowed: true,
+            kong_kinds: vec!["open".into(), "added".into(), "concealed".into()],
+            rob_kong: "added_only".into(),
+            multi_ron: false,
+            shapes: vec!["standard".into()],
+            qidui_quad_as_two_pairs: false,
+            que_men: "none".into(),
+            combine: "additive_points".into(),
+            doubling_offset: 0,
+            kong_payment: "instant".into(),
+            draw_end_order: Vec::new(),
+            dealer_rotation: "stay_on_dealer_win_or_draw".into(),
+        }
+    }
+}
+
+/// A partial override of one fan in a fan profile.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FanOverride {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub op: Option<FanOp>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub excludes: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+}
+
+/// A named fan profile (selected by a preset's `fan_profile` switch): a combination method and
+/// per-fan overrides of the preset's table.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FanProfile {
+    pub description: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub combine: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doubling_offset: Option<i64>,
+    #[serde(default)]
+    pub fans: BTreeMap<String, FanOverride>,
 }
 
 /// A switch value: a flag, a number or a named choice.
@@ -161,6 +276,12 @@ pub struct PresetData {
     pub fans: Vec<FanDef>,
     #[serde(default)]
     pub switches: Vec<SwitchDef>,
+    /// Generic rule data (common.md §8).
+    #[serde(default)]
+    pub rules: GameRules,
+    /// Named fan profiles (overrides of `fans`), selected by a `fan_profile` switch.
+    #[serde(default)]
+    pub profiles: BTreeMap<String, FanProfile>,
     /// Preset-specific parameters (settlement, caps …) that its rule module reads.
     #[serde(default)]
     pub params: toml::Table,
@@ -227,6 +348,46 @@ impl PresetData {
                 }
             }
         }
+        let check_combine = |c: &str, what: &str| {
+            if COMBINE_METHODS.contains(&c) {
+                Ok(())
+            } else {
+                Err(Error::rule(format!(
+                    "{}: {what}: unknown combination method {c:?}; known: {}",
+                    self.id,
+                    COMBINE_METHODS.join(", ")
+                )))
+            }
+        };
+        check_combine(&self.rules.combine, "rules.combine")?;
+        if let Some(bad) = self
+            .rules
+            .shapes
+            .iter()
+            .find(|s| !SHAPES.contains(&s.as_str()))
+        {
+            return Err(Error::rule(format!(
+                "{}: rules.shapes: unknown shape {bad:?}; known: {}",
+                self.id,
+                SHAPES.join(", ")
+            )));
+        }
+        for (name, prof) in &self.profiles {
+            if let Some(c) = &prof.combine {
+                check_combine(c, &format!("profile {name}"))?;
+            }
+            for (fid, o) in &prof.fans {
+                let refs = std::iter::once(fid).chain(o.excludes.iter().flatten());
+                for x in refs {
+                    if !ids.contains(x.as_str()) {
+                        return Err(Error::rule(format!(
+                            "{}: profile {name} refers to unknown fan {x}",
+                            self.id
+                        )));
+                    }
+                }
+            }
+        }
         let mut names = std::collections::BTreeSet::new();
         for s in &self.switches {
             if !names.insert(s.name.as_str()) {
@@ -238,7 +399,67 @@ impl PresetData {
             s.check(&s.default)
                 .map_err(|e| Error::rule(format!("{}: default of {}: {e}", self.id, s.name)))?;
         }
+        for s in &self.switches {
+            for c in &s.conflicts {
+                let other = c.split_once('=').map_or(c.as_str(), |(o, _)| o);
+                if !names.contains(other) {
+                    return Err(Error::rule(format!(
+                        "{}: switch {} conflicts with unknown switch {other:?}",
+                        self.id, s.name
+                    )));
+                }
+            }
+        }
+        if let Some(fp) = self.switch("fan_profile") {
+            for v in fp.values.iter().chain([&fp.default]) {
+                let SwitchValue::Str(name) = v else {
+                    return Err(Error::rule(format!(
+                        "{}: fan_profile values must be names",
+                        self.id
+                    )));
+                };
+                if !self.profiles.contains_key(name) {
+                    return Err(Error::rule(format!(
+                        "{}: fan_profile value {name:?} has no [profiles.{name}] table",
+                        self.id
+                    )));
+                }
+            }
+        }
         Ok(())
+    }
+
+    /// The fan table with a profile's overrides applied (`None` or an unknown name: the table
+    /// as written), plus the profile's combination method and doubling offset.
+    pub fn fans_for_profile(&self, profile: Option<&str>) -> (Vec<FanDef>, String, i64) {
+        let mut fans = self.fans.clone();
+        let mut combine = self.rules.combine.clone();
+        let mut offset = self.rules.doubling_offset;
+        if let Some(p) = profile.and_then(|p| self.profiles.get(p)) {
+            if let Some(c) = &p.combine {
+                combine = c.clone();
+            }
+            if let Some(o) = p.doubling_offset {
+                offset = o;
+            }
+            for f in &mut fans {
+                if let Some(o) = p.fans.get(&f.id) {
+                    if let Some(v) = o.value {
+                        f.value = v;
+                    }
+                    if let Some(op) = o.op {
+                        f.op = op;
+                    }
+                    if let Some(x) = &o.excludes {
+                        f.excludes = x.clone();
+                    }
+                    if let Some(e) = o.enabled {
+                        f.enabled = e;
+                    }
+                }
+            }
+        }
+        (fans, combine, offset)
     }
 
     pub fn fan(&self, id: &str) -> Option<&FanDef> {

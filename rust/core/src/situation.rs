@@ -216,14 +216,24 @@ pub struct FlagsInput {
     /// The flower tiles themselves (`f1`..`f8`), where a preset cares which ones.
     #[serde(default)]
     pub flower_tiles: Option<Vec<String>>,
+    /// 杠上开花 / 杠上炮: the kind of the kong just made (`open` 直杠 / `added` / `concealed`), where a
+    /// preset cares (四川 点杠花).
+    #[serde(default)]
+    pub last_kong: Option<KongKind>,
 }
 
 /// The JSON form of a situation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SituationInput {
     pub hand: HandInput,
-    #[serde(default)]
+    #[serde(default = "default_flags")]
     pub situation: FlagsInput,
+}
+
+/// An absent `situation` object means every key at its serde default (winds `E`), not the
+/// derived `Default` (empty strings).
+fn default_flags() -> FlagsInput {
+    serde_json::from_str("{}").expect("every key has a default")
 }
 
 /// A validated situation of a win.
@@ -246,6 +256,8 @@ pub struct Situation {
     pub blessing: Option<Blessing>,
     /// 定缺 suit index (0 m, 1 p, 2 s).
     pub void_suit: Option<u8>,
+    /// The kind of the kong just made, for 杠上开花 / 杠上炮 (see [`FlagsInput::last_kong`]).
+    pub last_kong: Option<KongKind>,
 }
 
 fn wind(text: &str, field: &str) -> Result<Tile> {
@@ -385,6 +397,7 @@ impl Situation {
             dealer: f.dealer,
             blessing: f.blessing,
             void_suit,
+            last_kong: f.last_kong,
         })
     }
 

@@ -10,13 +10,17 @@ use crate::preset::{self, Options, PresetData, SwitchValue};
 #[non_exhaustive]
 pub enum Rules {
     Generic,
+    /// 四川 血战到底 / 血流成河 (`presets/sichuan.toml`).
+    Sichuan(Box<crate::sichuan::SichuanRules>),
 }
 
 impl Rules {
     /// Dispatch on the preset id to the preset's rule module (one arm per preset with logic).
-    #[allow(clippy::match_single_binding)] // arms are added as presets gain rule modules
-    fn compile(preset: &PresetData, _options: &Options) -> Result<Rules> {
+    fn compile(preset: &PresetData, options: &Options) -> Result<Rules> {
         match preset.id.as_str() {
+            "sichuan" => Ok(Rules::Sichuan(Box::new(
+                crate::sichuan::SichuanRules::compile(preset, options)?,
+            ))),
             _ => Ok(Rules::Generic),
         }
     }

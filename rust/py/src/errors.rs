@@ -30,6 +30,13 @@ create_exception!(
     "An unknown, invalid or conflicting variant switch."
 );
 
+create_exception!(
+    hupai._core,
+    SettlementError,
+    HupaiError,
+    "A settlement event that cannot be recorded (not zero-sum, unknown seat, a player who has left)."
+);
+
 /// Error type of the bindings: a core error or an error raised by Python itself.
 pub enum BindError {
     Core(CoreError),
@@ -65,6 +72,7 @@ pub fn core_to_py(e: CoreError) -> PyErr {
         CoreError::InvalidTile { .. } => InvalidTileError::new_err(msg),
         CoreError::InvalidHand(_) => InvalidHandError::new_err(msg),
         CoreError::RuleConfig(_) => RuleConfigError::new_err(msg),
+        CoreError::Settlement(_) => SettlementError::new_err(msg),
     }
 }
 

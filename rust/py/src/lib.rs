@@ -4,6 +4,8 @@
 mod convert;
 mod errors;
 mod hand;
+mod score_sichuan;
+mod settlement;
 mod tiles;
 mod variant;
 
@@ -13,9 +15,15 @@ use pyo3::prelude::*;
 #[pymodule]
 mod _core {
     #[pymodule_export]
-    use crate::errors::{HupaiError, InvalidHandError, InvalidTileError, RuleConfigError};
+    use crate::errors::{
+        HupaiError, InvalidHandError, InvalidTileError, RuleConfigError, SettlementError,
+    };
     #[pymodule_export]
     use crate::hand::{PyHand, PyMeld, decompose};
+    #[pymodule_export]
+    use crate::score_sichuan::{PySichuanScore, sichuan_max_win_value, sichuan_score};
+    #[pymodule_export]
+    use crate::settlement::PySettlement;
     #[pymodule_export]
     use crate::tiles::{PyTile, format_tiles, from_counts, parse_tiles, to_counts};
     #[pymodule_export]

@@ -1,0 +1,199 @@
+//! `Settlement`: the settlement ledger of one hand (core `hupai_core::settlement::Ledger`).
+
+use hupai_core::settlement::{DrawEndState, KongPay, Ledger, SettlementRules};
+use hupai_core::variant::Rules;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString};
+use serde_json::Value;
+
+use crate::convert::json_to_py;
+use crate::errors::{BindError, BindResult, RuleConfigError};
+use crate::score_sichuan::PySichuanScore;
+use crate::variant::PyVariant;
+
+/// The settlement ledger of one hand: an ordered list of zero-sum events (common.md §6).
+///
+/// ``Settlement(seats=("A", "B", "C", "D"), variant=None)``; with a ``sichuan`` variant (the
+/// default) the kong values, base, 呼叫转移, 血战/血流 payer rules and draw-end steps come from its
+/// switches. Every event names payer, payee, amount and reason and may refer to an earlier event;
+/// balances always sum to zero (a non-zero-sum event raises ``SettlementError``).
+#[pyclass(module = "hupai._core", name = "Settlement")]
+pub struct PySettlement {
+    ledger: Ledger,
+}
+
+fn rules_for(variant: Option<&Bound<'_, PyAny>>) -> BindResult<SettlementRules> {
+    let v = match variant {
+        None => hupai_core::Variant::load("sichuan")?,
+        Some(obj) => {
+            if let Ok(pv) = obj.cast::<PyVariant>() {
+                (*pv.get().inner).clone()
+            } else if let Ok(s) = obj.cast::<PyString>() {
+                hupai_core::Variant::load(s.to_str()?)?
+            } else {
+                return Err(BindError::Py(RuleConfigError::new_err(
+                    "variant must be a hupai.Variant or a preset id",
+                )));
+            }
+        }
+    };
+    Ok(match v.rules() {
+        Rules::Sichuan(r) => r.settlement.clone(),
+        _ => SettlementRules {
+            base: 1,
+            ..SettlementRules::default()
+        },
+    })
+}
+
+#[pymethods]
+impl PySettlement {
+    #[new]
+    #[pyo3(signature = (seats = None, variant = None))]
+    fn new(seats: Option<Vec<String>>, variant: Option<&Bound<'_, PyAny>>) -> BindResult<Self> {
+        let seats =
+            seats.unwrap_or_else(|| ["A", "B", "C", "D"].iter().map(|s| s.to_string()).collect());
+        Ok(Self {
+            ledger: Ledger::new(seats, rules_for(variant)?)?,
+        })
+    }
+
+    /// 刮风下雨: an instant kong payment; ``kind`` is ``open`` (直杠, needs ``feeder``), ``added``
+    /// (面下杠) or ``concealed`` (暗杠). Returns the event id (the kong id).
+    #[pyo3(signature = (owner, kind, *, feeder = None))]
+    fn kong(&mut self, owner: &str, kind: &str, feeder: Option<&str>) -> BindResult<usize> {
+        Ok(self.ledger.kong(owner, KongPay::parse(kind)?, feeder)?)
+    }
+
+    /// A win: ``amount`` per payer (an int or a ``SichuanScore``); the discarder pays a discard
+    /// win, every other player still in the hand a self-draw. ``after_kong`` (杠上炮) triggers
+    /// 呼叫转移. In 血战 the winner then leaves the hand. Returns the event id.
+    #[pyo3(signature = (winner, amount, *, discarder = None, after_kong = false))]
+    fn win(
+        &mut self,
+        winner: &str,
+        amount: &Bound<'_, PyAny>,
+        discarder: Option<&str>,
+        after_kong: bool,
+    ) -> BindResult<usize> {
+        let (per_payer, data) = if let Ok(sc) = amount.cast::<PySichuanScore>() {
+            let sc = sc.get();
+            let v: Value = serde_json::from_str(&sc.to_json_string())
+                .map_err(|e| BindError::Py(RuleConfigError::new_err(e.to_string())))?;
+            (sc.per_payer_amount(), v)
+        } else {
+            (amount.extract::<i64>()?, Value::Null)
+        };
+        Ok(self
+            .ledger
+            .win(winner, per_payer, discarder, after_kong, data)?)
+    }
+
+    /// A seat leaves the hand without winning (no later payments or receipts).
+    fn leave(&mut self, seat: &str) -> BindResult<()> {
+        Ok(self.ledger.leave(seat)?)
+    }
+
+    /// ``payer`` pays ``amount`` to each of ``payees`` (e.g. a penalty for leaving the table).
+    #[pyo3(signature = (payer, payees, amount, *, reason = "penalty"))]
+    fn penalty(
+        &mut self,
+        payer: &str,
+        payees: Vec<String>,
+        amount: i64,
+        reason: &str,
+    ) -> BindResult<usize> {
+        Ok(self.ledger.penalty(payer, &payees, amount, reason)?)
+    }
+
+    /// A raw event from per-seat amounts, which must sum to zero. ``kind`` is one of the event
+    /// kinds of common.md §6.1 (``ADJUSTMENT`` for anything else); ``ref`` an earlier event id.
+    #[pyo3(signature = (kind, deltas, *, reason = "", r#ref = None))]
+    fn record(
+        &mut self,
+        kind: &str,
+        deltas: Vec<(String, i64)>,
+        reason: &str,
+        r#ref: Option<usize>,
+    ) -> BindResult<usize> {
+        Ok(self.ledger.record_deltas(kind, reason, &deltas, r#ref)?)
+    }
+
+    /// Draw-end (流局): 查花猪 → 查大叫 → 退税 in the preset's order. ``states`` maps every seat
+    /// still in the hand to ``{"huazhu": bool, "da_jiao": int | None}`` (``da_jiao``: the ready
+    /// player's 大叫 amount, e.g. ``hupai.sichuan.max_win_value(...)["da_jiao"]``; None = not
+    /// ready). Returns the new event ids; the hand then ends.
+    fn draw_end(&mut self, states: &Bound<'_, PyDict>) -> BindResult<Vec<usize>> {
+        let mut out = Vec::new();
+        for (k, v) in states.iter() {
+            let seat: String = k.extract()?;
+            let d = v.cast::<PyDict>().map_err(PyErr::from)?;
+            let huazhu = match d.get_item("huazhu")? {
+                Some(x) => x.extract::<bool>()?,
+                None => false,
+            };
+            let da_jiao = match d.get_item("da_jiao")? {
+                Some(x) if !x.is_none() => Some(x.extract::<i64>()?),
+                _ => None,
+            };
+            out.push((seat, DrawEndState { huazhu, da_jiao }));
+        }
+        Ok(self.ledger.draw_end(&out)?)
+    }
+
+    /// End the hand (普通场 after a win; no further events).
+    fn end_hand(&mut self) {
+        self.ledger.end_hand();
+    }
+
+    #[getter]
+    fn seats(&self) -> Vec<String> {
+        self.ledger.seats().to_vec()
+    }
+    /// Seats still in the hand.
+    #[getter]
+    fn in_hand(&self) -> Vec<String> {
+        self.ledger.in_hand()
+    }
+    #[getter]
+    fn ended(&self) -> bool {
+        self.ledger.is_ended()
+    }
+    /// Balance per seat.
+    #[getter]
+    fn balances<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (k, b) in self.ledger.balances() {
+            d.set_item(k, b)?;
+        }
+        Ok(d)
+    }
+    /// Events as JSON-ready dicts: ``id``, ``kind``, ``reason``, ``payments`` (payer, payee,
+    /// amount), ``deltas``, ``ref``, ``data``.
+    #[getter]
+    fn events<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &self.ledger.to_json_value()["events"])
+    }
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &self.ledger.to_json_value())
+    }
+    fn to_json(&self) -> String {
+        self.ledger.to_json_value().to_string()
+    }
+    fn __len__(&self) -> usize {
+        self.ledger.events().len()
+    }
+    fn __repr__(&self) -> String {
+        let b: Vec<String> = self
+            .ledger
+            .balances()
+            .iter()
+            .map(|(k, v)| format!("{k}={v:+}"))
+            .collect();
+        format!(
+            "Settlement({} events, {})",
+            self.ledger.events().len(),
+            b.join(" ")
+        )
+    }
+}
