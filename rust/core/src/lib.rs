@@ -11,6 +11,7 @@ pub mod preset;
 pub mod situation;
 pub mod tile;
 pub mod variant;
+pub mod zipai;
 
 pub use decompose::{Decomposition, Form, Set, Shapes, decompose};
 pub use error::{Error, Result};

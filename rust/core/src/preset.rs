@@ -12,7 +12,17 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 
 /// The embedded preset files, in listing order. Adding a preset = adding a line here and a file.
-const SOURCES: &[(&str, &str)] = &[("mcr", include_str!("../../../presets/mcr.toml"))];
+const SOURCES: &[(&str, &str)] = &[
+    ("mcr", include_str!("../../../presets/mcr.toml")),
+    (
+        "zipai_guilin",
+        include_str!("../../../presets/zipai_guilin.toml"),
+    ),
+    (
+        "zipai_hunan",
+        include_str!("../../../presets/zipai_hunan.toml"),
+    ),
+];
 
 /// How a fan / pattern value combines with the others (common.md §5.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]

@@ -10,13 +10,17 @@ use crate::preset::{self, Options, PresetData, SwitchValue};
 #[non_exhaustive]
 pub enum Rules {
     Generic,
+    /// 字牌 presets (`zipai_guilin`, `zipai_hunan`).
+    Zipai(Box<crate::zipai::ZipaiRules>),
 }
 
 impl Rules {
     /// Dispatch on the preset id to the preset's rule module (one arm per preset with logic).
-    #[allow(clippy::match_single_binding)] // arms are added as presets gain rule modules
-    fn compile(preset: &PresetData, _options: &Options) -> Result<Rules> {
+    fn compile(preset: &PresetData, options: &Options) -> Result<Rules> {
         match preset.id.as_str() {
+            "zipai_guilin" | "zipai_hunan" => Ok(Rules::Zipai(Box::new(
+                crate::zipai::ZipaiRules::compile(preset, options)?,
+            ))),
             _ => Ok(Rules::Generic),
         }
     }
@@ -80,6 +84,16 @@ impl Variant {
     }
     pub fn rules(&self) -> &Rules {
         &self.rules
+    }
+    /// The 字牌 rules of a 字牌 preset (error for other presets).
+    pub fn zipai(&self) -> Result<&crate::zipai::ZipaiRules> {
+        match &self.rules {
+            Rules::Zipai(r) => Ok(r),
+            _ => Err(crate::error::Error::rule(format!(
+                "variant {} is not a 字牌 preset (use zipai_guilin or zipai_hunan)",
+                self.id()
+            ))),
+        }
     }
     /// Only the switches that differ from the preset's defaults.
     pub fn changed_options(&self) -> Vec<(&str, &SwitchValue)> {
