@@ -6,6 +6,7 @@ mod errors;
 mod hand;
 mod tiles;
 mod variant;
+mod zipai;
 
 use pyo3::prelude::*;
 
@@ -20,6 +21,12 @@ mod _core {
     use crate::tiles::{PyTile, format_tiles, from_counts, parse_tiles, to_counts};
     #[pymodule_export]
     use crate::variant::{PyVariant, variants};
+    #[pymodule_export]
+    use crate::zipai::{
+        PyZipaiCard, zipai_batch_huxi, zipai_batch_is_winning, zipai_chi_options, zipai_decompose,
+        zipai_format_cards, zipai_from_counts, zipai_group_huxi, zipai_parse_cards, zipai_score,
+        zipai_to_counts, zipai_waits,
+    };
 
     use super::*;
 
