@@ -24,6 +24,7 @@ from hupai._core import (
     variants,
 )
 from hupai.errors import HupaiError, InvalidHandError, InvalidTileError, RuleConfigError
+from hupai import zipai  # noqa: E402  (字牌; after the core names it uses)
 
 __all__ = [
     "Hand",
@@ -41,4 +42,5 @@ __all__ = [
     "parse_tiles",
     "to_counts",
     "variants",
+    "zipai",
 ]

@@ -59,6 +59,7 @@ __all__ = [
     "batch_is_winning",
     "chi_options",
     "decompose",
+    "duo",
     "format_cards",
     "from_counts",
     "group_huxi",
@@ -273,6 +274,11 @@ def chi_options(hand: CardsLike, card: str | Card) -> list[dict[str, Any]]:
     return _core.zipai_chi_options(hand, card)
 
 
+def duo(huxi: int, variant: VariantLike = DEFAULT_VARIANT) -> int:
+    """舵 (Guangxi) / 囤 (Hunan) of a 胡息 total: 1 + (胡息 - base) // step; 0 below the minimum."""
+    return _core.zipai_duo(huxi, variant)
+
+
 def group_huxi(meld_type: str, cards: CardsLike, variant: VariantLike = DEFAULT_VARIANT) -> int:
     """胡息 of one meld, e.g. ``group_huxi("ti", "d9d9d9d9") == 12``."""
     return _core.zipai_group_huxi(meld_type, cards, variant)
@@ -346,12 +352,13 @@ def _score_table(s: Score, v: Variant) -> str:
     if d is None:
         lines.append("not a complete hand")
         return "\n".join(lines)
-    w = max(len(g.name) for g in d.groups)
-    lines.append(f"{'group':<{w + 2}} {'cards':<16} shown  胡息")
+    w = max(_width(g.name) for g in d.groups) + 2
+    lines.append(f"{_pad('group', w)} {'cards':<16} shown  胡息")
     for g in d.groups:
         mark = "*" if g.has_win_card else " "
         shown = "yes" if g.exposed else "no"
-        lines.append(f"{g.name:<{w + 2}} {' '.join(g.cards) + mark:<16} {shown:<5} {g.huxi:>4}")
+        lines.append(f"{_pad(g.name, w)} {' '.join(g.cards) + mark:<16} {shown:<5} {g.huxi:>4}")
+    lines.append("(* holds the winning card)")
     unit = "囤" if v.options.get("naming") == "hunan" else "舵"
     lines.append(f"胡息 {s.huxi} (minimum {s.min_huxi})" + ("" if s.is_win else " — not a win"))
     if not s.is_win:
@@ -367,6 +374,14 @@ def _score_table(s: Score, v: Variant) -> str:
         lines.append(f"  seat {p['from']} pays seat {p['to']}: {p['amount']}")
     lines.append("net: " + ", ".join(f"seat {i} {n:+d}" for i, n in enumerate(s.net)))
     return "\n".join(lines)
+
+
+def _width(s: str) -> int:
+    return sum(2 if ord(ch) > 0x2E80 else 1 for ch in s)
+
+
+def _pad(s: str, w: int) -> str:
+    return s + " " * max(0, w - _width(s))
 
 
 def waits_cli(args: argparse.Namespace) -> int:

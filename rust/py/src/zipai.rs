@@ -599,3 +599,14 @@ pub fn zipai_group_huxi(
     };
     Ok(r.value(g.kind, g.value_big()))
 }
+
+/// 舵 (Guangxi) / 囤 (Hunan) of a 胡息 total under a variant (0 below the minimum).
+#[pyfunction]
+#[pyo3(signature = (huxi, /, variant = None))]
+pub fn zipai_duo(huxi: i32, variant: Option<&Bound<'_, PyAny>>) -> BindResult<i64> {
+    let v = match variant {
+        Some(v) => variant_from_py(v)?,
+        None => Arc::new(Variant::load("zipai_guilin")?),
+    };
+    Ok(rules_of(&v)?.duo(huxi))
+}
