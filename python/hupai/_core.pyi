@@ -32,6 +32,7 @@ __all__ = [
     "zipai_format_cards",
     "zipai_from_counts",
     "zipai_group_huxi",
+    "zipai_huxi",
     "zipai_parse_cards",
     "zipai_score",
     "zipai_to_counts",
@@ -207,3 +208,13 @@ def zipai_batch_is_winning(
 def zipai_chi_options(hand: _CardsLike, card: str | ZipaiCard, /) -> list[dict[str, Any]]: ...
 def zipai_group_huxi(meld_type: str, cards: _CardsLike, /, variant: _VariantLike | None = None) -> int: ...
 def zipai_duo(huxi: int, /, variant: _VariantLike | None = None) -> int: ...
+def zipai_huxi(
+    concealed: _CardsLike,
+    /,
+    win_card: str | ZipaiCard | None = None,
+    melds: Sequence[Any] | None = None,
+    *,
+    win_type: str = "discard",
+    passed_peng: _CardsLike | None = None,
+    variant: _VariantLike | None = None,
+) -> int | None: ...

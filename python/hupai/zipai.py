@@ -200,10 +200,14 @@ def huxi(
     variant: VariantLike = DEFAULT_VARIANT,
 ) -> int | None:
     """Best 胡息 over all splits, ``None`` when the hand does not split into groups."""
-    d = decompose(
-        concealed, *more, win_card=win_card, melds=melds, win_type=win_type, passed_peng=passed_peng, variant=variant
+    return _core.zipai_huxi(
+        _join(concealed, more) if more else concealed,
+        win_card,
+        melds,
+        win_type=win_type,
+        passed_peng=passed_peng,
+        variant=variant,
     )
-    return None if d is None else d.huxi
 
 
 def is_winning(

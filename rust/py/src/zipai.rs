@@ -1,6 +1,7 @@
 //! 字牌 bindings: `ZipaiCard` and the `zipai_*` functions re-exported by `hupai.zipai`.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock, Mutex};
 
 use hupai_core::Variant;
 use hupai_core::error::Error as CoreError;
@@ -205,13 +206,35 @@ fn melds_from_py(obj: Option<&Bound<'_, PyAny>>) -> BindResult<Vec<Meld>> {
     Ok(out)
 }
 
+/// Preset ids loaded with default switches, compiled once.
+static LOADED: LazyLock<Mutex<HashMap<String, Arc<Variant>>>> =
+    LazyLock::new(|| Mutex::new(HashMap::new()));
+
+fn load_cached(id: &str) -> BindResult<Arc<Variant>> {
+    let mut m = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(v) = m.get(id) {
+        return Ok(v.clone());
+    }
+    let v = Arc::new(Variant::load(id)?);
+    m.insert(id.to_string(), v.clone());
+    Ok(v)
+}
+
+/// The variant: a `Variant` object or a preset id (default `zipai_guilin`).
+fn variant_arg(obj: Option<&Bound<'_, PyAny>>) -> BindResult<Arc<Variant>> {
+    match obj {
+        Some(v) if !v.is_none() => variant_from_py(v),
+        _ => load_cached("zipai_guilin"),
+    }
+}
+
 /// The variant: a `Variant` object or a preset id.
 fn variant_from_py(obj: &Bound<'_, PyAny>) -> BindResult<Arc<Variant>> {
     if let Ok(v) = obj.cast::<PyVariant>() {
         return Ok(v.get().inner.clone());
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(Arc::new(Variant::load(s.to_str()?)?));
+        return load_cached(s.to_str()?);
     }
     Err(BindError::Core(CoreError::rule(format!(
         "variant must be a preset id or a hupai.Variant, got {}",
@@ -335,10 +358,7 @@ pub fn zipai_decompose<'py>(
     passed_peng: Option<&Bound<'py, PyAny>>,
     variant: Option<&Bound<'py, PyAny>>,
 ) -> BindResult<Option<Bound<'py, PyAny>>> {
-    let v = match variant {
-        Some(v) => variant_from_py(v)?,
-        None => Arc::new(Variant::load("zipai_guilin")?),
-    };
+    let v = variant_arg(variant)?;
     let r = rules_of(&v)?;
     let spec = spec_from(concealed, win_card, melds, win_type, passed_peng)?;
     let d = py.detach(|| zipai::best_decomposition(&r, &spec))?;
@@ -346,6 +366,25 @@ pub fn zipai_decompose<'py>(
         Some(d) => Some(json_to_py(py, &decomposition_json(&d, r.hunan_names))?),
         None => None,
     })
+}
+
+/// Best 胡息 over all readings and splits (no groups built), ``None`` when not complete.
+#[pyfunction]
+#[pyo3(signature = (concealed, /, win_card = None, melds = None, *, win_type = "discard", passed_peng = None, variant = None))]
+pub fn zipai_huxi<'py>(
+    py: Python<'py>,
+    concealed: &Bound<'py, PyAny>,
+    win_card: Option<&Bound<'py, PyAny>>,
+    melds: Option<&Bound<'py, PyAny>>,
+    win_type: &str,
+    passed_peng: Option<&Bound<'py, PyAny>>,
+    variant: Option<&Bound<'py, PyAny>>,
+) -> BindResult<Option<i32>> {
+    let v = variant_arg(variant)?;
+    let r = v.zipai()?;
+    let spec = spec_from(concealed, win_card, melds, win_type, passed_peng)?;
+    let _ = py;
+    Ok(zipai::best_huxi(r, &spec)?)
 }
 
 /// Cards completing the hand, with the best 胡息 of each win (``[{"card", "huxi"}]``).
@@ -360,10 +399,7 @@ pub fn zipai_waits<'py>(
     variant: Option<&Bound<'py, PyAny>>,
     reach_min: bool,
 ) -> BindResult<Bound<'py, PyAny>> {
-    let v = match variant {
-        Some(v) => variant_from_py(v)?,
-        None => Arc::new(Variant::load("zipai_guilin")?),
-    };
+    let v = variant_arg(variant)?;
     let r = rules_of(&v)?;
     let spec = spec_from(concealed, None, melds, win_type, passed_peng)?;
     let ws = py.detach(|| zipai::waits(&r, &spec, reach_min))?;
@@ -470,10 +506,7 @@ pub fn zipai_score<'py>(
     situation: &Bound<'py, PyDict>,
     variant: Option<&Bound<'py, PyAny>>,
 ) -> BindResult<Bound<'py, PyAny>> {
-    let v = match variant {
-        Some(v) => variant_from_py(v)?,
-        None => Arc::new(Variant::load("zipai_guilin")?),
-    };
+    let v = variant_arg(variant)?;
     let r = rules_of(&v)?;
     let sit = situation_from(situation)?;
     let s = py.detach(|| zipai::score(&r, &sit))?;
@@ -523,10 +556,7 @@ pub fn zipai_batch_huxi<'py>(
     counts: PyReadonlyArray2<'py, u8>,
     variant: Option<&Bound<'py, PyAny>>,
 ) -> BindResult<Bound<'py, PyArray1<i32>>> {
-    let v = match variant {
-        Some(v) => variant_from_py(v)?,
-        None => Arc::new(Variant::load("zipai_guilin")?),
-    };
+    let v = variant_arg(variant)?;
     let r = rules_of(&v)?;
     let rows = batch_rows(&counts)?;
     let out = py.detach(|| batch_eval(&r, &rows))?;
@@ -541,10 +571,7 @@ pub fn zipai_batch_is_winning<'py>(
     counts: PyReadonlyArray2<'py, u8>,
     variant: Option<&Bound<'py, PyAny>>,
 ) -> BindResult<Bound<'py, PyArray1<bool>>> {
-    let v = match variant {
-        Some(v) => variant_from_py(v)?,
-        None => Arc::new(Variant::load("zipai_guilin")?),
-    };
+    let v = variant_arg(variant)?;
     let r = rules_of(&v)?;
     let rows = batch_rows(&counts)?;
     let out = py.detach(|| batch_eval(&r, &rows))?;
@@ -584,10 +611,7 @@ pub fn zipai_group_huxi(
     cards: &Bound<'_, PyAny>,
     variant: Option<&Bound<'_, PyAny>>,
 ) -> BindResult<i32> {
-    let v = match variant {
-        Some(v) => variant_from_py(v)?,
-        None => Arc::new(Variant::load("zipai_guilin")?),
-    };
+    let v = variant_arg(variant)?;
     let r = rules_of(&v)?;
     let m = Meld::new(MeldType::parse(meld_type)?, cards_from_py(cards)?)?;
     let g = zipai::Group {
@@ -604,9 +628,6 @@ pub fn zipai_group_huxi(
 #[pyfunction]
 #[pyo3(signature = (huxi, /, variant = None))]
 pub fn zipai_duo(huxi: i32, variant: Option<&Bound<'_, PyAny>>) -> BindResult<i64> {
-    let v = match variant {
-        Some(v) => variant_from_py(v)?,
-        None => Arc::new(Variant::load("zipai_guilin")?),
-    };
+    let v = variant_arg(variant)?;
     Ok(rules_of(&v)?.duo(huxi))
 }

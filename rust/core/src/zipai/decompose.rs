@@ -616,6 +616,20 @@ pub fn candidates(rules: &ZipaiRules, spec: &HandSpec, no_chi: bool) -> Result<V
     Ok(out)
 }
 
+/// Best 胡息 over every reading and split, without building the groups (`None`: not complete).
+pub fn best_huxi(rules: &ZipaiRules, spec: &HandSpec) -> Result<Option<i32>> {
+    let guo = spec.win.is_some_and(|w| spec.passed_peng.contains(&w));
+    let mut best: Option<i32> = None;
+    for b in branches(rules, spec)? {
+        let np = need_pair(rules, &b);
+        if let Some((v, _)) = search_free(rules, &b.free, np, b.win_triplet, guo, true, false) {
+            let total = v + b.fixed.iter().map(|g| g.huxi).sum::<i32>();
+            best = Some(best.map_or(total, |x: i32| x.max(total)));
+        }
+    }
+    Ok(best)
+}
+
 /// The decomposition with the most 胡息 (ties: the first branch, i.e. with the optional 开舵).
 pub fn best_decomposition(rules: &ZipaiRules, spec: &HandSpec) -> Result<Option<Decomposition>> {
     let mut best: Option<Decomposition> = None;

@@ -16,8 +16,8 @@ pub mod score;
 
 pub use card::{Card, CardCounts, N_CARDS, format_cards, parse_cards};
 pub use decompose::{
-    Decomposition, HandSpec, Wait, WinSource, best_decomposition, best_huxi_counts, candidates,
-    waits,
+    Decomposition, HandSpec, Wait, WinSource, best_decomposition, best_huxi, best_huxi_counts,
+    candidates, waits,
 };
 pub use flow::{ChiOption, can_peng, chi_options};
 pub use group::{Group, GroupKind, Meld, MeldType};
