@@ -348,6 +348,12 @@ def test_open_kaiduo_choice_on_other_players_card() -> None:
     hand = "x1x2x3 d2d7d10 x4x5x6 x7x8x9 x10x10"
     assert zipai.huxi(hand, win_card="d5", melds=["peng:d5d5d5"], win_type="discard") is None
     assert zipai.huxi(hand, win_card="d5", melds=["peng:d5d5d5"], win_type="other_draw") == 9 + 3 + 6
+    # Own draw on one's 碰: 开舵, but 胡 outranks 开舵 (胡牌时可以不开舵) so the plain reading counts too.
+    assert zipai.huxi(hand, win_card="d5", melds=["peng:d5d5d5"], win_type="self_draw") == 9 + 3 + 6
+    assert zipai.huxi("x1x2x3 d2d7d10 x4x5x6 x7x8x9 d4d6", win_card="d5", melds=["peng:d5d5d5"], win_type="self_draw") == 3 + 3 + 6
+    # Own draw on a concealed pair is a forced 扫 (3/6), not a 碰-valued triplet.
+    assert zipai.huxi("x1x2x3 d2d7d10 x4x5x6 x7x8x9 d5d5", win_card="d5", win_type="self_draw") == 6 + 3 + 6
+    assert zipai.huxi("x1x2x3 d2d7d10 x4x5x6 x7x8x9 d5d5", win_card="d5", win_type="discard") == 3 + 3 + 6
 
 
 def test_waits() -> None:

@@ -149,19 +149,20 @@ def reference_splits(
     if win is None:
         branches.append((fixed, counts, None))
     else:
-        where = {card: n for n, (kind, card) in enumerate(fixed)}
         triple_pos = next((n for n, (k, cd) in enumerate(fixed) if cd == win and k in ("kan", "sao", "guosao")), None)
         peng_pos = next((n for n, (k, cd) in enumerate(fixed) if cd == win and k == "peng"), None)
-        del where
         if win_type == "self_draw":
             if triple_pos is not None:
                 f = list(fixed)
                 f[triple_pos] = ("saochuan", win)
                 branches.append((f, counts, None))
-            elif peng_pos is not None:
+            elif peng_pos is not None:  # 胡牌时可以不开舵: with or without the 开舵
                 f = list(fixed)
                 f[peng_pos] = ("kaiduo", win)
                 branches.append((f, counts, None))
+                c2 = list(counts)
+                c2[win] += 1
+                branches.append((fixed, c2, None))
             elif counts[win] == 2:
                 c2 = list(counts)
                 c2[win] = 0

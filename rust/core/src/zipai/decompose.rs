@@ -19,7 +19,7 @@ use super::rules::ZipaiRules;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WinSource {
-    /// The winner's own draw (自摸): 扫/扫穿/开舵-on-碰 upgrades are forced.
+    /// The winner's own draw (自摸): 扫/扫穿 upgrades are forced; 开舵 on one's 碰 is optional.
     SelfDraw,
     /// Another player's drawn card: 开舵 on 坎/扫/碰 optional (both readings tried).
     OtherDraw,
@@ -490,9 +490,16 @@ fn branches(rules: &ZipaiRules, spec: &HandSpec) -> Result<Vec<Branch>> {
                     kaiduo_by_win: false,
                 });
             } else if let Some(p) = find(&fixed, &[GroupKind::Peng]) {
+                // 碰 + own draw is 开舵, but 胡 outranks 开舵 ("胡牌时可以不开舵"): both readings.
                 out.push(Branch {
                     fixed: upgrade(&fixed, p, GroupKind::KaiDuo, true),
                     free: conc,
+                    win_triplet: None,
+                    kaiduo_by_win: true,
+                });
+                out.push(Branch {
+                    fixed,
+                    free: free_with_win(),
                     win_triplet: None,
                     kaiduo_by_win: false,
                 });
