@@ -82,7 +82,7 @@ SHAPES += [[r, r, r + 10] for r in range(10)] + [[r, r + 10, r + 10] for r in ra
 def make_hands(n: int, seed: int = 7) -> list[list[int]]:
     """Random complete 21-card hands (7 groups, or a 扫穿 + pair + 5 groups), many ambiguous."""
     rng = random.Random(seed)
-    out = []
+    out: list[list[int]] = []
     while len(out) < n:
         c = [0] * 20
         groups = 7
@@ -133,7 +133,10 @@ def main() -> None:
     assert single == naive, "hupai and the naive search disagree"
     assert batch.tolist() == [-1 if x is None else x for x in naive]
     n = len(rows)
-    us = lambda t: t / n * 1e6  # noqa: E731
+
+    def us(t: float) -> float:
+        return t / n * 1e6
+
     body = "\n".join(
         [
             "## 字牌: 胡息-maximising decomposition of a 21-card hand",

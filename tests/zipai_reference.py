@@ -137,13 +137,13 @@ def reference_splits(
         else:
             k = MELD_KIND[t]
             fixed.append((k, ci[0]))
-    for k in range(20):
-        if counts[k] == 4:
-            fixed.append(("saochuan", k))
-            counts[k] = 0
-        elif counts[k] == 3:
-            fixed.append(("kan", k))
-            counts[k] = 0
+    for kk in range(20):
+        if counts[kk] == 4:
+            fixed.append(("saochuan", kk))
+            counts[kk] = 0
+        elif counts[kk] == 3:
+            fixed.append(("kan", kk))
+            counts[kk] = 0
     passed = {idx(x) for x in passed_peng}
     branches: list[tuple[list[tuple[str, int]], list[int], int | None]] = []
     if win is None:
