@@ -9,7 +9,7 @@ Cards: ``x1``..``x10`` = small 一..十, ``d1``..``d10`` = big 壹..拾 (Chinese
     >>> from hupai import zipai
     >>> zipai.parse_cards("x2x7x10 壹贰叁")
     [Card('x2'), Card('x7'), Card('x10'), Card('d1'), Card('d2'), Card('d3')]
-    >>> zipai.huxi("d1d1d2d2d3d3x1x2x3", "x4x5", win_card="x3", win_type="other_draw")
+    >>> zipai.huxi("d1d1d2d2d3d3x1x2x3x4x5", win_card="x3", win_type="other_draw")
     15
 
 Melds (already fixed groups) are given as ``{"type": "peng", "tiles": "x5x5x5"}``,
@@ -171,66 +171,48 @@ class Score:
 
 def decompose(
     concealed: CardsLike,
-    *more: CardsLike,
     win_card: str | Card | None = None,
     melds: Sequence[MeldLike] | None = None,
+    *,
     win_type: str = "discard",
     passed_peng: CardsLike | None = None,
     variant: VariantLike = DEFAULT_VARIANT,
 ) -> Decomposition | None:
     """The 胡息-maximising decomposition of the hand + winning card, or ``None`` if incomplete.
 
-    Extra positional arguments are more concealed cards (``decompose("x1x2x3", "d4d5d6")``).
     The minimum 胡息 is not checked here (see :func:`is_winning`).
     """
-    cards = _join(concealed, more)
     d = _core.zipai_decompose(
-        cards, win_card, list(melds or []), win_type=win_type, passed_peng=passed_peng, variant=variant
+        concealed, win_card, list(melds or []), win_type=win_type, passed_peng=passed_peng, variant=variant
     )
     return None if d is None else Decomposition.from_dict(d)
 
 
-def huxi(
-    concealed: CardsLike,
-    *more: CardsLike,
-    win_card: str | Card | None = None,
-    melds: Sequence[MeldLike] | None = None,
-    win_type: str = "discard",
-    passed_peng: CardsLike | None = None,
-    variant: VariantLike = DEFAULT_VARIANT,
-) -> int | None:
-    """Best 胡息 over all splits, ``None`` when the hand does not split into groups."""
-    return _core.zipai_huxi(
-        _join(concealed, more) if more else concealed,
-        win_card,
-        melds,
-        win_type=win_type,
-        passed_peng=passed_peng,
-        variant=variant,
-    )
+huxi = _core.zipai_huxi
+"""``huxi(concealed, win_card=None, melds=None, *, win_type="discard", passed_peng=None,
+variant="zipai_guilin")``: best 胡息 over every reading and split, ``None`` when the hand does not
+split into groups (the minimum 胡息 is not checked; see :func:`is_winning`)."""
 
 
 def is_winning(
     concealed: CardsLike,
-    *more: CardsLike,
     win_card: str | Card | None = None,
     melds: Sequence[MeldLike] | None = None,
+    *,
     win_type: str = "discard",
     passed_peng: CardsLike | None = None,
     variant: VariantLike = DEFAULT_VARIANT,
 ) -> bool:
     """Complete hand reaching the variant's minimum 胡息 (10 Guilin, 15 Hunan)."""
     v = variant if isinstance(variant, Variant) else Variant.load(variant)
-    h = huxi(
-        concealed, *more, win_card=win_card, melds=melds, win_type=win_type, passed_peng=passed_peng, variant=v
-    )
+    h = huxi(concealed, win_card, melds, win_type=win_type, passed_peng=passed_peng, variant=v)
     return h is not None and h >= int(v.options["min_huxi"])
 
 
 def waits(
     concealed: CardsLike,
-    *more: CardsLike,
     melds: Sequence[MeldLike] | None = None,
+    *,
     win_type: str = "discard",
     passed_peng: CardsLike | None = None,
     variant: VariantLike = DEFAULT_VARIANT,
@@ -239,7 +221,7 @@ def waits(
     """Cards that complete the hand from ``win_type`` with the best 胡息 of each; only wins
     reaching the minimum 胡息 unless ``reach_min=False``."""
     ws = _core.zipai_waits(
-        _join(concealed, more),
+        concealed,
         list(melds or []),
         win_type=win_type,
         passed_peng=passed_peng,
@@ -286,15 +268,6 @@ def duo(huxi: int, variant: VariantLike = DEFAULT_VARIANT) -> int:
 def group_huxi(meld_type: str, cards: CardsLike, variant: VariantLike = DEFAULT_VARIANT) -> int:
     """胡息 of one meld, e.g. ``group_huxi("ti", "d9d9d9d9") == 12``."""
     return _core.zipai_group_huxi(meld_type, cards, variant)
-
-
-def _join(concealed: CardsLike, more: Sequence[CardsLike]) -> CardsLike:
-    if not more:
-        return concealed
-    out: list[str | Card] = []
-    for part in (concealed, *more):
-        out.extend([part] if isinstance(part, str) else list(part))
-    return out
 
 
 # ---------------------------------------------------------------------------------------------

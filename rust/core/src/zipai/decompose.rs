@@ -177,13 +177,26 @@ thread_local! {
     static MEMO: RefCell<Memo> = RefCell::new(Memo::new());
 }
 
+/// Free counts packed 2 bits per kind, kind 0 in the highest bits (bits 38-39), kind 19 lowest.
 #[inline]
-fn pack(c: &CardCounts, need_pair: bool) -> u64 {
-    let mut k = u64::from(need_pair);
-    for &x in c.iter() {
-        k = (k << 2) | u64::from(x & 3);
-    }
-    k
+fn pack(c: &CardCounts) -> u64 {
+    c.iter().fold(0u64, |k, &x| (k << 2) | u64::from(x & 3))
+}
+
+#[inline]
+fn unit(i: usize) -> u64 {
+    1u64 << (2 * (19 - i))
+}
+
+#[inline]
+fn cnt(s: u64, i: usize) -> u64 {
+    (s >> (2 * (19 - i))) & 3
+}
+
+/// Lowest kind with a card (the state is non-zero).
+#[inline]
+fn lowest(s: u64) -> usize {
+    ((s.leading_zeros() - 24) / 2) as usize
 }
 
 impl Search {
@@ -207,95 +220,70 @@ impl Search {
         }
     }
 
-    /// Options for the lowest card `i`, with their value, applied through `f`.
+    /// Options for the lowest card `i`: (option, value, state after taking the group).
     #[inline]
-    fn options(&self, c: &CardCounts, i: usize, need_pair: bool, mut f: impl FnMut(Opt, i32)) {
+    fn options(&self, s: u64, i: usize, need_pair: bool, out: &mut [(Opt, i32, u64); 6]) -> usize {
         let big = usize::from(i >= 10);
         let rank = i % 10 + 1;
-        if need_pair && c[i] >= 2 {
-            f(Opt::Pair, self.pair[big]);
+        let ci = cnt(s, i);
+        let mut n = 0;
+        let mut push = |o: Opt, v: i32, ns: u64| {
+            out[n] = (o, v, ns);
+            n += 1;
+        };
+        if need_pair && ci >= 2 {
+            push(Opt::Pair, self.pair[big], s - 2 * unit(i));
         }
-        if self.win == Some(i) && c[i] >= 3 {
-            f(Opt::Triplet, self.triplet[big]);
+        if self.win == Some(i) && ci >= 3 {
+            push(Opt::Triplet, self.triplet[big], s - 3 * unit(i));
         }
-        if !self.allow_chi {
-            return;
-        }
-        if rank <= 8 && c[i + 1] > 0 && c[i + 2] > 0 {
-            f(
-                Opt::Seq,
-                if rank == 1 {
+        if self.allow_chi {
+            if rank <= 8 && cnt(s, i + 1) > 0 && cnt(s, i + 2) > 0 {
+                let v = if rank == 1 {
                     self.yes[big]
                 } else {
                     self.seq[big]
-                },
-            );
-        }
-        if rank == 2 && c[i + 5] > 0 && c[i + 8] > 0 {
-            f(Opt::E27, self.e27[big]);
-        }
-        if i < 10 {
-            if c[i] >= 2 && c[i + 10] >= 1 {
-                f(Opt::JiaoSmall2, self.jiao[0]);
+                };
+                push(Opt::Seq, v, s - unit(i) - unit(i + 1) - unit(i + 2));
             }
-            if c[i + 10] >= 2 {
-                f(Opt::JiaoBig2, self.jiao[1]);
+            if rank == 2 && cnt(s, i + 5) > 0 && cnt(s, i + 8) > 0 {
+                push(
+                    Opt::E27,
+                    self.e27[big],
+                    s - unit(i) - unit(i + 5) - unit(i + 8),
+                );
+            }
+            if i < 10 {
+                let cb = cnt(s, i + 10);
+                if ci >= 2 && cb >= 1 {
+                    push(
+                        Opt::JiaoSmall2,
+                        self.jiao[0],
+                        s - 2 * unit(i) - unit(i + 10),
+                    );
+                }
+                if cb >= 2 {
+                    push(Opt::JiaoBig2, self.jiao[1], s - unit(i) - 2 * unit(i + 10));
+                }
             }
         }
+        n
     }
 
-    #[inline]
-    fn apply(c: &mut CardCounts, i: usize, o: Opt, undo: bool) {
-        let mut d = |k: usize, n: u8| {
-            if undo {
-                c[k] += n;
-            } else {
-                c[k] -= n;
-            }
-        };
-        match o {
-            Opt::Pair => d(i, 2),
-            Opt::Triplet => d(i, 3),
-            Opt::Seq => {
-                d(i, 1);
-                d(i + 1, 1);
-                d(i + 2, 1);
-            }
-            Opt::E27 => {
-                d(i, 1);
-                d(i + 5, 1);
-                d(i + 8, 1);
-            }
-            Opt::JiaoSmall2 => {
-                d(i, 2);
-                d(i + 10, 1);
-            }
-            Opt::JiaoBig2 => {
-                d(i, 1);
-                d(i + 10, 2);
-            }
-        }
-    }
-
-    fn best(&self, c: &mut CardCounts, need_pair: bool, memo: &mut Memo) -> i32 {
-        let Some(i) = c.iter().position(|&x| x > 0) else {
+    fn best(&self, s: u64, need_pair: bool, memo: &mut Memo) -> i32 {
+        if s == 0 {
             return if need_pair { NEG } else { 0 };
-        };
-        let key = pack(c, need_pair);
+        }
+        let key = s | (u64::from(need_pair) << 40);
         if let Some(v) = memo.get(key) {
             return v;
         }
-        let mut opts = [(Opt::Pair, 0); 6];
-        let mut n = 0;
-        self.options(c, i, need_pair, |o, v| {
-            opts[n] = (o, v);
-            n += 1;
-        });
+        let i = lowest(s);
+        let mut opts = [(Opt::Pair, 0, 0u64); 6];
+        let n = self.options(s, i, need_pair, &mut opts);
         let mut best = NEG;
-        for &(o, v) in &opts[..n] {
-            Search::apply(c, i, o, false);
-            let r = self.best(c, need_pair && o != Opt::Pair, memo);
-            Search::apply(c, i, o, true);
+        for &(o, v, ns) in &opts[..n] {
+            let r = self.best(ns, need_pair && o != Opt::Pair, memo);
             if r > NEG {
                 best = best.max(r + v);
             }
@@ -305,37 +293,23 @@ impl Search {
     }
 
     /// Walk the memo back to the groups of one best split.
-    fn rebuild(
-        &self,
-        c: &mut CardCounts,
-        mut need_pair: bool,
-        memo: &mut Memo,
-        out: &mut Vec<Group>,
-    ) {
-        while let Some(i) = c.iter().position(|&x| x > 0) {
-            let target = self.best(c, need_pair, memo);
-            let mut opts = [(Opt::Pair, 0); 6];
-            let mut n = 0;
-            self.options(c, i, need_pair, |o, v| {
-                opts[n] = (o, v);
-                n += 1;
-            });
-            let mut chosen = None;
-            for &(o, v) in &opts[..n] {
-                Search::apply(c, i, o, false);
-                let np = need_pair && o != Opt::Pair;
-                let r = self.best(c, np, memo);
-                if r > NEG && r + v == target {
-                    chosen = Some((o, v));
-                    break;
-                }
-                Search::apply(c, i, o, true);
-            }
-            let Some((o, v)) = chosen else { return };
+    fn rebuild(&self, mut s: u64, mut need_pair: bool, memo: &mut Memo, out: &mut Vec<Group>) {
+        while s != 0 {
+            let target = self.best(s, need_pair, memo);
+            let i = lowest(s);
+            let mut opts = [(Opt::Pair, 0, 0u64); 6];
+            let n = self.options(s, i, need_pair, &mut opts);
+            let Some(&(o, v, ns)) = opts[..n].iter().find(|&&(o, v, ns)| {
+                let r = self.best(ns, need_pair && o != Opt::Pair, memo);
+                r > NEG && r + v == target
+            }) else {
+                return;
+            };
             if o == Opt::Pair {
                 need_pair = false;
             }
             out.push(self.group(i, o, v));
+            s = ns;
         }
     }
 
@@ -380,18 +354,19 @@ fn search_free(
     if total % 3 != if need_pair { 2 } else { 0 } {
         return None;
     }
-    let s = Search::new(rules, win, guo_peng, allow_chi);
+    debug_assert!(free.iter().all(|&x| x <= 3));
+    let search = Search::new(rules, win, guo_peng, allow_chi);
+    let s = pack(free);
     MEMO.with(|m| {
         let mut memo = m.borrow_mut();
         memo.next_gen();
-        let mut c = *free;
-        let v = s.best(&mut c, need_pair, &mut memo);
+        let v = search.best(s, need_pair, &mut memo);
         if v <= NEG {
             return None;
         }
         let mut groups = Vec::new();
         if want_groups {
-            s.rebuild(&mut c, need_pair, &mut memo, &mut groups);
+            search.rebuild(s, need_pair, &mut memo, &mut groups);
         }
         Some((v, groups))
     })
