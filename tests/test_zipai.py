@@ -98,6 +98,18 @@ def test_typed_errors() -> None:
         zipai.batch_huxi(np.zeros((2, 19), dtype=np.uint8))
     with pytest.raises(hupai.InvalidHandError, match="more than 4"):
         zipai.batch_huxi(np.full((1, 20), 5, dtype=np.uint8))
+    with pytest.raises(hupai.InvalidHandError, match="0..=4"):
+        zipai.batch_huxi(np.full((1, 20), -1))
+    with pytest.raises(hupai.InvalidHandError, match="integers"):
+        zipai.batch_huxi(np.full((1, 20), 0.5))
+    with pytest.raises(hupai.InvalidHandError, match="2-D"):
+        zipai.batch_huxi([0] * 20)
+    with pytest.raises(hupai.InvalidTileError):
+        zipai.huxi("x1x2", win_card=5)  # type: ignore[arg-type]
+    with pytest.raises(hupai.InvalidHandError, match="must be a list"):
+        zipai.huxi("x1x2", win_card="x3", melds="peng:x4x4x4")  # type: ignore[arg-type]
+    with pytest.raises(hupai.RuleConfigError):
+        zipai.huxi("x1x2", win_card="x3", variant=5)  # type: ignore[arg-type]
     assert issubclass(hupai.InvalidHandError, ValueError)
 
 
@@ -568,6 +580,24 @@ def test_best_split_matches_exhaustive_reference(h: dict[str, Any], vi: int) -> 
         assert got is None
     else:
         assert got is not None and all(got >= s for s in splits) and got == max(splits)
+    d = zipai.decompose(
+        _names(h["concealed"]),
+        zipai.Card.from_index(h["win"]),
+        melds,
+        win_type=h["win_type"],
+        passed_peng=_names(h["passed"]),
+        variant=variant,
+    )
+    if got is None:
+        assert d is None
+    else:
+        # The reported split covers exactly the player's cards and its groups add up.
+        assert d is not None and d.huxi == got == sum(g.huxi for g in d.groups)
+        owned = sorted(_names(h["concealed"] + [h["win"]] + [x for _, c in h["melds"] for x in c]), key=lambda s: zipai.Card(s).index)
+        grouped = sorted([c for g in d.groups for c in g.cards], key=lambda s: zipai.Card(s).index)
+        assert grouped == owned
+        assert sum(g.has_win_card for g in d.groups) == 1
+        assert sum(g.type == "pair" for g in d.groups) <= 1
 
 
 # --------------------------------------------------------------------------- batch

@@ -236,22 +236,29 @@ def score(situation: Mapping[str, Any], variant: VariantLike = DEFAULT_VARIANT) 
     return Score(_core.zipai_score(dict(situation), variant))
 
 
+def _batch_array(counts: npt.ArrayLike) -> npt.NDArray[np.uint8]:
+    a = np.asarray(counts)
+    if a.dtype != np.uint8:
+        if a.size and not np.issubdtype(a.dtype, np.integer):
+            raise _core.InvalidHandError(f"invalid hand: batch counts must be integers, got dtype {a.dtype}")
+        if a.size and (a.min() < 0 or a.max() > 4):
+            raise _core.InvalidHandError("invalid hand: batch counts must be in 0..=4")
+        a = a.astype(np.uint8)
+    if a.ndim != 2:
+        raise _core.InvalidHandError(f"invalid hand: batch input must be 2-D (N, 20), got {a.ndim}-D")
+    return np.ascontiguousarray(a)
+
+
 def batch_huxi(counts: npt.ArrayLike, variant: VariantLike = DEFAULT_VARIANT) -> npt.NDArray[np.int32]:
     """Best 胡息 of each row of an ``(N, 20)`` count array of fully concealed hands (3 = 坎,
     4 = 扫穿); -1 where a row does not split. Releases the GIL, runs in parallel; equal to
     ``huxi(from_counts(row), win_type="tianhu")`` row by row."""
-    a = np.ascontiguousarray(counts, dtype=np.uint8)
-    if a.ndim != 2:
-        raise _core.InvalidHandError(f"invalid hand: batch input must be 2-D (N, 20), got {a.ndim}-D")
-    return _core.zipai_batch_huxi(a, variant)
+    return _core.zipai_batch_huxi(_batch_array(counts), variant)
 
 
 def batch_is_winning(counts: npt.ArrayLike, variant: VariantLike = DEFAULT_VARIANT) -> npt.NDArray[np.bool_]:
     """Whether each row of ``(N, 20)`` counts is complete and reaches the minimum 胡息."""
-    a = np.ascontiguousarray(counts, dtype=np.uint8)
-    if a.ndim != 2:
-        raise _core.InvalidHandError(f"invalid hand: batch input must be 2-D (N, 20), got {a.ndim}-D")
-    return _core.zipai_batch_is_winning(a, variant)
+    return _core.zipai_batch_is_winning(_batch_array(counts), variant)
 
 
 def chi_options(hand: CardsLike, card: str | Card) -> list[dict[str, Any]]:
