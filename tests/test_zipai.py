@@ -107,7 +107,7 @@ def test_typed_errors() -> None:
     with pytest.raises(hupai.InvalidTileError):
         zipai.huxi("x1x2", win_card=5)  # type: ignore[arg-type]
     with pytest.raises(hupai.InvalidHandError, match="must be a list"):
-        zipai.huxi("x1x2", win_card="x3", melds="peng:x4x4x4")  # type: ignore[arg-type]
+        zipai.huxi("x1x2", win_card="x3", melds="peng:x4x4x4")
     with pytest.raises(hupai.RuleConfigError):
         zipai.huxi("x1x2", win_card="x3", variant=5)  # type: ignore[arg-type]
     assert issubclass(hupai.InvalidHandError, ValueError)
