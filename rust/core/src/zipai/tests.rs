@@ -290,3 +290,63 @@ fn duo_table() {
     assert_eq!(duo(12, 10, 10, 3), 1);
     assert_eq!(duo(13, 10, 10, 3), 2);
 }
+
+#[test]
+fn typed_errors() {
+    use crate::error::Error;
+    let r = rules("zipai_guilin", &[]);
+    assert!(matches!(parse_cards("q"), Err(Error::InvalidTile { .. })));
+    let spec = HandSpec {
+        concealed: cards("x1x1x1x1"),
+        win: Some(Card::parse("x1").unwrap()),
+        ..HandSpec::default()
+    };
+    assert!(matches!(best_huxi(&r, &spec), Err(Error::InvalidHand(_))));
+    let spec = HandSpec {
+        concealed: cards("x1x2"),
+        ..HandSpec::default()
+    };
+    assert!(matches!(best_huxi(&r, &spec), Err(Error::InvalidHand(_))));
+    assert!(Meld::new(MeldType::Chi, cards("x1x2x4")).is_err());
+    assert!(Meld::new(MeldType::SaoChuan, cards("x1x1x1")).is_err());
+    assert!(MeldType::parse("gang").is_err());
+    assert!(Variant::with_options("zipai_guilin", [("jokers", SwitchValue::Int(1))]).is_err());
+    assert!(Variant::load("mcr").unwrap().zipai().is_err());
+}
+
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// The allocation-free batch path equals the general path on dealt (天胡) hands, and the
+        /// reported split covers exactly the cards with group values adding up.
+        #[test]
+        fn batch_equals_general(cards_idx in proptest::collection::vec(0u8..20, 2..=23)) {
+            let r = rules("zipai_guilin", &[]);
+            let mut counts = [0u8; N_CARDS];
+            for &i in &cards_idx {
+                let c = &mut counts[usize::from(i)];
+                *c = (*c + 1).min(4);
+            }
+            let hand = card::from_counts(&counts);
+            let spec = HandSpec {
+                concealed: hand.clone(),
+                source: Some(WinSource::Deal),
+                ..HandSpec::default()
+            };
+            let fast = best_huxi_counts(&r, &counts).unwrap();
+            prop_assert_eq!(fast, best_huxi(&r, &spec).unwrap());
+            let d = best_decomposition(&r, &spec).unwrap();
+            prop_assert_eq!(fast, d.as_ref().map(|d| d.huxi));
+            if let Some(d) = d {
+                let mut got: Vec<Card> = d.groups.iter().flat_map(|g| g.cards.iter().copied()).collect();
+                got.sort();
+                prop_assert_eq!(got, hand);
+                prop_assert_eq!(d.huxi, d.groups.iter().map(|g| g.huxi).sum::<i32>());
+            }
+        }
+    }
+}
