@@ -651,3 +651,20 @@ def test_cli_score_and_waits(capsys: pytest.CaptureFixture[str]) -> None:
     rc = cli_main(["zipai", "waits", "d8d8d8 x2x7x10 d4d5d6 x6x7x8 x9x10", "--meld", "chi:d1d2d3", "--meld", "peng:x5x5x5"])
     assert rc == 0 and "x8 八  16 胡息" in capsys.readouterr().out
     assert cli_main(["zipai", "score", "x1", "--win", "y1"]) == 2
+
+
+def test_claims_for_flow_engine() -> None:
+    hand, melds = "d8d8d8 x2x7x10 d4d5d6 x6x7x8 x9x10 x3x3", ["peng:x5x5x5"]
+    c = zipai.claims(hand, "d8", melds, source="self_draw")
+    assert c["saochuan"] and c["chi"] == [] and c["hu"] is None
+    assert zipai.claims(hand, "d8", melds, source="discard")["kaiduo"]
+    assert zipai.claims(hand, "x3", melds, source="discard")["peng"]
+    assert not zipai.claims(hand, "x3", melds, source="discard", chou=True)["peng"]
+    assert zipai.claims(hand, "x5", melds, source="other_draw")["kaiduo"]
+    assert not zipai.claims(hand, "x5", melds, source="discard")["kaiduo"]
+    assert zipai.claims(hand, "x3", melds, source="self_draw")["sao"]
+    assert zipai.claims(hand, "x3", melds, source="self_draw", passed_peng="x3")["guosao"]
+    g1 = zipai.claims("d8d8d8 x2x7x10 d4d5d6 x6x7x8 x9x10", "x8", ["chi:d1d2d3", "peng:x5x5x5"])
+    assert g1["hu"] == 16
+    with pytest.raises(hupai.InvalidHandError, match="source"):
+        zipai.claims(hand, "x3", melds, source="tianhu")

@@ -27,6 +27,7 @@ __all__ = [
     "zipai_batch_huxi",
     "zipai_batch_is_winning",
     "zipai_chi_options",
+    "zipai_claims",
     "zipai_decompose",
     "zipai_duo",
     "zipai_format_cards",
@@ -218,3 +219,15 @@ def zipai_huxi(
     passed_peng: _CardsLike | None = None,
     variant: _VariantLike | None = None,
 ) -> int | None: ...
+def zipai_claims(
+    concealed: _CardsLike,
+    card: str | ZipaiCard,
+    /,
+    melds: Sequence[Any] | None = None,
+    *,
+    source: str = "discard",
+    may_chi: bool = True,
+    chou: bool = False,
+    passed_peng: _CardsLike | None = None,
+    variant: _VariantLike | None = None,
+) -> dict[str, Any]: ...

@@ -58,6 +58,7 @@ __all__ = [
     "batch_huxi",
     "batch_is_winning",
     "chi_options",
+    "claims",
     "decompose",
     "duo",
     "format_cards",
@@ -270,6 +271,13 @@ def chi_options(hand: CardsLike, card: str | Card) -> list[dict[str, Any]]:
 def duo(huxi: int, variant: VariantLike = DEFAULT_VARIANT) -> int:
     """舵 (Guangxi) / 囤 (Hunan) of a 胡息 total: 1 + (胡息 - base) // step; 0 below the minimum."""
     return _core.zipai_duo(huxi, variant)
+
+
+claims = _core.zipai_claims
+"""``claims(concealed, card, melds=None, *, source="discard", may_chi=True, chou=False,
+passed_peng=None, variant="zipai_guilin")``: what a player may / must do with ``card`` (for a flow
+engine): ``hu`` (胡息 of the win, or ``None``), mandatory ``saochuan``/``sao``/``guosao``/``kaiduo``,
+optional ``peng`` and ``chi`` (each with its 下比 groups)."""
 
 
 def group_huxi(meld_type: str, cards: CardsLike, variant: VariantLike = DEFAULT_VARIANT) -> int:

@@ -631,3 +631,47 @@ pub fn zipai_duo(huxi: i32, variant: Option<&Bound<'_, PyAny>>) -> BindResult<i6
     let v = variant_arg(variant)?;
     Ok(rules_of(&v)?.duo(huxi))
 }
+
+/// What a player may / must do with ``card`` from ``source`` (``self_draw`` = his own draw,
+/// ``other_draw``, ``discard``): ``hu`` (胡息 or ``None``), mandatory ``saochuan``/``sao``/``guosao``/
+/// ``kaiduo``, optional ``peng`` and ``chi`` (with 比 groups).
+#[pyfunction]
+#[pyo3(signature = (concealed, card, /, melds = None, *, source = "discard", may_chi = true, chou = false, passed_peng = None, variant = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn zipai_claims<'py>(
+    py: Python<'py>,
+    concealed: &Bound<'py, PyAny>,
+    card: &Bound<'py, PyAny>,
+    melds: Option<&Bound<'py, PyAny>>,
+    source: &str,
+    may_chi: bool,
+    chou: bool,
+    passed_peng: Option<&Bound<'py, PyAny>>,
+    variant: Option<&Bound<'py, PyAny>>,
+) -> BindResult<Bound<'py, PyAny>> {
+    let v = variant_arg(variant)?;
+    let r = v.zipai()?;
+    let wt = win_type_from(source)?;
+    if !matches!(
+        wt,
+        WinType::SelfDraw | WinType::OtherDraw | WinType::Discard
+    ) {
+        return Err(hand_err(format!(
+            "claims: source must be self_draw, other_draw or discard, got {source:?}"
+        )));
+    }
+    let spec = spec_from(concealed, None, melds, source, passed_peng)?;
+    let x = card_from_py(card)?;
+    let c = zipai::claims(r, &spec, x, wt.source(), may_chi, chou)?;
+    let s = |g: &[Card; 3]| g.iter().map(ToString::to_string).collect::<Vec<_>>();
+    let val = json!({
+        "hu": c.hu,
+        "saochuan": c.saochuan,
+        "sao": c.sao,
+        "guosao": c.guosao,
+        "kaiduo": c.kaiduo,
+        "peng": c.peng,
+        "chi": c.chi.iter().map(|o| json!({"group": s(&o.group), "type": o.kind.id(), "bi": o.bi.iter().map(s).collect::<Vec<_>>()})).collect::<Vec<_>>(),
+    });
+    Ok(json_to_py(py, &val)?)
+}

@@ -19,7 +19,7 @@ pub use decompose::{
     Decomposition, HandSpec, Wait, WinSource, best_decomposition, best_huxi, best_huxi_counts,
     candidates, waits,
 };
-pub use flow::{ChiOption, can_peng, chi_options};
+pub use flow::{ChiOption, Claims, can_peng, chi_options, claims};
 pub use group::{Group, GroupKind, Meld, MeldType};
 pub use rules::{ZipaiRules, duo};
 pub use score::{Payment, WinType, ZipaiScore, ZipaiSituation, score};

@@ -76,6 +76,9 @@ pub struct ZipaiRules {
     /// pair (the q_algorithm library's partial hands).
     pub pair_needs_four: bool,
     pub kaiduo_on_discard: bool,
+    /// Flow: 吃 / 碰 allowed on discards.
+    pub chi_on_discard: bool,
+    pub peng_on_discard: bool,
 }
 
 fn param_int(p: &PresetData, table: &str, key: &str) -> Result<i64> {
@@ -181,6 +184,8 @@ impl ZipaiRules {
             guo_peng_zero: o.bool("guo_peng_triplet_zero")?,
             pair_needs_four: o.str("pair_rule")? == "with_four",
             kaiduo_on_discard: o.bool("kaiduo_on_discard")?,
+            chi_on_discard: o.bool("chi_on_discard")?,
+            peng_on_discard: o.bool("peng_on_discard")?,
         })
     }
 

@@ -350,3 +350,38 @@ mod props {
         }
     }
 }
+
+#[test]
+fn claims_for_flow() {
+    let r = rules("zipai_guilin", &[]);
+    let hand = HandSpec {
+        concealed: cards("d8d8d8 x2x7x10 d4d5d6 x6x7x8 x9x10 x3x3"),
+        melds: vec![Meld::new(MeldType::Peng, cards("x5x5x5")).unwrap()],
+        ..HandSpec::default()
+    };
+    let d8 = Card::parse("d8").unwrap();
+    let c = claims(&r, &hand, d8, WinSource::SelfDraw, true, false).unwrap();
+    assert!(c.saochuan && c.chi.is_empty());
+    let c = claims(&r, &hand, d8, WinSource::Discard, true, false).unwrap();
+    assert!(c.kaiduo && !c.peng);
+    let x3 = Card::parse("x3").unwrap();
+    let c = claims(&r, &hand, x3, WinSource::Discard, true, false).unwrap();
+    assert!(c.peng && !c.kaiduo);
+    let c = claims(&r, &hand, x3, WinSource::Discard, true, true).unwrap();
+    assert!(!c.peng && c.chi.is_empty());
+    let x5 = Card::parse("x5").unwrap();
+    assert!(
+        claims(&r, &hand, x5, WinSource::OtherDraw, false, false)
+            .unwrap()
+            .kaiduo
+    );
+    assert!(
+        !claims(&r, &hand, x5, WinSource::Discard, false, false)
+            .unwrap()
+            .kaiduo
+    );
+    let x8 = Card::parse("x8").unwrap();
+    let c = claims(&r, &hand, x8, WinSource::Discard, true, false).unwrap();
+    assert!(c.hu.is_none());
+    assert!(!c.chi.is_empty());
+}
