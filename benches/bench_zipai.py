@@ -5,7 +5,7 @@ Times ``hupai.zipai.huxi`` (one call per hand, Python overhead included) and
 every split of the free cards, no memo), on the same inputs, in one run, and checks that all agree.
 Writes the ``zipai`` section of ``benches/RESULTS.md``.
 
-    python benches/bench_zipai.py [--hands 400] [--no-write]
+    python benches/bench_zipai.py [--hands 2000] [--no-write]
 """
 
 from __future__ import annotations
@@ -107,7 +107,7 @@ def make_hands(n: int, seed: int = 7) -> list[list[int]]:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--hands", type=int, default=400)
+    ap.add_argument("--hands", type=int, default=2000)
     ap.add_argument("--no-write", action="store_true")
     a = ap.parse_args()
     rows = make_hands(a.hands)
