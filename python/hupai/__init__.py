@@ -34,6 +34,7 @@ from hupai.errors import (
     SettlementError,
 )
 from hupai.sichuan import max_win_value
+from hupai import zipai
 
 __all__ = [
     "Hand",
@@ -56,4 +57,5 @@ __all__ = [
     "sichuan",
     "to_counts",
     "variants",
+    "zipai",
 ]

@@ -3,6 +3,9 @@
 from collections.abc import Mapping, Sequence
 from typing import Any, Self, final
 
+import numpy as np
+import numpy.typing as npt
+
 __version__: str
 __all__ = [
     "Hand",
@@ -25,6 +28,21 @@ __all__ = [
     "sichuan_score",
     "to_counts",
     "variants",
+    "ZipaiCard",
+    "zipai_batch_huxi",
+    "zipai_batch_is_winning",
+    "zipai_chi_options",
+    "zipai_claims",
+    "zipai_decompose",
+    "zipai_duo",
+    "zipai_format_cards",
+    "zipai_from_counts",
+    "zipai_group_huxi",
+    "zipai_huxi",
+    "zipai_parse_cards",
+    "zipai_score",
+    "zipai_to_counts",
+    "zipai_waits",
 ]
 
 class HupaiError(ValueError): ...
@@ -200,3 +218,90 @@ class Settlement:
     def to_dict(self) -> dict[str, Any]: ...
     def to_json(self) -> str: ...
     def __len__(self) -> int: ...
+# 字牌 (zipai); public surface in hupai.zipai
+
+@final
+class ZipaiCard:
+    def __new__(cls, card: str | ZipaiCard, /) -> Self: ...
+    @staticmethod
+    def from_index(index: int) -> ZipaiCard: ...
+    @property
+    def index(self) -> int: ...
+    @property
+    def rank(self) -> int: ...
+    @property
+    def size(self) -> str: ...
+    @property
+    def is_big(self) -> bool: ...
+    @property
+    def is_red(self) -> bool: ...
+    @property
+    def chinese(self) -> str: ...
+    @property
+    def code(self) -> str: ...
+    def __lt__(self, other: ZipaiCard, /) -> bool: ...
+    def __le__(self, other: ZipaiCard, /) -> bool: ...
+    def __gt__(self, other: ZipaiCard, /) -> bool: ...
+    def __ge__(self, other: ZipaiCard, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[Any, tuple[str]]: ...
+
+_CardsLike = str | Sequence[str | ZipaiCard]
+_VariantLike = str | Variant
+
+def zipai_parse_cards(cards: _CardsLike, /) -> list[ZipaiCard]: ...
+def zipai_format_cards(cards: _CardsLike, /, *, chinese: bool = False) -> str: ...
+def zipai_to_counts(cards: _CardsLike, /) -> list[int]: ...
+def zipai_from_counts(counts: Sequence[int], /) -> list[ZipaiCard]: ...
+def zipai_decompose(
+    concealed: _CardsLike,
+    /,
+    win_card: str | ZipaiCard | None = None,
+    melds: Sequence[Any] | None = None,
+    *,
+    win_type: str = "discard",
+    passed_peng: _CardsLike | None = None,
+    variant: _VariantLike | None = None,
+) -> dict[str, Any] | None: ...
+def zipai_waits(
+    concealed: _CardsLike,
+    /,
+    melds: Sequence[Any] | None = None,
+    *,
+    win_type: str = "discard",
+    passed_peng: _CardsLike | None = None,
+    variant: _VariantLike | None = None,
+    reach_min: bool = True,
+) -> list[dict[str, Any]]: ...
+def zipai_score(situation: dict[str, Any], /, variant: _VariantLike | None = None) -> dict[str, Any]: ...
+def zipai_batch_huxi(
+    counts: npt.NDArray[np.uint8], /, variant: _VariantLike | None = None
+) -> npt.NDArray[np.int32]: ...
+def zipai_batch_is_winning(
+    counts: npt.NDArray[np.uint8], /, variant: _VariantLike | None = None
+) -> npt.NDArray[np.bool_]: ...
+def zipai_chi_options(hand: _CardsLike, card: str | ZipaiCard, /) -> list[dict[str, Any]]: ...
+def zipai_group_huxi(meld_type: str, cards: _CardsLike, /, variant: _VariantLike | None = None) -> int: ...
+def zipai_duo(huxi: int, /, variant: _VariantLike | None = None) -> int: ...
+def zipai_huxi(
+    concealed: _CardsLike,
+    /,
+    win_card: str | ZipaiCard | None = None,
+    melds: Sequence[Any] | None = None,
+    *,
+    win_type: str = "discard",
+    passed_peng: _CardsLike | None = None,
+    variant: _VariantLike | None = None,
+) -> int | None: ...
+def zipai_claims(
+    concealed: _CardsLike,
+    card: str | ZipaiCard,
+    /,
+    melds: Sequence[Any] | None = None,
+    *,
+    source: str = "discard",
+    may_chi: bool = True,
+    chou: bool = False,
+    passed_peng: _CardsLike | None = None,
+    variant: _VariantLike | None = None,
+) -> dict[str, Any]: ...

@@ -87,7 +87,22 @@ def build_parser() -> argparse.ArgumentParser:
     v.set_defaults(func=_cmd_variants)
     demo = sub.add_parser("demo", help="a short tour on a built-in example")
     demo.set_defaults(func=_cmd_demo)
+    _add_zipai(sub)
     return p
+
+
+def _add_zipai(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``hupai zipai score ...`` and ``hupai zipai waits ...`` (字牌)."""
+    from hupai import zipai
+
+    z = sub.add_parser("zipai", help="字牌: score a win or list waits")
+    zsub = z.add_subparsers(dest="zipai_command", required=True)
+    zs = zsub.add_parser("score", help="score a 字牌 win (胡息, 舵/囤, 醒, payments)")
+    zipai.add_cli_arguments(zs)
+    zs.set_defaults(func=zipai.score_cli)
+    zw = zsub.add_parser("waits", help="cards completing a 字牌 hand, with 胡息")
+    zipai.add_cli_arguments(zw, waits_only=True)
+    zw.set_defaults(func=zipai.waits_cli)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

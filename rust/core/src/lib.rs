@@ -13,6 +13,7 @@ pub mod sichuan;
 pub mod situation;
 pub mod tile;
 pub mod variant;
+pub mod zipai;
 
 pub use decompose::{Decomposition, Form, Set, Shapes, decompose};
 pub use error::{Error, Result};

@@ -15,6 +15,14 @@ use crate::error::{Error, Result};
 const SOURCES: &[(&str, &str)] = &[
     ("mcr", include_str!("../../../presets/mcr.toml")),
     ("sichuan", include_str!("../../../presets/sichuan.toml")),
+    (
+        "zipai_guilin",
+        include_str!("../../../presets/zipai_guilin.toml"),
+    ),
+    (
+        "zipai_hunan",
+        include_str!("../../../presets/zipai_hunan.toml"),
+    ),
 ];
 
 /// How a fan / pattern value combines with the others (common.md §5.2).

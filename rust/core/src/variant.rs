@@ -12,6 +12,8 @@ pub enum Rules {
     Generic,
     /// 四川 血战到底 / 血流成河 (`presets/sichuan.toml`).
     Sichuan(Box<crate::sichuan::SichuanRules>),
+    /// 字牌 presets (`zipai_guilin`, `zipai_hunan`).
+    Zipai(Box<crate::zipai::ZipaiRules>),
 }
 
 impl Rules {
@@ -20,6 +22,9 @@ impl Rules {
         match preset.id.as_str() {
             "sichuan" => Ok(Rules::Sichuan(Box::new(
                 crate::sichuan::SichuanRules::compile(preset, options)?,
+            ))),
+            "zipai_guilin" | "zipai_hunan" => Ok(Rules::Zipai(Box::new(
+                crate::zipai::ZipaiRules::compile(preset, options)?,
             ))),
             _ => Ok(Rules::Generic),
         }
@@ -84,6 +89,16 @@ impl Variant {
     }
     pub fn rules(&self) -> &Rules {
         &self.rules
+    }
+    /// The 字牌 rules of a 字牌 preset (error for other presets).
+    pub fn zipai(&self) -> Result<&crate::zipai::ZipaiRules> {
+        match &self.rules {
+            Rules::Zipai(r) => Ok(r),
+            _ => Err(crate::error::Error::rule(format!(
+                "variant {} is not a 字牌 preset (use zipai_guilin or zipai_hunan)",
+                self.id()
+            ))),
+        }
     }
     /// Only the switches that differ from the preset's defaults.
     pub fn changed_options(&self) -> Vec<(&str, &SwitchValue)> {

@@ -8,6 +8,7 @@ mod score_sichuan;
 mod settlement;
 mod tiles;
 mod variant;
+mod zipai;
 
 use pyo3::prelude::*;
 
@@ -28,6 +29,12 @@ mod _core {
     use crate::tiles::{PyTile, format_tiles, from_counts, parse_tiles, to_counts};
     #[pymodule_export]
     use crate::variant::{PyVariant, variants};
+    #[pymodule_export]
+    use crate::zipai::{
+        PyZipaiCard, zipai_batch_huxi, zipai_batch_is_winning, zipai_chi_options, zipai_claims,
+        zipai_decompose, zipai_duo, zipai_format_cards, zipai_from_counts, zipai_group_huxi,
+        zipai_huxi, zipai_parse_cards, zipai_score, zipai_to_counts, zipai_waits,
+    };
 
     use super::*;
 

@@ -1,0 +1,709 @@
+//! 胡息-maximising decomposition of a 字牌 hand (zipai.md §11).
+//!
+//! Fixed groups (melds, 坎 = three dealt copies, dealt 扫穿 = four) are taken out first; the forced
+//! and optional upgrades by the winning card make one or two branches; the free cards of each branch
+//! (at most 3 per kind) are split by a depth-first search over the lowest remaining card with a
+//! memo keyed by the packed count vector (2 bits per kind), so each call allocates only its result.
+
+use std::cell::RefCell;
+
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+
+use super::card::{Card, CardCounts, N_CARDS};
+use super::group::{Group, GroupKind, Meld, MeldType};
+use super::rules::ZipaiRules;
+
+/// Where the winning card came from (decides the forced and optional upgrades).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WinSource {
+    /// The winner's own draw (自摸): 扫/扫穿 upgrades are forced; 开舵 on one's 碰 is optional.
+    SelfDraw,
+    /// Another player's drawn card: 开舵 on 坎/扫/碰 optional (both readings tried).
+    OtherDraw,
+    /// A discard: 开舵 on 坎/扫 optional (switch `kaiduo_on_discard`), never on 碰.
+    Discard,
+    /// The deal itself (天胡): the "winning card" is just a dealt card.
+    Deal,
+}
+
+/// A hand to evaluate.
+#[derive(Clone, Debug, Default)]
+pub struct HandSpec {
+    /// Concealed cards before the winning card (坎 and dealt 扫穿 included as plain cards).
+    pub concealed: Vec<Card>,
+    pub win: Option<Card>,
+    pub melds: Vec<Meld>,
+    pub source: Option<WinSource>,
+    /// Kinds whose 碰 the player passed (过碰 / 过扫).
+    pub passed_peng: Vec<Card>,
+}
+
+impl HandSpec {
+    pub fn source(&self) -> WinSource {
+        self.source.unwrap_or(WinSource::Discard)
+    }
+
+    /// Every card the player owns (concealed, winning card, melds).
+    pub fn all_cards(&self) -> impl Iterator<Item = Card> + '_ {
+        self.concealed
+            .iter()
+            .copied()
+            .chain(self.win)
+            .chain(self.melds.iter().flat_map(|m| m.cards.iter().copied()))
+    }
+
+    /// Per-kind counts of every card owned; more than 4 copies or more than 23 cards is an error.
+    pub fn validate(&self) -> Result<CardCounts> {
+        let mut c = [0u8; N_CARDS];
+        let mut n = 0usize;
+        for card in self.all_cards() {
+            c[usize::from(card.index())] += 1;
+            n += 1;
+            if c[usize::from(card.index())] > 4 {
+                return Err(Error::hand(format!(
+                    "more than 4 copies of {card} ({}) among concealed cards, winning card and melds",
+                    card.chinese()
+                )));
+            }
+        }
+        if n > 23 {
+            return Err(Error::hand(format!(
+                "wrong hand size: {n} cards; a 字牌 hand has at most 23 (21, plus one per 开舵/扫穿 after the first)"
+            )));
+        }
+        if n < 2 {
+            return Err(Error::hand(format!("wrong hand size: {n} cards")));
+        }
+        if self.win.is_none() && self.source() != WinSource::Deal {
+            return Err(Error::hand(
+                "a winning card is required unless the win is from the deal (天胡)",
+            ));
+        }
+        Ok(c)
+    }
+}
+
+/// One complete decomposition.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Decomposition {
+    pub groups: Vec<Group>,
+    pub huxi: i32,
+    /// The winning card made an optional 开舵 (another player's card on the winner's 坎/扫/碰).
+    pub kaiduo_by_win: bool,
+}
+
+impl Decomposition {
+    /// No 吃-type group at all (对胡).
+    pub fn no_chi(&self) -> bool {
+        !self.groups.iter().any(|g| g.kind.is_chi_type())
+    }
+}
+
+const NEG: i32 = i32::MIN / 4;
+
+/// Free-card group codes used inside the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Opt {
+    Pair,
+    Triplet,
+    Seq,
+    E27,
+    JiaoSmall2,
+    JiaoBig2,
+}
+
+/// The values the search needs, taken from the rules for one branch.
+struct Search {
+    pair: [i32; 2],
+    triplet: [i32; 2],
+    triplet_kind: GroupKind,
+    seq: [i32; 2],
+    yes: [i32; 2],
+    e27: [i32; 2],
+    jiao: [i32; 2],
+    /// Only this kind may form a triplet (the winning card's kind), or none.
+    win: Option<usize>,
+    allow_chi: bool,
+}
+
+const MEMO_BITS: usize = 12;
+
+struct Memo {
+    keys: Vec<u64>,
+    vals: Vec<i32>,
+    stamp: Vec<u32>,
+    epoch: u32,
+}
+
+impl Memo {
+    fn new() -> Memo {
+        let n = 1 << MEMO_BITS;
+        Memo {
+            keys: vec![0; n],
+            vals: vec![0; n],
+            stamp: vec![0; n],
+            epoch: 0,
+        }
+    }
+    fn next_gen(&mut self) {
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.epoch = 1;
+        }
+    }
+    #[inline]
+    fn slot(key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - MEMO_BITS)) as usize
+    }
+    #[inline]
+    fn get(&self, key: u64) -> Option<i32> {
+        let s = Memo::slot(key);
+        (self.stamp[s] == self.epoch && self.keys[s] == key).then(|| self.vals[s])
+    }
+    #[inline]
+    fn put(&mut self, key: u64, v: i32) {
+        let s = Memo::slot(key);
+        self.keys[s] = key;
+        self.vals[s] = v;
+        self.stamp[s] = self.epoch;
+    }
+}
+
+thread_local! {
+    static MEMO: RefCell<Memo> = RefCell::new(Memo::new());
+}
+
+/// Free counts packed 2 bits per kind, kind 0 in the highest bits (bits 38-39), kind 19 lowest.
+#[inline]
+fn pack(c: &CardCounts) -> u64 {
+    c.iter().fold(0u64, |k, &x| (k << 2) | u64::from(x & 3))
+}
+
+#[inline]
+fn unit(i: usize) -> u64 {
+    1u64 << (2 * (19 - i))
+}
+
+#[inline]
+fn cnt(s: u64, i: usize) -> u64 {
+    (s >> (2 * (19 - i))) & 3
+}
+
+/// Lowest kind with a card (the state is non-zero).
+#[inline]
+fn lowest(s: u64) -> usize {
+    ((s.leading_zeros() - 24) / 2) as usize
+}
+
+impl Search {
+    fn new(r: &ZipaiRules, win: Option<usize>, guo_peng: bool, allow_chi: bool) -> Search {
+        let v = |k: GroupKind| [r.value(k, false), r.value(k, true)];
+        let triplet_kind = if guo_peng && r.guo_peng_zero {
+            GroupKind::GuoPeng
+        } else {
+            GroupKind::WinTriplet
+        };
+        Search {
+            pair: v(GroupKind::Pair),
+            triplet: v(triplet_kind),
+            triplet_kind,
+            seq: v(GroupKind::Shunzi),
+            yes: v(GroupKind::YiErSan),
+            e27: v(GroupKind::ErQiShi),
+            jiao: v(GroupKind::Jiao),
+            win,
+            allow_chi,
+        }
+    }
+
+    /// Options for the lowest card `i`: (option, value, state after taking the group).
+    #[inline]
+    fn options(&self, s: u64, i: usize, need_pair: bool, out: &mut [(Opt, i32, u64); 6]) -> usize {
+        let big = usize::from(i >= 10);
+        let rank = i % 10 + 1;
+        let ci = cnt(s, i);
+        let mut n = 0;
+        let mut push = |o: Opt, v: i32, ns: u64| {
+            out[n] = (o, v, ns);
+            n += 1;
+        };
+        if need_pair && ci >= 2 {
+            push(Opt::Pair, self.pair[big], s - 2 * unit(i));
+        }
+        if self.win == Some(i) && ci >= 3 {
+            push(Opt::Triplet, self.triplet[big], s - 3 * unit(i));
+        }
+        if self.allow_chi {
+            if rank <= 8 && cnt(s, i + 1) > 0 && cnt(s, i + 2) > 0 {
+                let v = if rank == 1 {
+                    self.yes[big]
+                } else {
+                    self.seq[big]
+                };
+                push(Opt::Seq, v, s - unit(i) - unit(i + 1) - unit(i + 2));
+            }
+            if rank == 2 && cnt(s, i + 5) > 0 && cnt(s, i + 8) > 0 {
+                push(
+                    Opt::E27,
+                    self.e27[big],
+                    s - unit(i) - unit(i + 5) - unit(i + 8),
+                );
+            }
+            if i < 10 {
+                let cb = cnt(s, i + 10);
+                if ci >= 2 && cb >= 1 {
+                    push(
+                        Opt::JiaoSmall2,
+                        self.jiao[0],
+                        s - 2 * unit(i) - unit(i + 10),
+                    );
+                }
+                if cb >= 2 {
+                    push(Opt::JiaoBig2, self.jiao[1], s - unit(i) - 2 * unit(i + 10));
+                }
+            }
+        }
+        n
+    }
+
+    fn best(&self, s: u64, need_pair: bool, memo: &mut Memo) -> i32 {
+        if s == 0 {
+            return if need_pair { NEG } else { 0 };
+        }
+        let key = s | (u64::from(need_pair) << 40);
+        if let Some(v) = memo.get(key) {
+            return v;
+        }
+        let i = lowest(s);
+        let mut opts = [(Opt::Pair, 0, 0u64); 6];
+        let n = self.options(s, i, need_pair, &mut opts);
+        let mut best = NEG;
+        for &(o, v, ns) in &opts[..n] {
+            let r = self.best(ns, need_pair && o != Opt::Pair, memo);
+            if r > NEG {
+                best = best.max(r + v);
+            }
+        }
+        memo.put(key, best);
+        best
+    }
+
+    /// Walk the memo back to the groups of one best split.
+    fn rebuild(&self, mut s: u64, mut need_pair: bool, memo: &mut Memo, out: &mut Vec<Group>) {
+        while s != 0 {
+            let target = self.best(s, need_pair, memo);
+            let i = lowest(s);
+            let mut opts = [(Opt::Pair, 0, 0u64); 6];
+            let n = self.options(s, i, need_pair, &mut opts);
+            let Some(&(o, v, ns)) = opts[..n].iter().find(|&&(o, v, ns)| {
+                let r = self.best(ns, need_pair && o != Opt::Pair, memo);
+                r > NEG && r + v == target
+            }) else {
+                return;
+            };
+            if o == Opt::Pair {
+                need_pair = false;
+            }
+            out.push(self.group(i, o, v));
+            s = ns;
+        }
+    }
+
+    fn group(&self, i: usize, o: Opt, huxi: i32) -> Group {
+        let k = |j: usize| Card::new_unchecked(j as u8);
+        let (kind, cards) = match o {
+            Opt::Pair => (GroupKind::Pair, vec![k(i), k(i)]),
+            Opt::Triplet => (self.triplet_kind, vec![k(i), k(i), k(i)]),
+            Opt::Seq => (
+                if i % 10 == 0 {
+                    GroupKind::YiErSan
+                } else {
+                    GroupKind::Shunzi
+                },
+                vec![k(i), k(i + 1), k(i + 2)],
+            ),
+            Opt::E27 => (GroupKind::ErQiShi, vec![k(i), k(i + 5), k(i + 8)]),
+            Opt::JiaoSmall2 => (GroupKind::Jiao, vec![k(i), k(i), k(i + 10)]),
+            Opt::JiaoBig2 => (GroupKind::Jiao, vec![k(i), k(i + 10), k(i + 10)]),
+        };
+        Group {
+            kind,
+            cards,
+            exposed: false,
+            has_win_card: false,
+            huxi,
+        }
+    }
+}
+
+/// Best 胡息 of free cards (each count ≤ 3), `None` if they cannot be split.
+fn search_free(
+    rules: &ZipaiRules,
+    free: &CardCounts,
+    need_pair: bool,
+    win: Option<usize>,
+    guo_peng: bool,
+    allow_chi: bool,
+    want_groups: bool,
+) -> Option<(i32, Vec<Group>)> {
+    let total: u32 = free.iter().map(|&x| u32::from(x)).sum();
+    if total % 3 != if need_pair { 2 } else { 0 } {
+        return None;
+    }
+    debug_assert!(free.iter().all(|&x| x <= 3));
+    let search = Search::new(rules, win, guo_peng, allow_chi);
+    let s = pack(free);
+    MEMO.with(|m| {
+        let mut memo = m.borrow_mut();
+        memo.next_gen();
+        let v = search.best(s, need_pair, &mut memo);
+        if v <= NEG {
+            return None;
+        }
+        let mut groups = Vec::new();
+        if want_groups {
+            search.rebuild(s, need_pair, &mut memo, &mut groups);
+        }
+        Some((v, groups))
+    })
+}
+
+fn fixed_group(rules: &ZipaiRules, kind: GroupKind, cards: Vec<Card>, exposed: bool) -> Group {
+    let mut g = Group {
+        kind,
+        cards,
+        exposed,
+        has_win_card: false,
+        huxi: 0,
+    };
+    g.huxi = rules.value(kind, g.value_big());
+    g
+}
+
+/// One branch before the search: fixed groups and free counts.
+struct Branch {
+    fixed: Vec<Group>,
+    free: CardCounts,
+    /// Kind allowed to form a triplet with the (free) winning card.
+    win_triplet: Option<usize>,
+    kaiduo_by_win: bool,
+}
+
+fn branches(rules: &ZipaiRules, spec: &HandSpec) -> Result<Vec<Branch>> {
+    spec.validate()?;
+    let source = spec.source();
+    let mut conc = [0u8; N_CARDS];
+    for c in &spec.concealed {
+        conc[usize::from(c.index())] += 1;
+    }
+    let mut win = spec.win;
+    if source == WinSource::Deal {
+        if let Some(w) = win.take() {
+            conc[usize::from(w.index())] += 1;
+        }
+    }
+    let mut fixed: Vec<Group> = spec
+        .melds
+        .iter()
+        .map(|m| fixed_group(rules, m.kind, m.cards.clone(), m.exposed()))
+        .collect();
+    for (i, n) in conc.iter_mut().enumerate() {
+        let card = Card::new_unchecked(i as u8);
+        if *n == 4 {
+            fixed.push(fixed_group(
+                rules,
+                GroupKind::SaoChuan,
+                vec![card; 4],
+                false,
+            ));
+            *n = 0;
+        } else if *n == 3 {
+            fixed.push(fixed_group(rules, GroupKind::Kan, vec![card; 3], false));
+            *n = 0;
+        }
+    }
+    let Some(w) = win else {
+        return Ok(vec![Branch {
+            fixed,
+            free: conc,
+            win_triplet: None,
+            kaiduo_by_win: false,
+        }]);
+    };
+    let wi = usize::from(w.index());
+    let passed = spec.passed_peng.contains(&w);
+    let find = |fixed: &[Group], kinds: &[GroupKind]| {
+        fixed
+            .iter()
+            .position(|g| kinds.contains(&g.kind) && g.cards[0] == w)
+    };
+    let upgrade = |fixed: &[Group], pos: usize, kind: GroupKind, exposed: bool| {
+        let mut f = fixed.to_vec();
+        let mut g = fixed_group(rules, kind, vec![w; 4], exposed);
+        g.has_win_card = true;
+        f[pos] = g;
+        f
+    };
+    let triple = [GroupKind::Kan, GroupKind::Sao, GroupKind::GuoSao];
+    let free_with_win = || {
+        let mut f = conc;
+        f[wi] += 1;
+        f
+    };
+    let mut out = Vec::new();
+    match source {
+        WinSource::SelfDraw => {
+            if let Some(p) = find(&fixed, &triple) {
+                out.push(Branch {
+                    fixed: upgrade(&fixed, p, GroupKind::SaoChuan, false),
+                    free: conc,
+                    win_triplet: None,
+                    kaiduo_by_win: false,
+                });
+            } else if let Some(p) = find(&fixed, &[GroupKind::Peng]) {
+                // 碰 + own draw is 开舵, but 胡 outranks 开舵 ("胡牌时可以不开舵"): both readings.
+                out.push(Branch {
+                    fixed: upgrade(&fixed, p, GroupKind::KaiDuo, true),
+                    free: conc,
+                    win_triplet: None,
+                    kaiduo_by_win: true,
+                });
+                out.push(Branch {
+                    fixed,
+                    free: free_with_win(),
+                    win_triplet: None,
+                    kaiduo_by_win: false,
+                });
+            } else if conc[wi] == 2 {
+                let mut f = fixed.clone();
+                let kind = if passed {
+                    GroupKind::GuoSao
+                } else {
+                    GroupKind::Sao
+                };
+                let mut g = fixed_group(rules, kind, vec![w; 3], false);
+                g.has_win_card = true;
+                f.push(g);
+                let mut free = conc;
+                free[wi] = 0;
+                out.push(Branch {
+                    fixed: f,
+                    free,
+                    win_triplet: None,
+                    kaiduo_by_win: false,
+                });
+            } else {
+                out.push(Branch {
+                    fixed,
+                    free: free_with_win(),
+                    win_triplet: None,
+                    kaiduo_by_win: false,
+                });
+            }
+        }
+        WinSource::OtherDraw | WinSource::Discard => {
+            let on_triple = find(&fixed, &triple)
+                .filter(|_| source == WinSource::OtherDraw || rules.kaiduo_on_discard);
+            let on_peng =
+                find(&fixed, &[GroupKind::Peng]).filter(|_| source == WinSource::OtherDraw);
+            if let Some(p) = on_triple.or(on_peng) {
+                out.push(Branch {
+                    fixed: upgrade(&fixed, p, GroupKind::KaiDuo, true),
+                    free: conc,
+                    win_triplet: None,
+                    kaiduo_by_win: true,
+                });
+            }
+            out.push(Branch {
+                fixed,
+                free: free_with_win(),
+                win_triplet: Some(wi),
+                kaiduo_by_win: false,
+            });
+        }
+        WinSource::Deal => unreachable!("win card merged into the deal above"),
+    }
+    let _ = passed;
+    Ok(out)
+}
+
+fn finish(
+    mut b: Branch,
+    free_groups: Vec<Group>,
+    free_huxi: i32,
+    win: Option<Card>,
+) -> Decomposition {
+    let mut groups = std::mem::take(&mut b.fixed);
+    let start = groups.len();
+    groups.extend(free_groups);
+    if let Some(w) = win {
+        if !groups.iter().any(|g| g.has_win_card) {
+            if let Some(g) = groups[start..].iter_mut().find(|g| g.cards.contains(&w)) {
+                g.has_win_card = true;
+            }
+        }
+    }
+    let fixed_huxi: i32 = groups[..start].iter().map(|g| g.huxi).sum();
+    Decomposition {
+        groups,
+        huxi: fixed_huxi + free_huxi,
+        kaiduo_by_win: b.kaiduo_by_win,
+    }
+}
+
+fn need_pair(rules: &ZipaiRules, b: &Branch) -> bool {
+    if rules.pair_needs_four {
+        b.fixed.iter().any(|g| g.kind.is_four())
+    } else {
+        b.free.iter().map(|&x| u32::from(x)).sum::<u32>() % 3 == 2
+    }
+}
+
+/// The candidate best decompositions: per upgrade branch, the 胡息-best split and (when `no_chi`
+/// is asked and possible) the best split without 吃-type groups (对胡). Empty = not complete.
+pub fn candidates(rules: &ZipaiRules, spec: &HandSpec, no_chi: bool) -> Result<Vec<Decomposition>> {
+    let win = if spec.source() == WinSource::Deal {
+        None
+    } else {
+        spec.win
+    };
+    let guo = spec.win.is_some_and(|w| spec.passed_peng.contains(&w));
+    let mut out = Vec::new();
+    for b in branches(rules, spec)? {
+        let np = need_pair(rules, &b);
+        if let Some((v, g)) = search_free(rules, &b.free, np, b.win_triplet, guo, true, true) {
+            let fixed_chi = b.fixed.iter().any(|g| g.kind.is_chi_type());
+            let free_has_chi = g.iter().any(|x| x.kind.is_chi_type());
+            let pure = if no_chi && !fixed_chi && free_has_chi {
+                search_free(rules, &b.free, np, b.win_triplet, guo, false, true)
+            } else {
+                None
+            };
+            let bb = Branch {
+                fixed: b.fixed.clone(),
+                free: b.free,
+                win_triplet: b.win_triplet,
+                kaiduo_by_win: b.kaiduo_by_win,
+            };
+            out.push(finish(bb, g, v, win));
+            if let Some((pv, pg)) = pure {
+                out.push(finish(b, pg, pv, win));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Best 胡息 over every reading and split, without building the groups (`None`: not complete).
+pub fn best_huxi(rules: &ZipaiRules, spec: &HandSpec) -> Result<Option<i32>> {
+    let guo = spec.win.is_some_and(|w| spec.passed_peng.contains(&w));
+    let mut best: Option<i32> = None;
+    for b in branches(rules, spec)? {
+        let np = need_pair(rules, &b);
+        if let Some((v, _)) = search_free(rules, &b.free, np, b.win_triplet, guo, true, false) {
+            let total = v + b.fixed.iter().map(|g| g.huxi).sum::<i32>();
+            best = Some(best.map_or(total, |x: i32| x.max(total)));
+        }
+    }
+    Ok(best)
+}
+
+/// The decomposition with the most 胡息 (ties: the first branch, i.e. with the optional 开舵).
+pub fn best_decomposition(rules: &ZipaiRules, spec: &HandSpec) -> Result<Option<Decomposition>> {
+    let mut best: Option<Decomposition> = None;
+    for d in candidates(rules, spec, false)? {
+        if best.as_ref().is_none_or(|b| d.huxi > b.huxi) {
+            best = Some(d);
+        }
+    }
+    Ok(best)
+}
+
+/// Best 胡息 of a fully concealed hand given as counts (4 = dealt 扫穿, 3 = 坎, the rest free),
+/// `None` when it does not split into groups. Allocation-free; used by the batch functions.
+pub fn best_huxi_counts(rules: &ZipaiRules, counts: &CardCounts) -> Result<Option<i32>> {
+    let mut free = *counts;
+    let mut fixed = 0;
+    let mut fours = false;
+    let mut n = 0u32;
+    for (i, x) in free.iter_mut().enumerate() {
+        n += u32::from(*x);
+        let big = i >= 10;
+        match *x {
+            0..=2 => {}
+            3 => {
+                fixed += rules.value(GroupKind::Kan, big);
+                *x = 0;
+            }
+            4 => {
+                fixed += rules.value(GroupKind::SaoChuan, big);
+                fours = true;
+                *x = 0;
+            }
+            v => {
+                return Err(Error::hand(format!(
+                    "count {v} of {} is more than 4",
+                    Card::new_unchecked(i as u8)
+                )));
+            }
+        }
+    }
+    if n > 23 {
+        return Err(Error::hand(format!(
+            "wrong hand size: {n} cards (at most 23)"
+        )));
+    }
+    let np = if rules.pair_needs_four {
+        fours
+    } else {
+        free.iter().map(|&x| u32::from(x)).sum::<u32>() % 3 == 2
+    };
+    Ok(search_free(rules, &free, np, None, false, true, false).map(|(v, _)| v + fixed))
+}
+
+/// A card the hand waits on, with the 胡息 of the best win on it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Wait {
+    pub card: Card,
+    pub huxi: i32,
+}
+
+/// Every card completing the hand (cards of which the player holds all four are skipped), with
+/// the best 胡息, for a winning card from `source`; only wins reaching `min_huxi` when
+/// `reach_min`.
+pub fn waits(rules: &ZipaiRules, spec: &HandSpec, reach_min: bool) -> Result<Vec<Wait>> {
+    let mut probe = spec.clone();
+    probe.win = None;
+    if probe.source() == WinSource::Deal {
+        return Err(Error::hand("waits need a win source other than the deal"));
+    }
+    let mut owned = [0u8; N_CARDS];
+    for c in probe.all_cards() {
+        owned[usize::from(c.index())] += 1;
+        if owned[usize::from(c.index())] > 4 {
+            return Err(Error::hand(format!("more than 4 copies of {c}")));
+        }
+    }
+    let mut out = Vec::new();
+    for card in Card::all() {
+        if owned[usize::from(card.index())] >= 4 {
+            continue;
+        }
+        probe.win = Some(card);
+        if let Some(d) = best_decomposition(rules, &probe)? {
+            if !reach_min || d.huxi >= rules.min_huxi {
+                out.push(Wait { card, huxi: d.huxi });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Whether a meld list holds a given meld type (helper for the flow engine).
+pub fn has_meld(melds: &[Meld], ty: MeldType, card: Card) -> bool {
+    melds.iter().any(|m| m.ty == ty && m.cards[0] == card)
+}
