@@ -1,0 +1,662 @@
+//! Hand analysis: win detection, shanten, waits, useful tiles and discard options, for every win
+//! shape of common.md §3 and 0..=8 wildcards (§4), table-driven ([`crate::tables`]).
+//!
+//! # Model
+//! Every function takes the **standing** tiles as a count vector (`counts`, wildcards excluded), the
+//! number of wildcard tiles standing in the hand (`wildcards`, each may stand for any tile, also a
+//! fifth copy), the number of declared melds and the allowed [`Shapes`].
+//!
+//! A hand holds `3n+1` (waiting) or `3n+2` (complete) standing tiles, wildcards included. It needs
+//! `n` more sets besides its melds; when `n + melds < 4` the missing sets count as already declared
+//! (so a 5-tile `"23m55p"`… style hand or an `(N, 34)` row of 7 tiles is analysed like a hand with
+//! melds). The special shapes (七对, 十三幺, 全不靠) need a full concealed hand (`n = 4`); 组合龙 needs
+//! `n ≥ 3` (its extra set may be declared).
+//!
+//! # Distance
+//! The core quantity is the *distance* of a form: the fewest tiles that must be added to the real
+//! standing tiles so that they contain the form's groups (leftovers allowed). With `w` wildcards the
+//! hand is complete iff `distance ≤ w`, and `shanten = max(0, distance - w) - 1` (−1 = complete,
+//! 0 = ready/听牌). Added tiles are not limited to four copies (as in the usual shanten definition);
+//! [`waits`] and [`useful_tiles`] drop tiles of which no copy is left.
+
+use crate::decompose::{KNITTED_PERMUTATIONS, Shapes, knitted_tiles};
+use crate::error::{Error, Result};
+use crate::tables::{self, Dist, INF, combine, combine_final, group_entries, tables, unpack};
+use crate::tile::{Counts, N_KINDS, Tile};
+
+/// Largest number of wildcards a hand may hold.
+pub const MAX_WILDCARDS: u8 = 8;
+
+/// How many sets a hand still needs and whether it is complete.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// Sets needed besides the declared (or implied declared) ones: 0..=4.
+    pub sets: u8,
+    /// `3n+2` tiles (complete candidate) rather than `3n+1` (waiting).
+    pub complete: bool,
+}
+
+impl Plan {
+    /// Validate the tile count: `counts` must have ≤ 4 copies per kind (not checked here), the
+    /// standing tiles plus wildcards must be `3n+1` or `3n+2` with `n + melds ≤ 4`.
+    pub fn new(counts: &Counts, wildcards: u8, melds: usize) -> Result<Plan> {
+        let real: usize = counts.iter().map(|&c| c as usize).sum();
+        Plan::from_len(real, wildcards, melds)
+    }
+
+    pub fn from_len(real: usize, wildcards: u8, melds: usize) -> Result<Plan> {
+        if wildcards > MAX_WILDCARDS {
+            return Err(Error::hand(format!(
+                "{wildcards} wildcards: at most {MAX_WILDCARDS} are supported"
+            )));
+        }
+        if melds > 4 {
+            return Err(Error::hand(format!(
+                "{melds} melds declared; a hand has at most 4"
+            )));
+        }
+        let n = real + wildcards as usize;
+        let complete = match n % 3 {
+            1 => false,
+            2 => true,
+            _ => {
+                return Err(Error::hand(format!(
+                    "{n} standing tiles (wildcards included): a hand has 3n+1 (waiting) or 3n+2 \
+                     (complete) standing tiles"
+                )));
+            }
+        };
+        let sets = (n - if complete { 2 } else { 1 }) / 3;
+        if sets + melds > 4 {
+            return Err(Error::hand(format!(
+                "{n} standing tiles with {melds} meld(s): at most {} standing tiles",
+                14 - 3 * melds
+            )));
+        }
+        Ok(Plan {
+            sets: sets as u8,
+            complete,
+        })
+    }
+}
+
+/// Reject counts above four (the tables are built for 0..=4 copies).
+pub fn check_counts(counts: &Counts) -> Result<()> {
+    crate::hand::check_copies(counts)
+}
+
+/// Distance of each form (`None`: the form is not allowed or not possible for this hand size).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FormDistances {
+    pub standard: Option<u8>,
+    pub seven_pairs: Option<u8>,
+    pub thirteen_orphans: Option<u8>,
+    pub honors_knitted: Option<u8>,
+    pub knitted_straight: Option<u8>,
+}
+
+impl FormDistances {
+    pub fn min(&self) -> u8 {
+        [
+            self.standard,
+            self.seven_pairs,
+            self.thirteen_orphans,
+            self.honors_knitted,
+            self.knitted_straight,
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+        .unwrap_or(INF)
+    }
+}
+
+/// Shanten per form (−1 complete, 0 ready); `None` when the form is not allowed / not possible.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FormShanten {
+    pub standard: Option<i8>,
+    pub seven_pairs: Option<i8>,
+    pub thirteen_orphans: Option<i8>,
+    pub honors_knitted: Option<i8>,
+    pub knitted_straight: Option<i8>,
+    /// The minimum over the allowed forms.
+    pub min: i8,
+}
+
+const ORPHAN_MASK: u64 = (1 << 0)
+    | (1 << 8)
+    | (1 << 9)
+    | (1 << 17)
+    | (1 << 18)
+    | (1 << 26)
+    | (0x7F << 27);
+const HONOR_MASK: u64 = 0x7F << 27;
+
+fn knitted_masks() -> [u64; 6] {
+    let mut out = [0u64; 6];
+    for (k, perm) in KNITTED_PERMUTATIONS.iter().enumerate() {
+        for i in knitted_tiles(*perm) {
+            out[k] |= 1 << i;
+        }
+    }
+    out
+}
+
+static KNITTED_MASKS: std::sync::LazyLock<[u64; 6]> = std::sync::LazyLock::new(knitted_masks);
+
+#[inline(always)]
+fn presence(c: &Counts) -> u64 {
+    let mut m = 0u64;
+    for (i, &x) in c.iter().enumerate() {
+        m |= u64::from(x > 0) << i;
+    }
+    m
+}
+
+#[inline(always)]
+fn shanten_of(distance: u8, wildcards: u8) -> i8 {
+    distance.saturating_sub(wildcards) as i8 - 1
+}
+
+/// Standard-shape distance: `sets` sets and a pair. Suits must hold ≤ 14 tiles each.
+#[inline]
+pub fn standard_distance(c: &Counts, sets: usize) -> u8 {
+    let t = tables();
+    let e = group_entries(t, c);
+    let ab = combine(&unpack(e[0]), &unpack(e[1]));
+    let abc = combine(&ab, &unpack(e[2]));
+    combine_final(&abc, &unpack(e[3]), sets)
+}
+
+/// 七对 distance (full concealed hands only).
+#[inline]
+pub fn seven_pairs_distance(c: &Counts, quads: bool) -> u8 {
+    let (mut pairs, mut singles) = (0u8, 0u8);
+    for &x in c {
+        if quads {
+            pairs += x / 2;
+            singles += x % 2;
+        } else {
+            pairs += u8::from(x >= 2);
+            singles += u8::from(x == 1);
+        }
+    }
+    let p = pairs.min(7);
+    (7 - p) + (7 - p).saturating_sub(singles)
+}
+
+/// 十三幺 distance.
+#[inline]
+pub fn thirteen_orphans_distance(c: &Counts) -> u8 {
+    let m = presence(c) & ORPHAN_MASK;
+    let pair = [0usize, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]
+        .iter()
+        .any(|&i| c[i] >= 2);
+    14 - m.count_ones() as u8 - u8::from(pair)
+}
+
+/// 全不靠 distance.
+#[inline]
+pub fn honors_knitted_distance(c: &Counts) -> u8 {
+    let m = presence(c);
+    let honors = (m & HONOR_MASK).count_ones();
+    let best = KNITTED_MASKS
+        .iter()
+        .map(|k| (m & k).count_ones())
+        .max()
+        .unwrap_or(0);
+    14 - (best + honors).min(14) as u8
+}
+
+/// 组合龙 + (`sets` − 3) sets + a pair distance (`sets ≥ 3`); skips assignments that cannot beat
+/// `bound`.
+#[inline]
+pub fn knitted_straight_distance(c: &Counts, sets: usize, bound: u8) -> u8 {
+    debug_assert!(sets >= 3);
+    let m = presence(c);
+    let mut best = bound;
+    for (k, perm) in KNITTED_PERMUTATIONS.iter().enumerate() {
+        let missing = 9 - (m & KNITTED_MASKS[k]).count_ones() as u8;
+        if missing >= best {
+            continue;
+        }
+        let mut rest = *c;
+        for i in knitted_tiles(*perm) {
+            if rest[i] > 0 {
+                rest[i] -= 1;
+            }
+        }
+        best = best.min(missing + standard_distance(&rest, sets - 3));
+    }
+    best
+}
+
+/// Distance of each allowed form.
+pub fn form_distances(c: &Counts, sets: u8, shapes: Shapes) -> FormDistances {
+    let full = sets == 4;
+    let mut d = FormDistances::default();
+    if shapes.standard {
+        d.standard = Some(standard_distance(c, sets as usize));
+    }
+    if full && shapes.seven_pairs {
+        d.seven_pairs = Some(seven_pairs_distance(c, shapes.seven_pairs_quads));
+    }
+    if full && shapes.thirteen_orphans {
+        d.thirteen_orphans = Some(thirteen_orphans_distance(c));
+    }
+    if full && shapes.honors_knitted {
+        d.honors_knitted = Some(honors_knitted_distance(c));
+    }
+    if sets >= 3 && shapes.knitted_straight {
+        d.knitted_straight = Some(knitted_straight_distance(c, sets as usize, INF * 2));
+    }
+    d
+}
+
+/// The smallest distance over the allowed forms (cheaper than [`form_distances`]: prunes 组合龙).
+#[inline]
+pub fn min_distance(c: &Counts, sets: u8, shapes: Shapes) -> u8 {
+    let full = sets == 4;
+    let mut best = INF * 2;
+    if shapes.standard {
+        best = standard_distance(c, sets as usize);
+    }
+    if full {
+        if shapes.seven_pairs {
+            best = best.min(seven_pairs_distance(c, shapes.seven_pairs_quads));
+        }
+        if shapes.thirteen_orphans {
+            best = best.min(thirteen_orphans_distance(c));
+        }
+        if shapes.honors_knitted {
+            best = best.min(honors_knitted_distance(c));
+        }
+    }
+    if sets >= 3 && shapes.knitted_straight && best > 0 {
+        best = best.min(knitted_straight_distance(c, sets as usize, best));
+    }
+    best
+}
+
+/// Exact wildcard-free standard win check on a `3n+2` count vector (flag tables only).
+#[inline]
+pub fn is_standard_exact(c: &Counts) -> bool {
+    let t = tables();
+    let mut pairs = 0u32;
+    for s in 0..3 {
+        let v = &c[9 * s..9 * s + 9];
+        let n: u32 = v.iter().map(|&x| u32::from(x)).sum();
+        if n == 0 {
+            continue;
+        }
+        let need = match n % 3 {
+            0 => 1u8,
+            2 => {
+                pairs += 1;
+                2u8
+            }
+            _ => return false,
+        };
+        if n as usize > tables::MAX_SUIT_TILES
+            || t.suit_flags[tables::suit_rank(t, v)] & need == 0
+        {
+            return false;
+        }
+    }
+    for &x in &c[27..34] {
+        match x {
+            0 | 3 => {}
+            2 => pairs += 1,
+            _ => return false,
+        }
+    }
+    pairs == 1
+}
+
+/// Win check of a `3n+2` hand given its plan (no validation).
+#[inline]
+pub fn is_winning_planned(c: &Counts, wildcards: u8, sets: u8, shapes: Shapes) -> bool {
+    if wildcards == 0 {
+        if shapes.standard && is_standard_exact(c) {
+            return true;
+        }
+        let only_standard = !(shapes.seven_pairs
+            || shapes.thirteen_orphans
+            || shapes.honors_knitted
+            || shapes.knitted_straight);
+        if only_standard {
+            return false;
+        }
+        let mut s = shapes;
+        s.standard = false;
+        return min_distance(c, sets, s) == 0;
+    }
+    min_distance(c, sets, shapes) <= wildcards
+}
+
+/// Whether a hand is complete. A waiting (`3n+1`) hand is never complete.
+pub fn is_winning(c: &Counts, wildcards: u8, melds: usize, shapes: Shapes) -> Result<bool> {
+    check_counts(c)?;
+    let plan = Plan::new(c, wildcards, melds)?;
+    Ok(plan.complete && is_winning_planned(c, wildcards, plan.sets, shapes))
+}
+
+/// Shanten (−1 complete, 0 ready) over the allowed forms.
+pub fn shanten(c: &Counts, wildcards: u8, melds: usize, shapes: Shapes) -> Result<i8> {
+    check_counts(c)?;
+    let plan = Plan::new(c, wildcards, melds)?;
+    Ok(shanten_of(min_distance(c, plan.sets, shapes), wildcards))
+}
+
+/// Shanten per form and their minimum.
+pub fn shanten_forms(
+    c: &Counts,
+    wildcards: u8,
+    melds: usize,
+    shapes: Shapes,
+) -> Result<FormShanten> {
+    check_counts(c)?;
+    let plan = Plan::new(c, wildcards, melds)?;
+    let d = form_distances(c, plan.sets, shapes);
+    let f = |x: Option<u8>| x.map(|v| shanten_of(v, wildcards));
+    Ok(FormShanten {
+        standard: f(d.standard),
+        seven_pairs: f(d.seven_pairs),
+        thirteen_orphans: f(d.thirteen_orphans),
+        honors_knitted: f(d.honors_knitted),
+        knitted_straight: f(d.knitted_straight),
+        min: shanten_of(d.min(), wildcards),
+    })
+}
+
+/// Shanten of a planned hand (no validation).
+#[inline]
+pub fn shanten_planned(c: &Counts, wildcards: u8, sets: u8, shapes: Shapes) -> i8 {
+    shanten_of(min_distance(c, sets, shapes), wildcards)
+}
+
+/// Per-group standard distances and the combinations needed to re-evaluate one changed group.
+struct Incremental {
+    /// For each group, the combination of the three others.
+    others: [Dist; 4],
+}
+
+impl Incremental {
+    fn new(c: &Counts) -> Self {
+        let t = tables();
+        let e = group_entries(t, c);
+        let g = [unpack(e[0]), unpack(e[1]), unpack(e[2]), unpack(e[3])];
+        let p01 = combine(&g[0], &g[1]);
+        let p23 = combine(&g[2], &g[3]);
+        Incremental {
+            others: [
+                combine(&g[1], &p23),
+                combine(&g[0], &p23),
+                combine(&p01, &g[3]),
+                combine(&p01, &g[2]),
+            ],
+        }
+    }
+
+    /// Standard distance of `c` with one copy of kind `k` added (`c` is the vector *after* adding).
+    #[inline(always)]
+    fn with_changed(&self, c: &Counts, k: usize, sets: usize) -> u8 {
+        let t = tables();
+        let g = if k < 27 { k / 9 } else { 3 };
+        let e = if g < 3 {
+            tables::suit_entry(t, &c[9 * g..9 * g + 9])
+        } else {
+            tables::honor_entry(t, &c[27..34])
+        };
+        combine_final(&unpack(e), &self.others[g], sets)
+    }
+}
+
+/// Whether adding tile kind `k` could ever lower the standard distance / complete without
+/// wildcards: it must touch a held tile of its suit (±2 ranks) or be held (honours).
+#[inline(always)]
+fn near(mask: u64, k: usize) -> bool {
+    if k >= 27 {
+        return mask >> k & 1 == 1;
+    }
+    let base = k / 9 * 9;
+    let lo = k.saturating_sub(2).max(base);
+    let hi = (k + 2).min(base + 8);
+    let span = ((1u64 << (hi - lo + 1)) - 1) << lo;
+    mask & span != 0
+}
+
+/// Core of [`waits`] / [`useful_tiles`]: every kind whose addition brings the distance to at
+/// most `target` (`waits`: `target = wildcards`; useful tiles: `target = distance − 1`).
+fn improving(c: &Counts, wildcards: u8, sets: u8, shapes: Shapes, target: u8) -> u64 {
+    let only_standard = !(shapes.seven_pairs
+        || shapes.thirteen_orphans
+        || shapes.honors_knitted
+        || shapes.knitted_straight);
+    let mask = presence(c);
+    let mut out = 0u64;
+    let mut w = *c;
+    if only_standard && shapes.standard {
+        let inc = Incremental::new(c);
+        for k in 0..N_KINDS {
+            if c[k] >= 4 || (wildcards == 0 && !near(mask, k)) {
+                continue;
+            }
+            w[k] += 1;
+            if inc.with_changed(&w, k, sets as usize) <= target {
+                out |= 1 << k;
+            }
+            w[k] -= 1;
+        }
+        return out;
+    }
+    for k in 0..N_KINDS {
+        if c[k] >= 4 {
+            continue;
+        }
+        w[k] += 1;
+        if min_distance(&w, sets, shapes) <= target {
+            out |= 1 << k;
+        }
+        w[k] -= 1;
+    }
+    out
+}
+
+/// Waits of a `3n+1` hand as a 34-bit mask: kinds that complete it. Kinds with `seen[k] ≥ 4`
+/// (all copies in sight: own standing tiles and melds, plus any visible tiles) are dropped.
+pub fn waits_mask(
+    c: &Counts,
+    wildcards: u8,
+    melds: usize,
+    shapes: Shapes,
+    seen: Option<&Counts>,
+) -> Result<u64> {
+    check_counts(c)?;
+    let plan = Plan::new(c, wildcards, melds)?;
+    if plan.complete {
+        return Err(Error::hand(
+            "waits needs a waiting hand (3n+1 tiles); this one has 3n+2 (use discard options)",
+        ));
+    }
+    Ok(waits_planned(c, wildcards, plan.sets, shapes, seen))
+}
+
+/// [`waits_mask`] without validation.
+pub fn waits_planned(
+    c: &Counts,
+    wildcards: u8,
+    sets: u8,
+    shapes: Shapes,
+    seen: Option<&Counts>,
+) -> u64 {
+    let d = min_distance(c, sets, shapes);
+    if d > wildcards + 1 {
+        return 0;
+    }
+    let mut m = improving(c, wildcards, sets, shapes, wildcards);
+    if let Some(seen) = seen {
+        m &= !exhausted(seen);
+    }
+    m
+}
+
+/// Kinds of which all four copies are seen.
+#[inline]
+pub fn exhausted(seen: &Counts) -> u64 {
+    let mut m = 0u64;
+    for (i, &x) in seen.iter().enumerate() {
+        m |= u64::from(x >= 4) << i;
+    }
+    m
+}
+
+/// Tiles of a mask in canonical order.
+pub fn mask_tiles(mask: u64) -> impl Iterator<Item = Tile> {
+    (0..N_KINDS as u8).filter(move |&i| mask >> i & 1 == 1).map(Tile::new_unchecked)
+}
+
+/// A tile that lowers shanten and how many copies of it are unseen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Useful {
+    pub tile: Tile,
+    pub remaining: u8,
+}
+
+/// Useful tiles of a `3n+1` hand: kinds whose draw lowers the shanten, with their unseen copies
+/// (`4 − seen`); kinds with no unseen copy are dropped. `seen` defaults to the standing tiles.
+pub fn useful_tiles(
+    c: &Counts,
+    wildcards: u8,
+    melds: usize,
+    shapes: Shapes,
+    seen: Option<&Counts>,
+) -> Result<(i8, Vec<Useful>)> {
+    check_counts(c)?;
+    let plan = Plan::new(c, wildcards, melds)?;
+    if plan.complete {
+        return Err(Error::hand(
+            "useful tiles need a waiting hand (3n+1 tiles); this one has 3n+2 (use discard options)",
+        ));
+    }
+    Ok(useful_planned(c, wildcards, plan.sets, shapes, seen.unwrap_or(c)))
+}
+
+fn useful_planned(
+    c: &Counts,
+    wildcards: u8,
+    sets: u8,
+    shapes: Shapes,
+    seen: &Counts,
+) -> (i8, Vec<Useful>) {
+    let d = min_distance(c, sets, shapes);
+    let mask = improving(c, wildcards, sets, shapes, d - 1) & !exhausted(seen);
+    let list = mask_tiles(mask)
+        .map(|tile| Useful {
+            tile,
+            remaining: 4 - seen[tile.idx()],
+        })
+        .collect();
+    (shanten_of(d, wildcards), list)
+}
+
+/// One discard of a `3n+2` hand and what it leaves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DiscardOption {
+    pub tile: Tile,
+    /// Shanten after the discard.
+    pub shanten: i8,
+    /// Useful tiles after the discard.
+    pub useful: Vec<Useful>,
+    /// Sum of `useful[..].remaining`.
+    pub total: u32,
+}
+
+/// Every distinct discard of a `3n+2` hand (real tiles only; wildcards are kept), best first:
+/// lowest shanten, then most unseen useful tiles, then most useful kinds, then tile order.
+pub fn discard_options(
+    c: &Counts,
+    wildcards: u8,
+    melds: usize,
+    shapes: Shapes,
+    seen: Option<&Counts>,
+) -> Result<Vec<DiscardOption>> {
+    check_counts(c)?;
+    let plan = Plan::new(c, wildcards, melds)?;
+    if !plan.complete {
+        return Err(Error::hand(
+            "discard options need a 3n+2 hand (a tile just drawn); this one is waiting",
+        ));
+    }
+    let seen = seen.unwrap_or(c);
+    let mut out = Vec::new();
+    let mut w = *c;
+    for k in 0..N_KINDS {
+        if c[k] == 0 {
+            continue;
+        }
+        w[k] -= 1;
+        let (shanten, useful) = useful_planned(&w, wildcards, plan.sets, shapes, seen);
+        let total = useful.iter().map(|u| u32::from(u.remaining)).sum();
+        out.push(DiscardOption {
+            tile: Tile::new_unchecked(k as u8),
+            shanten,
+            useful,
+            total,
+        });
+        w[k] += 1;
+    }
+    out.sort_by(|a, b| {
+        a.shanten
+            .cmp(&b.shanten)
+            .then(b.total.cmp(&a.total))
+            .then(b.useful.len().cmp(&a.useful.len()))
+            .then(a.tile.cmp(&b.tile))
+    });
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tile::{parse_tiles, to_counts};
+
+    fn counts(s: &str) -> Counts {
+        to_counts(&parse_tiles(s).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn basic_wins() {
+        let all = Shapes::ALL;
+        assert!(is_winning(&counts("123m456p789sEEECC"), 0, 0, all).unwrap());
+        assert!(!is_winning(&counts("123m456p789sEEECF"), 0, 0, all).unwrap());
+        assert!(is_winning(&counts("19m19p19sESWNCFPP"), 0, 0, all).unwrap());
+        assert!(is_winning(&counts("147m258p369sESWNC"), 0, 0, all).unwrap());
+        assert!(is_winning(&counts("147m258p369s234sEE"), 0, 0, all).unwrap());
+        assert!(is_winning(&counts("1122m3344p5566sEE"), 0, 0, all).unwrap());
+        assert!(!is_winning(&counts("1122m3344p5566sEE"), 0, 0, Shapes::STANDARD).unwrap());
+        // wildcards
+        assert!(is_winning(&counts("123m456p789sEEEC"), 1, 0, all).unwrap());
+        assert!(is_winning(&counts("13m456p789sEEECC"), 1, 0, Shapes::STANDARD).unwrap());
+        assert!(is_winning(&counts("EEEE"), 1, 3, Shapes::STANDARD).unwrap());
+        // implied melds
+        assert!(is_winning(&counts("123m55p"), 0, 0, all).unwrap());
+        assert!(!is_winning(&counts("123m5p"), 0, 0, all).unwrap());
+    }
+
+    #[test]
+    fn shanten_values() {
+        let all = Shapes::ALL;
+        assert_eq!(shanten(&counts("123m456p789sEEEC"), 0, 0, all).unwrap(), 0);
+        assert_eq!(shanten(&counts("123m456p789sEEECC"), 0, 0, all).unwrap(), -1);
+        assert_eq!(shanten(&counts("1m19p19sESWNCFP2m"), 0, 0, all).unwrap(), 1);
+    }
+
+    #[test]
+    fn waits_values() {
+        let m = waits_mask(&counts("1112345678999m"), 0, 0, Shapes::ALL, None).unwrap();
+        assert_eq!(m, 0x1FF);
+        let m = waits_mask(&counts("19m19p19sESWNCFP"), 0, 0, Shapes::ALL, None).unwrap();
+        assert_eq!(m, ORPHAN_MASK);
+    }
+}

@@ -1,0 +1,355 @@
+//! Precomputed lookup tables for hand analysis (win detection, shanten, waits).
+//!
+//! # Suit table
+//! One entry per count vector of a suit (nine ranks, each 0..=4) with at most 14 tiles: 405 350
+//! entries, addressed by a dense lexicographic rank ([`suit_rank`]). An entry packs ten 4-bit
+//! *distances*: `need(m, p)` = the fewest tiles that must be **added** to the suit so that it
+//! contains `m` sets (0..=4) plus `p` pairs (0 or 1), leftover tiles being allowed. Added tiles are not
+//! limited to four copies (a wildcard may stand for a fifth copy, common.md §4 default). A second,
+//! one-byte table holds the exact-decomposition flags (bit 0: the suit is sets only; bit 1: sets and
+//! one pair), which is all a wildcard-free win check needs and is eight times smaller.
+//!
+//! # Honour table
+//! Honours never form sequences, so an honour group's distances only depend on how many kinds are
+//! held once, twice, three and four times: a 4 096-entry table keyed by that histogram
+//! ([`honor_key`]).
+//!
+//! Both are built once (≈ 40 ms) in a `LazyLock`; [`ensure_init`] forces it (called by the Python
+//! module init and the benches).
+
+use std::sync::LazyLock;
+
+use crate::tile::Counts;
+
+/// Number of suit count vectors with at most 14 tiles.
+pub const SUIT_ENTRIES: usize = 405_350;
+/// Largest number of tiles of one suit in a hand.
+pub const MAX_SUIT_TILES: usize = 14;
+/// Number of honour histogram keys (`h1 | h2 << 3 | h3 << 6 | h4 << 9`).
+pub const HONOR_ENTRIES: usize = 4096;
+
+/// A distance that cannot happen (more than 14 tiles to add).
+pub const INF: u8 = 15;
+
+/// Unpacked distances: `d[p][m]` for `m` sets (0..=4) and `p` pairs (0..=1).
+pub type Dist = [[u8; 5]; 2];
+
+pub struct Tables {
+    /// Packed distances per suit rank: nibble `m + 5 p`.
+    pub suit: Vec<u64>,
+    /// Exact decomposition flags per suit rank.
+    pub suit_flags: Vec<u8>,
+    /// Packed distances per honour histogram key.
+    pub honor: Vec<u64>,
+    /// `rank_step[i][s][c]`: contribution of rank `i` holding `c` copies after `s` tiles of lower ranks.
+    pub rank_step: [[[u32; 5]; MAX_SUIT_TILES + 1]; 9],
+}
+
+static TABLES: LazyLock<Tables> = LazyLock::new(build);
+
+/// Build the tables now (idempotent, thread-safe).
+pub fn ensure_init() {
+    LazyLock::force(&TABLES);
+}
+
+#[inline(always)]
+pub fn tables() -> &'static Tables {
+    &TABLES
+}
+
+/// Number of vectors of length `k` over 0..=4 whose sum is at most `b`.
+fn count_vectors(k: usize, b: i32) -> u32 {
+    if b < 0 {
+        return 0;
+    }
+    if k == 0 {
+        return 1;
+    }
+    (0..=4).map(|c| count_vectors(k - 1, b - c)).sum()
+}
+
+fn rank_steps() -> [[[u32; 5]; MAX_SUIT_TILES + 1]; 9] {
+    let mut out = [[[0u32; 5]; MAX_SUIT_TILES + 1]; 9];
+    for (i, per_i) in out.iter_mut().enumerate() {
+        for (s, per_s) in per_i.iter_mut().enumerate() {
+            let mut acc = 0;
+            for (c, slot) in per_s.iter_mut().enumerate() {
+                *slot = acc;
+                acc += count_vectors(8 - i, MAX_SUIT_TILES as i32 - s as i32 - c as i32);
+            }
+        }
+    }
+    out
+}
+
+/// Dense rank of a suit vector (`c.len() == 9`, sum ≤ 14; checked in debug builds only).
+#[inline(always)]
+pub fn suit_rank(t: &Tables, c: &[u8]) -> usize {
+    debug_assert!(c.len() == 9 && c.iter().map(|&x| x as usize).sum::<usize>() <= MAX_SUIT_TILES);
+    let mut s = 0usize;
+    let mut r = 0u32;
+    for i in 0..9 {
+        let ci = c[i] as usize;
+        r += t.rank_step[i][s][ci];
+        s += ci;
+    }
+    r as usize
+}
+
+/// Histogram key of the seven honour counts (each 0..=4).
+#[inline(always)]
+pub fn honor_key(c: &[u8]) -> usize {
+    let mut k = 0usize;
+    for &x in c {
+        if x > 0 {
+            k += 1 << (3 * (x as usize - 1));
+        }
+    }
+    k
+}
+
+#[inline(always)]
+pub fn unpack(e: u64) -> Dist {
+    let mut d = [[0u8; 5]; 2];
+    for p in 0..2 {
+        for m in 0..5 {
+            d[p][m] = ((e >> (4 * (m + 5 * p))) & 0xF) as u8;
+        }
+    }
+    d
+}
+
+#[inline(always)]
+pub fn nibble(e: u64, m: usize, p: usize) -> u8 {
+    ((e >> (4 * (m + 5 * p))) & 0xF) as u8
+}
+
+fn pack(d: &Dist) -> u64 {
+    let mut e = 0u64;
+    for p in 0..2 {
+        for m in 0..5 {
+            e |= u64::from(d[p][m].min(INF)) << (4 * (m + 5 * p));
+        }
+    }
+    e
+}
+
+/// Packed suit entry of a suit vector.
+#[inline(always)]
+pub fn suit_entry(t: &Tables, c: &[u8]) -> u64 {
+    t.suit[suit_rank(t, c)]
+}
+
+/// Packed honour entry of the seven honour counts.
+#[inline(always)]
+pub fn honor_entry(t: &Tables, c: &[u8]) -> u64 {
+    t.honor[honor_key(c)]
+}
+
+fn build() -> Tables {
+    let rank_step = rank_steps();
+    let mut tables = Tables {
+        suit: Vec::new(),
+        suit_flags: Vec::new(),
+        honor: vec![0; HONOR_ENTRIES],
+        rank_step,
+    };
+    let mut dist: Vec<Dist> = Vec::with_capacity(SUIT_ENTRIES);
+    let mut v = [0u8; 9];
+    enumerate(&tables, &mut v, 0, 0, &mut dist);
+    debug_assert_eq!(dist.len(), SUIT_ENTRIES);
+    tables.suit = dist.iter().map(pack).collect();
+    tables.suit_flags = Vec::with_capacity(SUIT_ENTRIES);
+    // Recompute flags from the distances: a suit of n tiles decomposes exactly iff it contains
+    // n/3 sets (n ≡ 0) or (n-2)/3 sets and a pair (n ≡ 2) with nothing added.
+    let mut v = [0u8; 9];
+    let mut flags = Vec::with_capacity(SUIT_ENTRIES);
+    flags_enumerate(&dist, &mut v, 0, 0, &mut flags);
+    tables.suit_flags = flags;
+    tables.honor = build_honors();
+    tables
+}
+
+/// Visit suit vectors in lexicographic order (rank order) and compute their distances.
+fn enumerate(t: &Tables, v: &mut [u8; 9], i: usize, sum: usize, out: &mut Vec<Dist>) {
+    if i == 9 {
+        let d = suit_dist(t, v, out);
+        out.push(d);
+        return;
+    }
+    for c in 0..=4u8 {
+        if sum + c as usize > MAX_SUIT_TILES {
+            break;
+        }
+        v[i] = c;
+        enumerate(t, v, i + 1, sum + c as usize, out);
+    }
+    v[i] = 0;
+}
+
+fn flags_enumerate(dist: &[Dist], v: &mut [u8; 9], i: usize, sum: usize, out: &mut Vec<u8>) {
+    if i == 9 {
+        let d = &dist[out.len()];
+        let mut f = 0u8;
+        if sum % 3 == 0 && d[0][sum / 3] == 0 {
+            f |= 1;
+        }
+        if sum % 3 == 2 && d[1][(sum - 2) / 3] == 0 {
+            f |= 2;
+        }
+        out.push(f);
+        return;
+    }
+    for c in 0..=4u8 {
+        if sum + c as usize > MAX_SUIT_TILES {
+            break;
+        }
+        v[i] = c;
+        flags_enumerate(dist, v, i + 1, sum + c as usize, out);
+    }
+    v[i] = 0;
+}
+
+/// Distances of `v`, reading the (lexicographically smaller) sub-vectors from `done`.
+///
+/// The lowest held rank `i` is either left over, or one of its copies is in a set (a pung of `i`, or
+/// one of the three chows through `i`) or in the pair. Within a chosen group, using a held copy
+/// rather than adding one is never worse (swap the copies), so held copies are used greedily.
+fn suit_dist(t: &Tables, v: &[u8; 9], done: &[Dist]) -> Dist {
+    let Some(i) = v.iter().position(|&c| c > 0) else {
+        let mut d = [[0u8; 5]; 2];
+        for m in 0..5 {
+            d[0][m] = 3 * m as u8;
+            d[1][m] = 3 * m as u8 + 2;
+        }
+        return d;
+    };
+    let lookup = |w: &[u8; 9]| -> &Dist { &done[suit_rank(t, w)] };
+    let mut d = [[INF; 5]; 2];
+    // Leave one copy of i over.
+    let mut w = *v;
+    w[i] -= 1;
+    d = min_dist(d, lookup(&w), 0, 0);
+    // A pung of i.
+    let r = v[i].min(3);
+    let mut w = *v;
+    w[i] -= r;
+    d = min_dist(d, lookup(&w), 1, 3 - r);
+    // Chows through i: start at i-2, i-1 or i (within the suit).
+    for start in i.saturating_sub(2)..=i.min(6) {
+        let mut w = *v;
+        let mut added = 0u8;
+        for k in start..start + 3 {
+            if w[k] > 0 {
+                w[k] -= 1;
+            } else {
+                added += 1;
+            }
+        }
+        d = min_dist(d, lookup(&w), 1, added);
+    }
+    // The pair with i.
+    let r = v[i].min(2);
+    let mut w = *v;
+    w[i] -= r;
+    let sub = lookup(&w);
+    for m in 0..5 {
+        d[1][m] = d[1][m].min(sub[0][m].saturating_add(2 - r));
+    }
+    d
+}
+
+/// `d[p][m] = min(d[p][m], sub[p][m - sets] + added)`.
+fn min_dist(mut d: Dist, sub: &Dist, sets: usize, added: u8) -> Dist {
+    for p in 0..2 {
+        for m in sets..5 {
+            d[p][m] = d[p][m].min(sub[p][m - sets].saturating_add(added).min(INF));
+        }
+    }
+    d
+}
+
+/// Min-plus product of two groups' distances (all `m`, `p`).
+#[inline(always)]
+pub fn combine(a: &Dist, b: &Dist) -> Dist {
+    let mut c = [[INF * 2; 5]; 2];
+    for m in 0..5 {
+        for x in 0..=m {
+            let y = m - x;
+            c[0][m] = c[0][m].min(a[0][x] + b[0][y]);
+            c[1][m] = c[1][m].min((a[1][x] + b[0][y]).min(a[0][x] + b[1][y]));
+        }
+    }
+    c
+}
+
+/// `m` sets and one pair from two groups.
+#[inline(always)]
+pub fn combine_final(a: &Dist, b: &Dist, m: usize) -> u8 {
+    let mut best = INF * 2;
+    for x in 0..=m {
+        let y = m - x;
+        best = best.min((a[1][x] + b[0][y]).min(a[0][x] + b[1][y]));
+    }
+    best
+}
+
+fn build_honors() -> Vec<u64> {
+    // Per-kind distances: a kind holding c copies used for t pungs and q pairs needs
+    // max(0, 3t + 2q - c) added tiles.
+    let per_kind = |c: u8| -> Dist {
+        let mut d = [[0u8; 5]; 2];
+        for q in 0..2 {
+            for t in 0..5 {
+                d[q][t] = (3 * t as u8 + 2 * q as u8).saturating_sub(c);
+            }
+        }
+        d
+    };
+    let mut out = vec![pack(&[[INF; 5]; 2]); HONOR_ENTRIES];
+    for h1 in 0..=7usize {
+        for h2 in 0..=7 - h1 {
+            for h3 in 0..=7 - h1 - h2 {
+                for h4 in 0..=7 - h1 - h2 - h3 {
+                    let mut counts = Vec::new();
+                    counts.extend(std::iter::repeat_n(1u8, h1));
+                    counts.extend(std::iter::repeat_n(2u8, h2));
+                    counts.extend(std::iter::repeat_n(3u8, h3));
+                    counts.extend(std::iter::repeat_n(4u8, h4));
+                    counts.resize(7, 0);
+                    let mut acc = per_kind(counts[0]);
+                    for &c in &counts[1..] {
+                        acc = combine(&acc, &per_kind(c));
+                    }
+                    out[h1 | h2 << 3 | h3 << 6 | h4 << 9] = pack(&acc);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Distances of the four groups of a hand (m, p, s, honours). Every suit must hold ≤ 14 tiles.
+#[inline(always)]
+pub fn group_entries(t: &Tables, c: &Counts) -> [u64; 4] {
+    [
+        suit_entry(t, &c[0..9]),
+        suit_entry(t, &c[9..18]),
+        suit_entry(t, &c[18..27]),
+        honor_entry(t, &c[27..34]),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(count_vectors(9, 14) as usize, SUIT_ENTRIES);
+        let t = tables();
+        assert_eq!(t.suit.len(), SUIT_ENTRIES);
+        assert_eq!(suit_rank(t, &[0; 9]), 0);
+        assert_eq!(suit_rank(t, &[4, 4, 4, 2, 0, 0, 0, 0, 0]), SUIT_ENTRIES - 1);
+    }
+}
