@@ -282,7 +282,7 @@ fn special_shapes_shanten() {
     assert_eq!(analysis::shanten(&counts("1111m3344p5566sE"), 0, 0, q).unwrap(), 0);
     let f = analysis::shanten_forms(&counts("147m258p369sESWN"), 0, 0, Shapes::ALL).unwrap();
     assert_eq!(f.honors_knitted, Some(0));
-    assert_eq!(f.knitted_straight, Some(0));
+    assert_eq!(f.knitted_straight, Some(2));
     assert_eq!(f.min, 0);
 }
 
