@@ -21,7 +21,7 @@
 
 use crate::decompose::{KNITTED_PERMUTATIONS, Shapes, knitted_tiles};
 use crate::error::{Error, Result};
-use crate::tables::{self, Dist, INF, combine, combine_final, group_entries, tables, unpack};
+use crate::tables::{self, Dist, INF, combine, combine_final, tables};
 use crate::tile::{Counts, N_KINDS, Tile};
 
 /// Largest number of wildcards a hand may hold.
@@ -162,10 +162,13 @@ fn shanten_of(distance: u8, wildcards: u8) -> i8 {
 #[inline]
 pub fn standard_distance(c: &Counts, sets: usize) -> u8 {
     let t = tables();
-    let e = group_entries(t, c);
-    let ab = combine(&unpack(e[0]), &unpack(e[1]));
-    let abc = combine(&ab, &unpack(e[2]));
-    combine_final(&abc, &unpack(e[3]), sets)
+    let a = tables::suit_dist_of(t, &c[0..9]);
+    let b = tables::suit_dist_of(t, &c[9..18]);
+    let s = tables::suit_dist_of(t, &c[18..27]);
+    let h = tables::honor_dist_of(t, &c[27..34]);
+    let ab = combine(a, b);
+    let sh = combine(s, h);
+    combine_final(&ab, &sh, sets)
 }
 
 /// 七对 distance (full concealed hands only).
@@ -281,36 +284,77 @@ pub fn min_distance(c: &Counts, sets: u8, shapes: Shapes) -> u8 {
 /// Exact wildcard-free standard win check on a `3n+2` count vector (flag tables only).
 #[inline]
 pub fn is_standard_exact(c: &Counts) -> bool {
-    let t = tables();
+    // Cheap residue checks first: every group must hold 3k or 3k+2 tiles, one pair in all.
     let mut pairs = 0u32;
+    for &x in &c[27..34] {
+        pairs += u32::from(x == 2);
+        if x == 1 || x == 4 {
+            return false;
+        }
+    }
+    let mut n = [0u32; 3];
     for s in 0..3 {
-        let v = &c[9 * s..9 * s + 9];
-        let n: u32 = v.iter().map(|&x| u32::from(x)).sum();
-        if n == 0 {
+        n[s] = c[9 * s..9 * s + 9].iter().map(|&x| u32::from(x)).sum();
+        match n[s] % 3 {
+            1 => return false,
+            2 => pairs += 1,
+            _ => {}
+        }
+    }
+    if pairs != 1 {
+        return false;
+    }
+    let t = tables();
+    for s in 0..3 {
+        if n[s] == 0 {
             continue;
         }
-        let need = match n % 3 {
-            0 => 1u8,
-            2 => {
-                pairs += 1;
-                2u8
-            }
-            _ => return false,
-        };
-        if n as usize > tables::MAX_SUIT_TILES
-            || t.suit_flags[tables::suit_rank(t, v)] & need == 0
+        let need = if n[s] % 3 == 0 { 1u8 } else { 2u8 };
+        if n[s] as usize > tables::MAX_SUIT_TILES
+            || t.suit_flags[tables::suit_rank(t, &c[9 * s..9 * s + 9])] & need == 0
         {
             return false;
         }
     }
-    for &x in &c[27..34] {
-        match x {
-            0 | 3 => {}
-            2 => pairs += 1,
-            _ => return false,
+    true
+}
+
+/// Exact wildcard-free check of the special shapes (full concealed hand of 14 tiles).
+#[inline]
+fn is_special_exact(c: &Counts, sets: u8, shapes: Shapes) -> bool {
+    if sets == 4 {
+        if shapes.seven_pairs {
+            let ok = c.iter().all(|&x| x == 0 || x == 2 || (x == 4 && shapes.seven_pairs_quads));
+            if ok {
+                return true;
+            }
+        }
+        let m = presence(c);
+        if shapes.thirteen_orphans && m == ORPHAN_MASK && thirteen_orphans_distance(c) == 0 {
+            return true;
+        }
+        if shapes.honors_knitted
+            && m.count_ones() == 14
+            && KNITTED_MASKS.iter().any(|k| m & !HONOR_MASK & !k == 0)
+        {
+            return true;
         }
     }
-    pairs == 1
+    if sets >= 3 && shapes.knitted_straight {
+        let m = presence(c);
+        for (k, perm) in KNITTED_PERMUTATIONS.iter().enumerate() {
+            if m & KNITTED_MASKS[k] == KNITTED_MASKS[k] {
+                let mut rest = *c;
+                for i in knitted_tiles(*perm) {
+                    rest[i] -= 1;
+                }
+                if is_standard_exact(&rest) {
+                    return true;
+                }
+            }
+        }
+    }
+    false
 }
 
 /// Win check of a `3n+2` hand given its plan (no validation).
@@ -327,9 +371,7 @@ pub fn is_winning_planned(c: &Counts, wildcards: u8, sets: u8, shapes: Shapes) -
         if only_standard {
             return false;
         }
-        let mut s = shapes;
-        s.standard = false;
-        return min_distance(c, sets, s) == 0;
+        return is_special_exact(c, sets, shapes);
     }
     min_distance(c, sets, shapes) <= wildcards
 }
@@ -377,6 +419,8 @@ pub fn shanten_planned(c: &Counts, wildcards: u8, sets: u8, shapes: Shapes) -> i
 
 /// Per-group standard distances and the combinations needed to re-evaluate one changed group.
 struct Incremental {
+    /// Distances of the first group (characters).
+    first: Dist,
     /// For each group, the combination of the three others.
     others: [Dist; 4],
 }
@@ -384,8 +428,12 @@ struct Incremental {
 impl Incremental {
     fn new(c: &Counts) -> Self {
         let t = tables();
-        let e = group_entries(t, c);
-        let g = [unpack(e[0]), unpack(e[1]), unpack(e[2]), unpack(e[3])];
+        let g = [
+            *tables::suit_dist_of(t, &c[0..9]),
+            *tables::suit_dist_of(t, &c[9..18]),
+            *tables::suit_dist_of(t, &c[18..27]),
+            *tables::honor_dist_of(t, &c[27..34]),
+        ];
         let p01 = combine(&g[0], &g[1]);
         let p23 = combine(&g[2], &g[3]);
         Incremental {
@@ -395,6 +443,7 @@ impl Incremental {
                 combine(&p01, &g[3]),
                 combine(&p01, &g[2]),
             ],
+            first: g[0],
         }
     }
 
@@ -404,11 +453,11 @@ impl Incremental {
         let t = tables();
         let g = if k < 27 { k / 9 } else { 3 };
         let e = if g < 3 {
-            tables::suit_entry(t, &c[9 * g..9 * g + 9])
+            tables::suit_dist_of(t, &c[9 * g..9 * g + 9])
         } else {
-            tables::honor_entry(t, &c[27..34])
+            tables::honor_dist_of(t, &c[27..34])
         };
-        combine_final(&unpack(e), &self.others[g], sets)
+        combine_final(e, &self.others[g], sets)
     }
 }
 
@@ -426,41 +475,70 @@ fn near(mask: u64, k: usize) -> bool {
     mask & span != 0
 }
 
-/// Core of [`waits`] / [`useful_tiles`]: every kind whose addition brings the distance to at
-/// most `target` (`waits`: `target = wildcards`; useful tiles: `target = distance − 1`).
+/// Core of [`waits_mask`] / [`useful_tiles`]: every kind whose addition brings the distance to at
+/// most `target` (waits: `target = wildcards`; useful tiles: `target = distance − 1`). A form is
+/// only scanned when its own distance is at most `target + 1` (one tile lowers it by at most 1).
 fn improving(c: &Counts, wildcards: u8, sets: u8, shapes: Shapes, target: u8) -> u64 {
-    let only_standard = !(shapes.seven_pairs
-        || shapes.thirteen_orphans
-        || shapes.honors_knitted
-        || shapes.knitted_straight);
     let mask = presence(c);
+    let full = sets == 4;
+    let open: u64 = !mask_at_four(c) & ((1u64 << N_KINDS) - 1);
     let mut out = 0u64;
     let mut w = *c;
-    if only_standard && shapes.standard {
+    if shapes.standard {
         let inc = Incremental::new(c);
+        let base = combine_final(&inc.first, &inc.others[0], sets as usize);
+        if base <= target + 1 {
+            for k in 0..N_KINDS {
+                if open >> k & 1 == 0 || (wildcards == 0 && !near(mask, k)) {
+                    continue;
+                }
+                w[k] += 1;
+                if inc.with_changed(&w, k, sets as usize) <= target {
+                    out |= 1 << k;
+                }
+                w[k] -= 1;
+            }
+        }
+    }
+    let mut scan = |dist: &dyn Fn(&Counts) -> u8, out: &mut u64| {
+        if dist(c) > target + 1 {
+            return;
+        }
         for k in 0..N_KINDS {
-            if c[k] >= 4 || (wildcards == 0 && !near(mask, k)) {
+            if open >> k & 1 == 0 || *out >> k & 1 == 1 {
                 continue;
             }
             w[k] += 1;
-            if inc.with_changed(&w, k, sets as usize) <= target {
-                out |= 1 << k;
+            if dist(&w) <= target {
+                *out |= 1 << k;
             }
             w[k] -= 1;
         }
-        return out;
+    };
+    if full && shapes.seven_pairs {
+        let q = shapes.seven_pairs_quads;
+        scan(&|x| seven_pairs_distance(x, q), &mut out);
     }
-    for k in 0..N_KINDS {
-        if c[k] >= 4 {
-            continue;
-        }
-        w[k] += 1;
-        if min_distance(&w, sets, shapes) <= target {
-            out |= 1 << k;
-        }
-        w[k] -= 1;
+    if full && shapes.thirteen_orphans {
+        scan(&thirteen_orphans_distance, &mut out);
+    }
+    if full && shapes.honors_knitted {
+        scan(&honors_knitted_distance, &mut out);
+    }
+    if sets >= 3 && shapes.knitted_straight {
+        let s = sets as usize;
+        scan(&|x| knitted_straight_distance(x, s, target + 2), &mut out);
     }
     out
+}
+
+#[inline(always)]
+fn mask_at_four(c: &Counts) -> u64 {
+    let mut m = 0u64;
+    for (i, &x) in c.iter().enumerate() {
+        m |= u64::from(x >= 4) << i;
+    }
+    m
 }
 
 /// Waits of a `3n+1` hand as a 34-bit mask: kinds that complete it. Kinds with `seen[k] ≥ 4`
@@ -616,6 +694,61 @@ pub fn discard_options(
     Ok(out)
 }
 
+/// Allocation-free parse of plain compact notation (`"123m456p EE"`, tenhou `z` honours) into
+/// counts. Returns `None` for anything else (brackets, `+`, flowers, Chinese, errors, more than four
+/// copies): callers then fall back to the full parser, which also produces the error messages.
+pub fn parse_counts_fast(text: &str) -> Option<Counts> {
+    const Z: [usize; 7] = [27, 28, 29, 30, 33, 32, 31];
+    let b = text.as_bytes();
+    let mut c = [0u8; N_KINDS];
+    let mut run_start = usize::MAX;
+    for (i, &x) in b.iter().enumerate() {
+        match x {
+            b'1'..=b'9' => {
+                if run_start == usize::MAX {
+                    run_start = i;
+                }
+            }
+            b'm' | b'p' | b's' | b'z' => {
+                if run_start == usize::MAX {
+                    return None;
+                }
+                for &d in &b[run_start..i] {
+                    let r = (d - b'1') as usize;
+                    let k = match x {
+                        b'm' => r,
+                        b'p' => 9 + r,
+                        b's' => 18 + r,
+                        _ => *Z.get(r)?,
+                    };
+                    c[k] += 1;
+                    if c[k] > 4 {
+                        return None;
+                    }
+                }
+                run_start = usize::MAX;
+            }
+            b'E' | b'S' | b'W' | b'N' | b'C' | b'F' | b'P' => {
+                if run_start != usize::MAX {
+                    return None;
+                }
+                let k = 27 + b"ESWNCFP".iter().position(|&h| h == x)?;
+                c[k] += 1;
+                if c[k] > 4 {
+                    return None;
+                }
+            }
+            b' ' | b',' | b'\t' => {
+                if run_start != usize::MAX {
+                    return None;
+                }
+            }
+            _ => return None,
+        }
+    }
+    (run_start == usize::MAX).then_some(c)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -650,6 +783,15 @@ mod tests {
         assert_eq!(shanten(&counts("123m456p789sEEEC"), 0, 0, all).unwrap(), 0);
         assert_eq!(shanten(&counts("123m456p789sEEECC"), 0, 0, all).unwrap(), -1);
         assert_eq!(shanten(&counts("1m19p19sESWNCFP2m"), 0, 0, all).unwrap(), 1);
+    }
+
+    #[test]
+    fn fast_parse() {
+        assert_eq!(parse_counts_fast("123m456p789sEEECC"), Some(counts("123m456p789sEEECC")));
+        assert_eq!(parse_counts_fast("1234567z 11m"), Some(counts("ESWNPFC11m")));
+        for s in ["0m", "123", "[EEE]1m", "f1", "11111m", "一万", "1m+2m", "8z"] {
+            assert_eq!(parse_counts_fast(s), None, "{s}");
+        }
     }
 
     #[test]

@@ -37,6 +37,10 @@ pub type Dist = [[u8; 5]; 2];
 pub struct Tables {
     /// Packed distances per suit rank: nibble `m + 5 p`.
     pub suit: Vec<u64>,
+    /// The same distances unpacked (faster to combine).
+    pub suit_dist: Vec<Dist>,
+    /// Unpacked honour distances per histogram key.
+    pub honor_dist: Vec<Dist>,
     /// Exact decomposition flags per suit rank.
     pub suit_flags: Vec<u8>,
     /// Packed distances per honour histogram key.
@@ -150,6 +154,8 @@ fn build() -> Tables {
     let rank_step = rank_steps();
     let mut tables = Tables {
         suit: Vec::new(),
+        suit_dist: Vec::new(),
+        honor_dist: Vec::new(),
         suit_flags: Vec::new(),
         honor: vec![0; HONOR_ENTRIES],
         rank_step,
@@ -167,6 +173,8 @@ fn build() -> Tables {
     flags_enumerate(&dist, &mut v, 0, 0, &mut flags);
     tables.suit_flags = flags;
     tables.honor = build_honors();
+    tables.honor_dist = tables.honor.iter().map(|&e| unpack(e)).collect();
+    tables.suit_dist = dist;
     tables
 }
 
@@ -327,6 +335,18 @@ fn build_honors() -> Vec<u64> {
         }
     }
     out
+}
+
+/// Unpacked distances of a suit vector.
+#[inline(always)]
+pub fn suit_dist_of<'a>(t: &'a Tables, c: &[u8]) -> &'a Dist {
+    &t.suit_dist[suit_rank(t, c)]
+}
+
+/// Unpacked distances of the seven honour counts.
+#[inline(always)]
+pub fn honor_dist_of<'a>(t: &'a Tables, c: &[u8]) -> &'a Dist {
+    &t.honor_dist[honor_key(c)]
 }
 
 /// Distances of the four groups of a hand (m, p, s, honours). Every suit must hold ≤ 14 tiles.
