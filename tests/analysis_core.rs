@@ -149,6 +149,7 @@ fn every_suit_entry_matches_recursive_decomposer() {
         let with_pair = n % 3 == 2 && suit_splits(*v, true, &mut memo);
         assert_eq!(flags & 1 == 1, sets_only, "{v:?}");
         assert_eq!(flags & 2 == 2, with_pair, "{v:?}");
+        assert_eq!(tables::flags5(t, tables::index5(v)), flags, "{v:?}");
         // Exact decomposition ⇔ distance 0 with every tile used.
         let e = t.suit[r];
         if n % 3 == 0 {

@@ -310,9 +310,7 @@ pub fn is_standard_exact(c: &Counts) -> bool {
             continue;
         }
         let need = if n[s] % 3 == 0 { 1u8 } else { 2u8 };
-        if n[s] as usize > tables::MAX_SUIT_TILES
-            || t.suit_flags[tables::suit_rank(t, &c[9 * s..9 * s + 9])] & need == 0
-        {
+        if tables::flags5(t, tables::index5(&c[9 * s..9 * s + 9])) & need == 0 {
             return false;
         }
     }
@@ -568,15 +566,124 @@ pub fn waits_planned(
     shapes: Shapes,
     seen: Option<&Counts>,
 ) -> u64 {
-    let d = min_distance(c, sets, shapes);
-    if d > wildcards + 1 {
-        return 0;
-    }
-    let mut m = improving(c, wildcards, sets, shapes, wildcards);
+    let mut m = if wildcards == 0 {
+        let mut m = if shapes.standard {
+            standard_waits_exact(c)
+        } else {
+            0
+        };
+        let mut s = shapes;
+        s.standard = false;
+        if s.seven_pairs || s.thirteen_orphans || s.honors_knitted || s.knitted_straight {
+            m |= improving(c, 0, sets, s, 0);
+        }
+        m
+    } else {
+        if min_distance(c, sets, shapes) > wildcards + 1 {
+            return 0;
+        }
+        improving(c, wildcards, sets, shapes, wildcards)
+    };
     if let Some(seen) = seen {
         m &= !exhausted(seen);
     }
     m
+}
+
+/// Wildcard-free standard waits of a `3n+1` hand from the exact-decomposition flags: after the
+/// added tile every group must decompose exactly, with one pair in all. So either one group holds
+/// `3k+1` tiles (the tile goes there and makes the pair) and the others `3k`, or two groups hold
+/// `3k+2` (the tile completes one of them, the other keeps the pair).
+fn standard_waits_exact(c: &Counts) -> u64 {
+    let t = tables();
+    let mut n = [0u32; 4];
+    for g in 0..3 {
+        n[g] = c[9 * g..9 * g + 9].iter().map(|&x| u32::from(x)).sum();
+    }
+    n[3] = c[27..34].iter().map(|&x| u32::from(x)).sum();
+    let (mut ones, mut twos) = (0u32, 0u32);
+    let (mut one_g, mut two_g) = (0usize, [0usize; 2]);
+    for g in 0..4 {
+        match n[g] % 3 {
+            1 => {
+                one_g = g;
+                ones += 1;
+            }
+            2 => {
+                if twos < 2 {
+                    two_g[twos as usize] = g;
+                }
+                twos += 1;
+            }
+            _ => {}
+        }
+    }
+    // Exactness of an unchanged group (its residue says whether it holds the pair).
+    let exact = |g: usize| -> bool {
+        if n[g] == 0 {
+            return true;
+        }
+        if g == 3 {
+            let mut pairs = 0;
+            for &x in &c[27..34] {
+                match x {
+                    0 | 3 => {}
+                    2 => pairs += 1,
+                    _ => return false,
+                }
+            }
+            return pairs == u32::from(n[3] % 3 == 2);
+        }
+        let need = if n[g] % 3 == 0 { 1 } else { 2 };
+        tables::flags5(t, tables::index5(&c[9 * g..9 * g + 9])) & need != 0
+    };
+    let mut targets = [usize::MAX; 2];
+    if ones == 1 && twos == 0 {
+        targets[0] = one_g;
+    } else if ones == 0 && twos == 2 {
+        targets = two_g;
+    } else {
+        return 0;
+    }
+    let mask = presence(c);
+    let mut out = 0u64;
+    for &g in &targets {
+        if g == usize::MAX || !(0..4).filter(|&o| o != g).all(exact) {
+            continue;
+        }
+        if g == 3 {
+            // The honour group after the tile: counts in {0, 3} and one 2 iff it keeps the pair.
+            let want_pair = (n[3] + 1) % 3 == 2;
+            for k in 27..34 {
+                if c[k] == 0 || c[k] >= 4 {
+                    continue;
+                }
+                let mut pairs = 0;
+                let ok = (27..34).all(|j| {
+                    let x = c[j] + u8::from(j == k);
+                    pairs += u32::from(x == 2);
+                    matches!(x, 0 | 2 | 3)
+                });
+                if ok && pairs == u32::from(want_pair) {
+                    out |= 1 << k;
+                }
+            }
+            continue;
+        }
+        let need = if (n[g] + 1) % 3 == 0 { 1 } else { 2 };
+        let v = &c[9 * g..9 * g + 9];
+        let base = tables::index5(v);
+        for r in 0..9 {
+            let k = 9 * g + r;
+            if v[r] >= 4 || !near(mask, k) {
+                continue;
+            }
+            if tables::flags5(t, base + tables::POW5[r]) & need != 0 {
+                out |= 1 << k;
+            }
+        }
+    }
+    out
 }
 
 /// Kinds of which all four copies are seen.

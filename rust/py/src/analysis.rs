@@ -427,11 +427,10 @@ pub fn waits<'py>(
         None
     };
     let mask = analysis::waits_planned(&h.counts, w, p.sets, shapes, seen.as_ref());
-    let out = PyList::empty(py);
-    for t in analysis::mask_tiles(mask) {
-        out.append(tile_str(py, t))?;
-    }
-    Ok(out)
+    Ok(PyList::new(
+        py,
+        analysis::mask_tiles(mask).map(|t| tile_str(py, t)),
+    )?)
 }
 
 fn useful_list<'py>(py: Python<'py>, useful: &[analysis::Useful]) -> PyResult<Bound<'py, PyList>> {
