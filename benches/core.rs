@@ -82,19 +82,39 @@ fn bench_analysis(c: &mut Criterion) {
     let mut g = c.benchmark_group("batch-10k");
     g.throughput(Throughput::Elements(n as u64));
     g.bench_function("win/standard", |b| {
-        b.iter(|| h14.iter().filter(|h| is_winning_planned(h, 0, 4, std)).count())
+        b.iter(|| {
+            h14.iter()
+                .filter(|h| is_winning_planned(h, 0, 4, std))
+                .count()
+        })
     });
     g.bench_function("win/all-shapes", |b| {
-        b.iter(|| h14.iter().filter(|h| is_winning_planned(h, 0, 4, all)).count())
+        b.iter(|| {
+            h14.iter()
+                .filter(|h| is_winning_planned(h, 0, 4, all))
+                .count()
+        })
     });
     g.bench_function("shanten/standard", |b| {
-        b.iter(|| h13.iter().map(|h| shanten_planned(h, 0, 4, std) as i32).sum::<i32>())
+        b.iter(|| {
+            h13.iter()
+                .map(|h| shanten_planned(h, 0, 4, std) as i32)
+                .sum::<i32>()
+        })
     });
     g.bench_function("shanten/all-shapes", |b| {
-        b.iter(|| h13.iter().map(|h| shanten_planned(h, 0, 4, all) as i32).sum::<i32>())
+        b.iter(|| {
+            h13.iter()
+                .map(|h| shanten_planned(h, 0, 4, all) as i32)
+                .sum::<i32>()
+        })
     });
     g.bench_function("waits/all-shapes", |b| {
-        b.iter(|| h13.iter().map(|h| waits_planned(h, 0, 4, all, None)).fold(0, |a, m| a | m))
+        b.iter(|| {
+            h13.iter()
+                .map(|h| waits_planned(h, 0, 4, all, None))
+                .fold(0, |a, m| a | m)
+        })
     });
     g.bench_function("waits/standard-one-suit", |b| {
         b.iter(|| {

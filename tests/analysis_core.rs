@@ -1,5 +1,7 @@
 //! Integration tests of the analysis tables and functions against slow, independent definitions.
 
+#![allow(clippy::needless_range_loop)] // index-heavy table code reads better with indices
+
 use std::collections::HashMap;
 
 use hupai_core::analysis::{self, Plan, min_distance, waits_planned};
@@ -178,7 +180,11 @@ fn suit_distances_match_rank_dp() {
         let e = t.suit[suit_rank(t, v)];
         for p in 0..2 {
             for m in 0..5 {
-                assert_eq!(nibble(e, m, p), d[p][m].min(tables::INF), "{v:?} m={m} p={p}");
+                assert_eq!(
+                    nibble(e, m, p),
+                    d[p][m].min(tables::INF),
+                    "{v:?} m={m} p={p}"
+                );
             }
         }
         checked += 1;
@@ -189,7 +195,15 @@ fn suit_distances_match_rank_dp() {
 /// Classic shanten by full enumeration: sets, partial sets (pairs, two-sided, closed), a head,
 /// `2·sets_needed − 2·sets − partials − head`, with sets + partials ≤ sets_needed.
 fn classic_shanten(c: &mut Counts, need: i32) -> i32 {
-    fn rec(c: &mut Counts, i: usize, sets: i32, partials: i32, head: bool, need: i32, best: &mut i32) {
+    fn rec(
+        c: &mut Counts,
+        i: usize,
+        sets: i32,
+        partials: i32,
+        head: bool,
+        need: i32,
+        best: &mut i32,
+    ) {
         let mut i = i;
         while i < N_KINDS && c[i] == 0 {
             i += 1;
@@ -251,7 +265,7 @@ fn classic_shanten(c: &mut Counts, need: i32) -> i32 {
 fn standard_shanten_matches_classic_enumeration() {
     let mut rng = Rng(12345);
     for iter in 0..3000 {
-        let melds = (iter % 5) as usize;
+        let melds = iter % 5;
         let n = 13 - 3 * melds + (iter / 5 % 2);
         // Concentrate some hands on one or two suits to get low shanten values.
         let kinds = [34, 34, 18, 9][iter % 4];
@@ -274,13 +288,22 @@ fn special_shapes_shanten() {
         honors_knitted: false,
         knitted_straight: false,
     };
-    assert_eq!(analysis::shanten(&counts("1122m3344p5566sE"), 0, 0, sp).unwrap(), 0);
-    assert_eq!(analysis::shanten(&counts("1111m3344p5566sE"), 0, 0, sp).unwrap(), 2);
+    assert_eq!(
+        analysis::shanten(&counts("1122m3344p5566sE"), 0, 0, sp).unwrap(),
+        0
+    );
+    assert_eq!(
+        analysis::shanten(&counts("1111m3344p5566sE"), 0, 0, sp).unwrap(),
+        2
+    );
     let q = Shapes {
         seven_pairs_quads: true,
         ..sp
     };
-    assert_eq!(analysis::shanten(&counts("1111m3344p5566sE"), 0, 0, q).unwrap(), 0);
+    assert_eq!(
+        analysis::shanten(&counts("1111m3344p5566sE"), 0, 0, q).unwrap(),
+        0
+    );
     let f = analysis::shanten_forms(&counts("147m258p369sESWN"), 0, 0, Shapes::ALL).unwrap();
     assert_eq!(f.honors_knitted, Some(0));
     assert_eq!(f.knitted_straight, Some(2));

@@ -19,6 +19,8 @@
 //! 0 = ready/听牌). Added tiles are not limited to four copies (as in the usual shanten definition);
 //! [`waits`] and [`useful_tiles`] drop tiles of which no copy is left.
 
+#![allow(clippy::needless_range_loop)] // index-heavy table code reads better with indices
+
 use crate::decompose::{KNITTED_PERMUTATIONS, Shapes, knitted_tiles};
 use crate::error::{Error, Result};
 use crate::tables::{self, Dist, INF, combine, combine_final, tables};
@@ -123,13 +125,8 @@ pub struct FormShanten {
     pub min: i8,
 }
 
-const ORPHAN_MASK: u64 = (1 << 0)
-    | (1 << 8)
-    | (1 << 9)
-    | (1 << 17)
-    | (1 << 18)
-    | (1 << 26)
-    | (0x7F << 27);
+const ORPHAN_MASK: u64 =
+    (1 << 0) | (1 << 8) | (1 << 9) | (1 << 17) | (1 << 18) | (1 << 26) | (0x7F << 27);
 const HONOR_MASK: u64 = 0x7F << 27;
 
 fn knitted_masks() -> [u64; 6] {
@@ -322,7 +319,9 @@ pub fn is_standard_exact(c: &Counts) -> bool {
 fn is_special_exact(c: &Counts, sets: u8, shapes: Shapes) -> bool {
     if sets == 4 {
         if shapes.seven_pairs {
-            let ok = c.iter().all(|&x| x == 0 || x == 2 || (x == 4 && shapes.seven_pairs_quads));
+            let ok = c
+                .iter()
+                .all(|&x| x == 0 || x == 2 || (x == 4 && shapes.seven_pairs_quads));
             if ok {
                 return true;
             }
@@ -698,7 +697,9 @@ pub fn exhausted(seen: &Counts) -> u64 {
 
 /// Tiles of a mask in canonical order.
 pub fn mask_tiles(mask: u64) -> impl Iterator<Item = Tile> {
-    (0..N_KINDS as u8).filter(move |&i| mask >> i & 1 == 1).map(Tile::new_unchecked)
+    (0..N_KINDS as u8)
+        .filter(move |&i| mask >> i & 1 == 1)
+        .map(Tile::new_unchecked)
 }
 
 /// A tile that lowers shanten and how many copies of it are unseen.
@@ -724,7 +725,13 @@ pub fn useful_tiles(
             "useful tiles need a waiting hand (3n+1 tiles); this one has 3n+2 (use discard options)",
         ));
     }
-    Ok(useful_planned(c, wildcards, plan.sets, shapes, seen.unwrap_or(c)))
+    Ok(useful_planned(
+        c,
+        wildcards,
+        plan.sets,
+        shapes,
+        seen.unwrap_or(c),
+    ))
 }
 
 fn useful_planned(
@@ -888,15 +895,26 @@ mod tests {
     fn shanten_values() {
         let all = Shapes::ALL;
         assert_eq!(shanten(&counts("123m456p789sEEEC"), 0, 0, all).unwrap(), 0);
-        assert_eq!(shanten(&counts("123m456p789sEEECC"), 0, 0, all).unwrap(), -1);
+        assert_eq!(
+            shanten(&counts("123m456p789sEEECC"), 0, 0, all).unwrap(),
+            -1
+        );
         assert_eq!(shanten(&counts("1m19p19sESWNCFP2m"), 0, 0, all).unwrap(), 1);
     }
 
     #[test]
     fn fast_parse() {
-        assert_eq!(parse_counts_fast("123m456p789sEEECC"), Some(counts("123m456p789sEEECC")));
-        assert_eq!(parse_counts_fast("1234567z 11m"), Some(counts("ESWNPFC11m")));
-        for s in ["0m", "123", "[EEE]1m", "f1", "11111m", "一万", "1m+2m", "8z"] {
+        assert_eq!(
+            parse_counts_fast("123m456p789sEEECC"),
+            Some(counts("123m456p789sEEECC"))
+        );
+        assert_eq!(
+            parse_counts_fast("1234567z 11m"),
+            Some(counts("ESWNPFC11m"))
+        );
+        for s in [
+            "0m", "123", "[EEE]1m", "f1", "11111m", "一万", "1m+2m", "8z",
+        ] {
             assert_eq!(parse_counts_fast(s), None, "{s}");
         }
     }

@@ -12,13 +12,13 @@ pub mod tables;
 pub mod tile;
 pub mod wild;
 
-pub use decompose::{Decomposition, Form, Set, Shapes, decompose};
-pub use error::{Error, Result};
-pub use hand::{Hand, Meld, MeldKind, parse_notation};
-pub use tile::{Counts, Suit, Tile, format_tiles, parse_tiles, to_counts};
 pub use analysis::{
     DiscardOption, FormShanten, Plan, Useful, discard_options, is_winning, shanten, shanten_forms,
     useful_tiles, waits_mask,
 };
+pub use decompose::{Decomposition, Form, Set, Shapes, decompose};
+pub use error::{Error, Result};
+pub use hand::{Hand, Meld, MeldKind, parse_notation};
 pub use tables::ensure_init;
+pub use tile::{Counts, Suit, Tile, format_tiles, parse_tiles, to_counts};
 pub use wild::decompose_wild;

@@ -17,6 +17,8 @@
 //! Both are built once (≈ 40 ms) in a `LazyLock`; [`ensure_init`] forces it (called by the Python
 //! module init and the benches).
 
+#![allow(clippy::needless_range_loop)] // index-heavy table code reads better with indices
+
 use std::sync::LazyLock;
 
 use crate::tile::Counts;

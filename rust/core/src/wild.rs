@@ -9,6 +9,8 @@
 //! Sets made only of wildcards can be any set, so a hand with many wildcards has many
 //! decompositions (three wildcards alone give 34 pungs + 21 chows).
 
+#![allow(clippy::needless_range_loop)] // index-heavy table code reads better with indices
+
 use std::collections::HashSet;
 
 use crate::analysis::{MAX_WILDCARDS, Plan};
@@ -59,23 +61,49 @@ pub fn decompose_wild(
         let mut e = Enum::new(declared.len());
         e.sets.extend_from_slice(&declared);
         e.standard(&mut c, wildcards, None, &mut |sets, pair, subs| {
-            push(make(Form::Standard, sets, Some(pair), Vec::new(), None, subs));
+            push(make(
+                Form::Standard,
+                sets,
+                Some(pair),
+                Vec::new(),
+                None,
+                subs,
+            ));
         });
     }
     if melds.is_empty() {
         if shapes.seven_pairs {
-            seven_pairs(concealed, wildcards, shapes.seven_pairs_quads, &mut |pairs, subs| {
-                push(make(Form::SevenPairs, &[], None, pairs, None, subs));
-            });
+            seven_pairs(
+                concealed,
+                wildcards,
+                shapes.seven_pairs_quads,
+                &mut |pairs, subs| {
+                    push(make(Form::SevenPairs, &[], None, pairs, None, subs));
+                },
+            );
         }
         if shapes.thirteen_orphans {
             thirteen_orphans(concealed, wildcards, &mut |pair, subs| {
-                push(make(Form::ThirteenOrphans, &[], Some(pair), Vec::new(), None, subs));
+                push(make(
+                    Form::ThirteenOrphans,
+                    &[],
+                    Some(pair),
+                    Vec::new(),
+                    None,
+                    subs,
+                ));
             });
         }
         if shapes.honors_knitted {
             honors_knitted(concealed, wildcards, &mut |perm, subs| {
-                push(make(Form::HonorsKnitted, &[], None, Vec::new(), Some(perm), subs));
+                push(make(
+                    Form::HonorsKnitted,
+                    &[],
+                    None,
+                    Vec::new(),
+                    Some(perm),
+                    subs,
+                ));
             });
         }
     }
@@ -97,7 +125,14 @@ pub fn decompose_wild(
             e.sets.extend_from_slice(&declared);
             e.subs = subs;
             e.standard(&mut c, w as u8, None, &mut |sets, pair, subs| {
-                push(make(Form::KnittedStraight, sets, Some(pair), Vec::new(), Some(perm), subs));
+                push(make(
+                    Form::KnittedStraight,
+                    sets,
+                    Some(pair),
+                    Vec::new(),
+                    Some(perm),
+                    subs,
+                ));
             });
         }
     }
@@ -124,6 +159,9 @@ fn make(
         wildcards: wild,
     }
 }
+
+/// Callback receiving (sets, pair, substitutes).
+type Emit<'a> = dyn FnMut(&[Set], Tile, &[Tile]) + 'a;
 
 /// Standard enumeration state: sets so far (declared first) and substitutes so far.
 struct Enum {
@@ -154,14 +192,14 @@ impl Enum {
         }
     }
 
-    fn emit(&mut self, pair: Tile, emit: &mut dyn FnMut(&[Set], Tile, &[Tile])) {
+    fn emit(&mut self, pair: Tile, emit: &mut Emit<'_>) {
         let mut sets = self.sets.clone();
         sets[self.declared..].sort_unstable_by_key(|s| (s.tile, s.kind));
         emit(&sets, pair, &self.subs);
     }
 
     /// Wildcard-only sets (non-decreasing keys from `from`), then emit.
-    fn pure(&mut self, w: u8, from: usize, pair: Tile, emit: &mut dyn FnMut(&[Set], Tile, &[Tile])) {
+    fn pure(&mut self, w: u8, from: usize, pair: Tile, emit: &mut Emit<'_>) {
         if w == 0 {
             self.emit(pair, emit);
             return;
@@ -176,13 +214,7 @@ impl Enum {
         }
     }
 
-    fn standard(
-        &mut self,
-        c: &mut Counts,
-        w: u8,
-        pair: Option<Tile>,
-        emit: &mut dyn FnMut(&[Set], Tile, &[Tile]),
-    ) {
+    fn standard(&mut self, c: &mut Counts, w: u8, pair: Option<Tile>, emit: &mut Emit<'_>) {
         let Some(i) = c.iter().position(|&x| x > 0) else {
             match pair {
                 Some(p) if w % 3 == 0 => self.pure(w, 0, p, emit),
@@ -329,7 +361,15 @@ fn seven_pairs(c: &Counts, w: u8, quads: bool, emit: &mut dyn FnMut(Vec<Tile>, &
             pairs.push(t);
             subs.push(t);
             subs.push(t);
-            rec(if quads { k } else { k + 1 }, n - 1, quads, used, pairs, subs, emit);
+            rec(
+                if quads { k } else { k + 1 },
+                n - 1,
+                quads,
+                used,
+                pairs,
+                subs,
+                emit,
+            );
             subs.truncate(subs.len() - 2);
             pairs.pop();
         }
@@ -417,7 +457,11 @@ pub fn standing_tiles(d: &Decomposition) -> Counts {
         m.add_to(&mut c);
     }
     if let Some(p) = d.pair {
-        c[p.idx()] += if d.form == Form::ThirteenOrphans { 1 } else { 2 };
+        c[p.idx()] += if d.form == Form::ThirteenOrphans {
+            1
+        } else {
+            2
+        };
     }
     for p in &d.pairs {
         c[p.idx()] += 2;

@@ -19,7 +19,14 @@ use crate::tiles::tiles_from_py;
 /// ``Shapes(seven_pairs=False)``, ``Shapes.of("standard", "seven_pairs")``.
 ///
 /// ``seven_pairs_quads``: four identical tiles may count as two of the seven pairs.
-#[pyclass(frozen, eq, hash, from_py_object, module = "hupai._core", name = "Shapes")]
+#[pyclass(
+    frozen,
+    eq,
+    hash,
+    from_py_object,
+    module = "hupai._core",
+    name = "Shapes"
+)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PyShapes {
     pub(crate) inner: Shapes,
@@ -82,9 +89,7 @@ impl PyShapes {
     #[classattr]
     #[allow(non_snake_case)]
     fn ALL() -> Self {
-        Self {
-            inner: Shapes::ALL,
-        }
+        Self { inner: Shapes::ALL }
     }
     /// Only 4 sets + a pair.
     #[classattr]
@@ -320,12 +325,11 @@ fn visible_from_py(obj: Option<&Bound<'_, PyAny>>) -> BindResult<Option<Counts>>
 /// Interned canonical tile names (`"1m"` … `"P"`).
 fn tile_str(py: Python<'_>, t: Tile) -> Bound<'_, PyString> {
     static NAMES: PyOnceLock<Vec<Py<PyString>>> = PyOnceLock::new();
-    NAMES
-        .get_or_init(py, || {
-            (0..N_KINDS as u8)
-                .map(|i| PyString::intern(py, &Tile::new_unchecked(i).to_string()).unbind())
-                .collect()
-        })[t.idx()]
+    NAMES.get_or_init(py, || {
+        (0..N_KINDS as u8)
+            .map(|i| PyString::intern(py, &Tile::new_unchecked(i).to_string()).unbind())
+            .collect()
+    })[t.idx()]
     .bind(py)
     .clone()
 }
@@ -438,7 +442,10 @@ fn useful_list<'py>(py: Python<'py>, useful: &[analysis::Useful]) -> PyResult<Bo
     for u in useful {
         out.append(PyTuple::new(
             py,
-            [tile_str(py, u.tile).into_any(), u.remaining.into_pyobject(py)?.into_any()],
+            [
+                tile_str(py, u.tile).into_any(),
+                u.remaining.into_pyobject(py)?.into_any(),
+            ],
         )?)?;
     }
     Ok(out)

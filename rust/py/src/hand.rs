@@ -278,7 +278,10 @@ pub fn decomposition_to_py<'py>(
     )?;
     out.set_item(
         "wildcards",
-        d.wildcards.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        d.wildcards
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>(),
     )?;
     Ok(out)
 }

@@ -13,14 +13,14 @@ use pyo3::prelude::*;
 #[pymodule]
 mod _core {
     #[pymodule_export]
-    use crate::errors::{HupaiError, InvalidHandError, InvalidTileError, RuleConfigError};
-    #[pymodule_export]
     use crate::analysis::{
         PyShapes, decompose, discard_options, is_winning, shanten, shanten_forms, useful_tiles,
         waits,
     };
     #[pymodule_export]
     use crate::batch::{batch_is_winning, batch_shanten, batch_waits};
+    #[pymodule_export]
+    use crate::errors::{HupaiError, InvalidHandError, InvalidTileError, RuleConfigError};
     #[pymodule_export]
     use crate::hand::{PyHand, PyMeld};
     #[pymodule_export]
