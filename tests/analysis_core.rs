@@ -144,6 +144,7 @@ fn every_suit_entry_matches_recursive_decomposer() {
     each_suit_vector(&mut |v| {
         let r = suit_rank(t, v);
         assert_eq!(r, seen, "ranks are dense and ordered");
+        assert_eq!(tables::suit_rank_fast(t, v), r);
         seen += 1;
         let n: usize = v.iter().map(|&x| x as usize).sum();
         let flags = t.suit_flags[r];
@@ -427,5 +428,35 @@ fn waits_and_distance_agree() {
             x[k] += 1;
             assert_eq!(mask >> k & 1 == 1, min_distance(&x, 4, Shapes::ALL) <= w);
         }
+    }
+}
+
+/// The pruned minimum equals the minimum of the unpruned per-form distances.
+#[test]
+fn pruned_min_distance_equals_form_minimum() {
+    let mut rng = Rng(2024);
+    for iter in 0..4000 {
+        let n = [13, 14, 10, 11][iter % 4];
+        let sets = if n >= 13 { 4 } else { 3 };
+        let kinds = [34, 27, 18][iter % 3];
+        let mut c = random_hand(&mut rng, n, kinds);
+        if iter % 5 == 0 {
+            // Seed a knitted straight.
+            c = [0; N_KINDS];
+            for i in [0usize, 3, 6, 10, 13, 16, 20, 23, 26] {
+                c[i] = 1;
+            }
+            for _ in 0..n - 9 {
+                let t = rng.below(34) as usize;
+                if c[t] < 4 {
+                    c[t] += 1;
+                }
+            }
+            if c.iter().map(|&x| x as usize).sum::<usize>() != n {
+                continue;
+            }
+        }
+        let f = analysis::form_distances(&c, sets, Shapes::ALL);
+        assert_eq!(min_distance(&c, sets, Shapes::ALL), f.min(), "{c:?}");
     }
 }

@@ -150,6 +150,62 @@ fn presence(c: &Counts) -> u64 {
     m
 }
 
+/// One pass over the counts for the special shapes.
+#[derive(Clone, Copy)]
+struct Summary {
+    /// Kinds held at least once / at least twice.
+    m1: u64,
+    m2: u64,
+    /// Σ count / 2 and Σ count % 2.
+    pairs_q: u8,
+    singles_q: u8,
+}
+
+#[inline(always)]
+fn summary(c: &Counts) -> Summary {
+    let (mut m1, mut m2, mut pq, mut sq) = (0u64, 0u64, 0u8, 0u8);
+    for (i, &x) in c.iter().enumerate() {
+        m1 |= u64::from(x >= 1) << i;
+        m2 |= u64::from(x >= 2) << i;
+        pq += x >> 1;
+        sq += x & 1;
+    }
+    Summary {
+        m1,
+        m2,
+        pairs_q: pq,
+        singles_q: sq,
+    }
+}
+
+impl Summary {
+    #[inline(always)]
+    fn seven_pairs(&self, quads: bool) -> u8 {
+        let (pairs, singles) = if quads {
+            (self.pairs_q, self.singles_q)
+        } else {
+            let p = self.m2.count_ones() as u8;
+            (p, self.m1.count_ones() as u8 - p)
+        };
+        let p = pairs.min(7);
+        (7 - p) + (7 - p).saturating_sub(singles)
+    }
+    #[inline(always)]
+    fn thirteen_orphans(&self) -> u8 {
+        14 - (self.m1 & ORPHAN_MASK).count_ones() as u8 - u8::from(self.m2 & ORPHAN_MASK != 0)
+    }
+    #[inline(always)]
+    fn honors_knitted(&self) -> u8 {
+        let honors = (self.m1 & HONOR_MASK).count_ones();
+        let best = KNITTED_MASKS
+            .iter()
+            .map(|k| (self.m1 & k).count_ones())
+            .max()
+            .unwrap_or(0);
+        14 - (best + honors).min(14) as u8
+    }
+}
+
 #[inline(always)]
 fn shanten_of(distance: u8, wildcards: u8) -> i8 {
     distance.saturating_sub(wildcards) as i8 - 1
@@ -158,14 +214,20 @@ fn shanten_of(distance: u8, wildcards: u8) -> i8 {
 /// Standard-shape distance: `sets` sets and a pair. Suits must hold ≤ 14 tiles each.
 #[inline]
 pub fn standard_distance(c: &Counts, sets: usize) -> u8 {
+    let (ab, sh) = standard_parts(c);
+    combine_final(&ab, &sh, sets)
+}
+
+/// Combined distances of (characters + dots) and (bamboos + honours): the standard distance for
+/// any number of sets is one `combine_final` away.
+#[inline(always)]
+fn standard_parts(c: &Counts) -> (Dist, Dist) {
     let t = tables();
     let a = tables::suit_dist_of(t, &c[0..9]);
     let b = tables::suit_dist_of(t, &c[9..18]);
     let s = tables::suit_dist_of(t, &c[18..27]);
     let h = tables::honor_dist_of(t, &c[27..34]);
-    let ab = combine(a, b);
-    let sh = combine(s, h);
-    combine_final(&ab, &sh, sets)
+    (combine(a, b), combine(s, h))
 }
 
 /// 七对 distance (full concealed hands only).
@@ -212,12 +274,20 @@ pub fn honors_knitted_distance(c: &Counts) -> u8 {
 /// `bound`.
 #[inline]
 pub fn knitted_straight_distance(c: &Counts, sets: usize, bound: u8) -> u8 {
+    knitted_straight_bounded(c, sets, bound, 0)
+}
+
+/// [`knitted_straight_distance`] given a lower bound `rest_lb` of the distance of the tiles left
+/// after the knitted nine (removing tiles never lowers a distance, so the whole hand's distance to
+/// `sets − 3` sets and a pair is one).
+#[inline]
+fn knitted_straight_bounded(c: &Counts, sets: usize, bound: u8, rest_lb: u8) -> u8 {
     debug_assert!(sets >= 3);
     let m = presence(c);
     let mut best = bound;
     for (k, perm) in KNITTED_PERMUTATIONS.iter().enumerate() {
         let missing = 9 - (m & KNITTED_MASKS[k]).count_ones() as u8;
-        if missing >= best {
+        if missing + rest_lb >= best {
             continue;
         }
         let mut rest = *c;
@@ -258,22 +328,28 @@ pub fn form_distances(c: &Counts, sets: u8, shapes: Shapes) -> FormDistances {
 pub fn min_distance(c: &Counts, sets: u8, shapes: Shapes) -> u8 {
     let full = sets == 4;
     let mut best = INF * 2;
+    let mut rest_lb = 0;
     if shapes.standard {
-        best = standard_distance(c, sets as usize);
+        let (ab, sh) = standard_parts(c);
+        best = combine_final(&ab, &sh, sets as usize);
+        if sets >= 3 {
+            rest_lb = combine_final(&ab, &sh, sets as usize - 3);
+        }
     }
-    if full {
+    if full && (shapes.seven_pairs || shapes.thirteen_orphans || shapes.honors_knitted) {
+        let s = summary(c);
         if shapes.seven_pairs {
-            best = best.min(seven_pairs_distance(c, shapes.seven_pairs_quads));
+            best = best.min(s.seven_pairs(shapes.seven_pairs_quads));
         }
         if shapes.thirteen_orphans {
-            best = best.min(thirteen_orphans_distance(c));
+            best = best.min(s.thirteen_orphans());
         }
         if shapes.honors_knitted {
-            best = best.min(honors_knitted_distance(c));
+            best = best.min(s.honors_knitted());
         }
     }
     if sets >= 3 && shapes.knitted_straight && best > 0 {
-        best = best.min(knitted_straight_distance(c, sets as usize, best));
+        best = best.min(knitted_straight_bounded(c, sets as usize, best, rest_lb));
     }
     best
 }
@@ -317,28 +393,30 @@ pub fn is_standard_exact(c: &Counts) -> bool {
 /// Exact wildcard-free check of the special shapes (full concealed hand of 14 tiles).
 #[inline]
 fn is_special_exact(c: &Counts, sets: u8, shapes: Shapes) -> bool {
-    if sets == 4 {
-        if shapes.seven_pairs {
-            let ok = c
-                .iter()
-                .all(|&x| x == 0 || x == 2 || (x == 4 && shapes.seven_pairs_quads));
-            if ok {
-                return true;
-            }
-        }
-        let m = presence(c);
-        if shapes.thirteen_orphans && m == ORPHAN_MASK && thirteen_orphans_distance(c) == 0 {
-            return true;
-        }
-        if shapes.honors_knitted
-            && m.count_ones() == 14
-            && KNITTED_MASKS.iter().any(|k| m & !HONOR_MASK & !k == 0)
-        {
+    let full = sets == 4;
+    if full && shapes.seven_pairs {
+        let q = shapes.seven_pairs_quads;
+        if c.iter().all(|&x| x == 0 || x == 2 || (x == 4 && q)) {
             return true;
         }
     }
-    if sets >= 3 && shapes.knitted_straight {
-        let m = presence(c);
+    let want_full = full && (shapes.thirteen_orphans || shapes.honors_knitted);
+    let want_ks = sets >= 3 && shapes.knitted_straight;
+    if !want_full && !want_ks {
+        return false;
+    }
+    let m = presence(c);
+    if full && shapes.thirteen_orphans && m == ORPHAN_MASK {
+        return true; // 14 tiles on exactly the 13 orphan kinds: one is doubled
+    }
+    if full
+        && shapes.honors_knitted
+        && m.count_ones() == 14
+        && KNITTED_MASKS.iter().any(|k| m & !HONOR_MASK & !k == 0)
+    {
+        return true;
+    }
+    if want_ks {
         for (k, perm) in KNITTED_PERMUTATIONS.iter().enumerate() {
             if m & KNITTED_MASKS[k] == KNITTED_MASKS[k] {
                 let mut rest = *c;
@@ -476,9 +554,9 @@ fn near(mask: u64, k: usize) -> bool {
 /// most `target` (waits: `target = wildcards`; useful tiles: `target = distance − 1`). A form is
 /// only scanned when its own distance is at most `target + 1` (one tile lowers it by at most 1).
 fn improving(c: &Counts, wildcards: u8, sets: u8, shapes: Shapes, target: u8) -> u64 {
-    let mask = presence(c);
     let full = sets == 4;
     let open: u64 = !mask_at_four(c) & ((1u64 << N_KINDS) - 1);
+    let mask = if shapes.standard { presence(c) } else { 0 };
     let mut out = 0u64;
     let mut w = *c;
     if shapes.standard {
@@ -497,8 +575,14 @@ fn improving(c: &Counts, wildcards: u8, sets: u8, shapes: Shapes, target: u8) ->
             }
         }
     }
-    let mut scan = |dist: &dyn Fn(&Counts) -> u8, out: &mut u64| {
-        if dist(c) > target + 1 {
+    let specials = (full && (shapes.seven_pairs || shapes.thirteen_orphans || shapes.honors_knitted))
+        || (sets >= 3 && shapes.knitted_straight);
+    if !specials {
+        return out;
+    }
+    let sum = summary(c);
+    let mut scan = |base: u8, dist: &dyn Fn(&Counts) -> u8, out: &mut u64| {
+        if base > target + 1 {
             return;
         }
         for k in 0..N_KINDS {
@@ -514,17 +598,28 @@ fn improving(c: &Counts, wildcards: u8, sets: u8, shapes: Shapes, target: u8) ->
     };
     if full && shapes.seven_pairs {
         let q = shapes.seven_pairs_quads;
-        scan(&|x| seven_pairs_distance(x, q), &mut out);
+        scan(sum.seven_pairs(q), &|x| seven_pairs_distance(x, q), &mut out);
     }
     if full && shapes.thirteen_orphans {
-        scan(&thirteen_orphans_distance, &mut out);
+        scan(sum.thirteen_orphans(), &thirteen_orphans_distance, &mut out);
     }
     if full && shapes.honors_knitted {
-        scan(&honors_knitted_distance, &mut out);
+        scan(sum.honors_knitted(), &honors_knitted_distance, &mut out);
     }
     if sets >= 3 && shapes.knitted_straight {
         let s = sets as usize;
-        scan(&|x| knitted_straight_distance(x, s, target + 2), &mut out);
+        let most = KNITTED_MASKS
+            .iter()
+            .map(|k| (sum.m1 & k).count_ones() as u8)
+            .max()
+            .unwrap_or(0);
+        // Missing knitted tiles bound the distance from below; adding one tile fills at most one.
+        let base = if 9 - most > target + 1 {
+            INF
+        } else {
+            knitted_straight_distance(c, s, target + 2)
+        };
+        scan(base, &|x| knitted_straight_distance(x, s, target + 2), &mut out);
     }
     out
 }

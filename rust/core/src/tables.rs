@@ -53,6 +53,11 @@ pub struct Tables {
     pub honor: Vec<u64>,
     /// `rank_step[i][s][c]`: contribution of rank `i` holding `c` copies after `s` tiles of lower ranks.
     pub rank_step: [[[u32; 5]; MAX_SUIT_TILES + 1]; 9],
+    /// Split rank: ranks 1-5 by their base-5 index (3 125 entries: partial rank and tile count) …
+    pub rank_lo: Vec<(u32, u32)>,
+    /// … and ranks 6-9 by (tiles in ranks 1-5, base-5 index of ranks 6-9): 15 × 625 entries.
+    /// `rank = rank_lo[lo].0 + rank_hi[rank_lo[lo].1 * 625 + hi]` without any dependent chain.
+    pub rank_hi: Vec<u32>,
 }
 
 static TABLES: LazyLock<Tables> = LazyLock::new(build);
@@ -166,7 +171,35 @@ fn build() -> Tables {
         flags5: Vec::new(),
         honor: vec![0; HONOR_ENTRIES],
         rank_step,
+        rank_lo: vec![(0, 0); 3125],
+        rank_hi: vec![0; (MAX_SUIT_TILES + 1) * 625],
     };
+    for lo in 0..3125 {
+        let (mut x, mut s, mut r) = (lo, 0usize, 0u32);
+        for i in 0..5 {
+            let c = x % 5;
+            x /= 5;
+            if s + c <= MAX_SUIT_TILES {
+                r += rank_step[i][s][c];
+            }
+            s += c;
+        }
+        tables.rank_lo[lo] = (r, s.min(MAX_SUIT_TILES) as u32);
+    }
+    for s0 in 0..=MAX_SUIT_TILES {
+        for hi in 0..625 {
+            let (mut x, mut s, mut r) = (hi, s0, 0u32);
+            for i in 5..9 {
+                let c = x % 5;
+                x /= 5;
+                if s + c <= MAX_SUIT_TILES {
+                    r += rank_step[i][s][c];
+                }
+                s += c;
+            }
+            tables.rank_hi[s0 * 625 + hi] = r;
+        }
+    }
     let mut dist: Vec<Dist> = Vec::with_capacity(SUIT_ENTRIES);
     let mut v = [0u8; 9];
     enumerate(&tables, &mut v, 0, 0, &mut dist);
@@ -377,10 +410,23 @@ fn build_honors() -> Vec<u64> {
     out
 }
 
+/// Dense rank of a suit vector from two small tables (same value as [`suit_rank`]).
+#[inline(always)]
+pub fn suit_rank_fast(t: &Tables, c: &[u8]) -> usize {
+    let lo = c[0] as usize
+        + 5 * c[1] as usize
+        + 25 * c[2] as usize
+        + 125 * c[3] as usize
+        + 625 * c[4] as usize;
+    let hi = c[5] as usize + 5 * c[6] as usize + 25 * c[7] as usize + 125 * c[8] as usize;
+    let (r, s) = t.rank_lo[lo];
+    r as usize + t.rank_hi[s as usize * 625 + hi] as usize
+}
+
 /// Unpacked distances of a suit vector.
 #[inline(always)]
 pub fn suit_dist_of<'a>(t: &'a Tables, c: &[u8]) -> &'a Dist {
-    &t.suit_dist[suit_rank(t, c)]
+    &t.suit_dist[suit_rank_fast(t, c)]
 }
 
 /// Unpacked distances of the seven honour counts.
