@@ -181,6 +181,37 @@ def test_waits_iff_winning(counts: list[int]) -> None:
     assert (hupai.shanten(tiles) == 0) == bool(w) or any(c == 4 for c in counts)
 
 
+@settings(SETTINGS, max_examples=60)
+@given(st.one_of(hands(13), hands(10)), st.integers(0, 1))
+def test_useful_tiles_lower_shanten(counts: list[int], wildcards: int) -> None:
+    if sum(counts) % 3 == 1 and wildcards:
+        counts = list(counts)
+        counts[next(k for k in range(34) if counts[k])] -= 1  # make room for the wildcard
+    tiles = tiles_of(counts)
+    base = hupai.shanten(tiles, wildcards=wildcards)
+    useful = dict(hupai.useful_tiles(tiles, wildcards=wildcards))
+    for k in range(34):
+        if counts[k] < 4:
+            lower = hupai.shanten(tiles + [NAMES[k]], wildcards=wildcards) < base
+            assert (NAMES[k] in useful) == lower
+            if lower:
+                assert useful[NAMES[k]] == 4 - counts[k]
+
+
+@settings(SETTINGS, max_examples=40)
+@given(hands(14))
+def test_discard_options_consistent(counts: list[int]) -> None:
+    tiles = tiles_of(counts)
+    opts = hupai.discard_options(tiles)
+    assert sorted(o["discard"] for o in opts) == sorted({t for t in tiles})
+    for o in opts:
+        rest = list(tiles)
+        rest.remove(o["discard"])
+        assert o["shanten"] == hupai.shanten(rest)
+        assert o["useful"] == hupai.useful_tiles(rest, visible=[o["discard"]])
+    assert min(o["shanten"] for o in opts) == max(hupai.shanten(tiles), 0)
+
+
 @SETTINGS
 @given(hands(13), st.permutations([0, 1, 2]))
 def test_suit_permutation_invariance(counts: list[int], perm: list[int]) -> None:
