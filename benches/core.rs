@@ -5,7 +5,7 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 
-use hupai_core::analysis::{is_winning_planned, shanten_planned, waits_planned};
+use hupai_core::analysis::{is_winning_planned, map_rows, shanten_planned, waits_planned};
 use hupai_core::{Counts, Shapes, decompose, decompose_wild, ensure_init, parse_tiles, to_counts};
 
 fn counts(s: &str) -> Counts {
@@ -100,6 +100,21 @@ fn bench_analysis(c: &mut Criterion) {
             h13.iter()
                 .map(|h| shanten_planned(h, 0, 4, std) as i32)
                 .sum::<i32>()
+        })
+    });
+    let mut out = vec![0i8; n];
+    g.bench_function("shanten/standard-kernel-prefetch", |b| {
+        b.iter(|| {
+            map_rows(&h13, 0, true, &mut out, |h, p| {
+                shanten_planned(h, 0, p.sets, std)
+            })
+        })
+    });
+    g.bench_function("shanten/standard-kernel", |b| {
+        b.iter(|| {
+            map_rows(&h13, 0, false, &mut out, |h, p| {
+                shanten_planned(h, 0, p.sets, std)
+            })
         })
     });
     g.bench_function("shanten/all-shapes", |b| {

@@ -141,11 +141,18 @@ fn knitted_masks() -> [u64; 6] {
 
 static KNITTED_MASKS: std::sync::LazyLock<[u64; 6]> = std::sync::LazyLock::new(knitted_masks);
 
+/// Kinds held (bit `k` for `c[k] > 0`; counts 0..=4).
 #[inline(always)]
 fn presence(c: &Counts) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let mut word = [0u8; 40];
+    word[..34].copy_from_slice(c);
     let mut m = 0u64;
-    for (i, &x) in c.iter().enumerate() {
-        m |= u64::from(x > 0) << i;
+    for k in 0..5 {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&word[8 * k..8 * k + 8]);
+        let w = u64::from_le_bytes(b);
+        m |= pack_bits((w | (w >> 1) | (w >> 2)) & ONES) << (8 * k);
     }
     m
 }
@@ -161,20 +168,42 @@ struct Summary {
     singles_q: u8,
 }
 
+/// Pack the low bit of each of the 8 bytes of `x` (bytes are 0 or 1) into 8 bits, byte 0 → bit 0.
+#[inline(always)]
+const fn pack_bits(x: u64) -> u64 {
+    (x.wrapping_mul(0x0102_0408_1020_4080)) >> 56
+}
+
+/// Sum of the 8 bytes of `x` (each small enough not to carry: ≤ 31).
+#[inline(always)]
+const fn byte_sum(x: u64) -> u64 {
+    x.wrapping_mul(0x0101_0101_0101_0101) >> 56
+}
+
+/// The summary of counts 0..=4 with SWAR arithmetic on 8 counts at a time (no per-tile loop).
 #[inline(always)]
 fn summary(c: &Counts) -> Summary {
-    let (mut m1, mut m2, mut pq, mut sq) = (0u64, 0u64, 0u8, 0u8);
-    for (i, &x) in c.iter().enumerate() {
-        m1 |= u64::from(x >= 1) << i;
-        m2 |= u64::from(x >= 2) << i;
-        pq += x >> 1;
-        sq += x & 1;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let (mut m1, mut m2, mut pq, mut sq) = (0u64, 0u64, 0u64, 0u64);
+    let mut word = [0u8; 40];
+    word[..34].copy_from_slice(c);
+    for k in 0..5 {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&word[8 * k..8 * k + 8]);
+        let w = u64::from_le_bytes(b);
+        let half = (w >> 1) & (ONES * 0x7F); // count / 2 per byte (0..=2)
+        let nz = (w | half | (w >> 2)) & ONES; // count ≥ 1
+        let ge2 = (half | (w >> 2)) & ONES; // count ≥ 2
+        m1 |= pack_bits(nz) << (8 * k);
+        m2 |= pack_bits(ge2) << (8 * k);
+        pq += byte_sum(half);
+        sq += byte_sum(w & ONES);
     }
     Summary {
         m1,
         m2,
-        pairs_q: pq,
-        singles_q: sq,
+        pairs_q: pq as u8,
+        singles_q: sq as u8,
     }
 }
 
@@ -282,8 +311,12 @@ pub fn knitted_straight_distance(c: &Counts, sets: usize, bound: u8) -> u8 {
 /// `sets − 3` sets and a pair is one).
 #[inline]
 fn knitted_straight_bounded(c: &Counts, sets: usize, bound: u8, rest_lb: u8) -> u8 {
+    knitted_straight_masked(c, presence(c), sets, bound, rest_lb)
+}
+
+#[inline]
+fn knitted_straight_masked(c: &Counts, m: u64, sets: usize, bound: u8, rest_lb: u8) -> u8 {
     debug_assert!(sets >= 3);
-    let m = presence(c);
     let mut best = bound;
     for (k, perm) in KNITTED_PERMUTATIONS.iter().enumerate() {
         let missing = 9 - (m & KNITTED_MASKS[k]).count_ones() as u8;
@@ -336,8 +369,14 @@ pub fn min_distance(c: &Counts, sets: u8, shapes: Shapes) -> u8 {
             rest_lb = combine_final(&ab, &sh, sets as usize - 3);
         }
     }
-    if full && (shapes.seven_pairs || shapes.thirteen_orphans || shapes.honors_knitted) {
-        let s = summary(c);
+    let want_special =
+        full && (shapes.seven_pairs || shapes.thirteen_orphans || shapes.honors_knitted);
+    let want_ks = sets >= 3 && shapes.knitted_straight;
+    if !want_special && !want_ks {
+        return best;
+    }
+    let s = summary(c);
+    if full {
         if shapes.seven_pairs {
             best = best.min(s.seven_pairs(shapes.seven_pairs_quads));
         }
@@ -348,8 +387,14 @@ pub fn min_distance(c: &Counts, sets: u8, shapes: Shapes) -> u8 {
             best = best.min(s.honors_knitted());
         }
     }
-    if sets >= 3 && shapes.knitted_straight && best > 0 {
-        best = best.min(knitted_straight_bounded(c, sets as usize, best, rest_lb));
+    if want_ks && best > 0 {
+        best = best.min(knitted_straight_masked(
+            c,
+            s.m1,
+            sets as usize,
+            best,
+            rest_lb,
+        ));
     }
     best
 }
@@ -575,7 +620,8 @@ fn improving(c: &Counts, wildcards: u8, sets: u8, shapes: Shapes, target: u8) ->
             }
         }
     }
-    let specials = (full && (shapes.seven_pairs || shapes.thirteen_orphans || shapes.honors_knitted))
+    let specials = (full
+        && (shapes.seven_pairs || shapes.thirteen_orphans || shapes.honors_knitted))
         || (sets >= 3 && shapes.knitted_straight);
     if !specials {
         return out;
@@ -598,7 +644,11 @@ fn improving(c: &Counts, wildcards: u8, sets: u8, shapes: Shapes, target: u8) ->
     };
     if full && shapes.seven_pairs {
         let q = shapes.seven_pairs_quads;
-        scan(sum.seven_pairs(q), &|x| seven_pairs_distance(x, q), &mut out);
+        scan(
+            sum.seven_pairs(q),
+            &|x| seven_pairs_distance(x, q),
+            &mut out,
+        );
     }
     if full && shapes.thirteen_orphans {
         scan(sum.thirteen_orphans(), &thirteen_orphans_distance, &mut out);
@@ -619,7 +669,11 @@ fn improving(c: &Counts, wildcards: u8, sets: u8, shapes: Shapes, target: u8) ->
         } else {
             knitted_straight_distance(c, s, target + 2)
         };
-        scan(base, &|x| knitted_straight_distance(x, s, target + 2), &mut out);
+        scan(
+            base,
+            &|x| knitted_straight_distance(x, s, target + 2),
+            &mut out,
+        );
     }
     out
 }
@@ -903,6 +957,84 @@ pub fn discard_options(
     Ok(out)
 }
 
+/// Prefetch the table entries a standard-distance computation of `c` will read (batch kernels).
+#[inline(always)]
+pub fn prefetch_standard(c: &Counts) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        let t = tables();
+        for g in 0..3 {
+            // Rows are not validated yet: clamp so the rank tables are indexed in range.
+            let mut v = [0u8; 9];
+            for (d, &x) in v.iter_mut().zip(&c[9 * g..9 * g + 9]) {
+                *d = x.min(4);
+            }
+            let r = tables::suit_rank_fast(t, &v);
+            let p = t.suit_dist.as_ptr().wrapping_add(r) as *const i8;
+            // SAFETY: prefetching never dereferences; any address is allowed.
+            #[allow(unused_unsafe)]
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(p);
+            }
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = c;
+}
+
+/// Validated batch rows: the plan of a row of counts (each ≤ 4 is checked) without melds, or
+/// `None` when the row is not a valid hand.
+#[inline(always)]
+pub fn row_plan(row: &Counts, wildcards: u8) -> Option<Plan> {
+    let mut max = 0u8;
+    let mut sum = 0u32;
+    for &x in row {
+        max = max.max(x);
+        sum += u32::from(x);
+    }
+    let n = sum + u32::from(wildcards);
+    if max > 4 || wildcards > MAX_WILDCARDS || n > 14 || n % 3 == 0 {
+        return None;
+    }
+    let complete = n % 3 == 2;
+    Some(Plan {
+        sets: ((n - if complete { 2 } else { 1 }) / 3) as u8,
+        complete,
+    })
+}
+
+/// Batch kernel: `out[i] = f(row i, plan)` for valid rows; returns the index of the first invalid
+/// row (its output is left at the default). Prefetches table lines a few rows ahead when
+/// `prefetch` is set (the distance table is larger than L2).
+pub fn map_rows<T: Copy>(
+    rows: &[Counts],
+    wildcards: u8,
+    prefetch: bool,
+    out: &mut [T],
+    f: impl Fn(&Counts, Plan) -> T,
+) -> Option<usize> {
+    const AHEAD: usize = 4;
+    let mut bad = None;
+    if prefetch {
+        for row in rows.iter().take(AHEAD) {
+            prefetch_standard(row);
+        }
+    }
+    for (i, (row, o)) in rows.iter().zip(out.iter_mut()).enumerate() {
+        if prefetch && let Some(next) = rows.get(i + AHEAD) {
+            prefetch_standard(next);
+        }
+        match row_plan(row, wildcards) {
+            Some(p) => *o = f(row, p),
+            None => {
+                bad.get_or_insert(i);
+            }
+        }
+    }
+    bad
+}
+
 /// Allocation-free parse of plain compact notation (`"123m456p EE"`, tenhou `z` honours) into
 /// counts. Returns `None` for anything else (brackets, `+`, flowers, Chinese, errors, more than four
 /// copies): callers then fall back to the full parser, which also produces the error messages.
@@ -995,6 +1127,38 @@ mod tests {
             -1
         );
         assert_eq!(shanten(&counts("1m19p19sESWNCFP2m"), 0, 0, all).unwrap(), 1);
+    }
+
+    #[test]
+    fn swar_presence() {
+        let c = counts("19m19p19sESWNCFPP");
+        assert_eq!(presence(&c), ORPHAN_MASK);
+        assert_eq!(presence(&[4; N_KINDS]), (1 << 34) - 1);
+    }
+
+    #[test]
+    fn swar_summary_matches_loop() {
+        let mut seed = 7u64;
+        for _ in 0..2000 {
+            let mut c = [0u8; N_KINDS];
+            for x in c.iter_mut() {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                *x = (seed % 5) as u8;
+            }
+            let s = summary(&c);
+            let (mut m1, mut m2, mut pq, mut sq) = (0u64, 0u64, 0u32, 0u32);
+            for (i, &x) in c.iter().enumerate() {
+                m1 |= u64::from(x >= 1) << i;
+                m2 |= u64::from(x >= 2) << i;
+                pq += u32::from(x / 2);
+                sq += u32::from(x % 2);
+            }
+            assert_eq!((s.m1, s.m2), (m1, m2), "{c:?}");
+            assert_eq!(presence(&c), m1);
+            assert_eq!((u32::from(s.pairs_q), u32::from(s.singles_q)), (pq, sq));
+        }
     }
 
     #[test]

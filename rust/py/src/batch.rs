@@ -59,37 +59,46 @@ fn ndim(obj: &Bound<'_, PyAny>) -> String {
         .unwrap_or_else(|_| "?".into())
 }
 
-/// Validate one row: counts 0..=4 and a 3n+1 / 3n+2 size.
-#[inline]
-fn row_plan(i: usize, row: &Counts, wildcards: u8) -> Result<Plan, CoreError> {
+/// The error for an invalid row.
+fn row_error(i: usize, row: &Counts, wildcards: u8) -> CoreError {
     if let Some(k) = row.iter().position(|&c| c > 4) {
-        return Err(CoreError::hand(format!(
+        return CoreError::hand(format!(
             "row {i}: {} copies of {} (counts must be 0..4)",
             row[k],
             Tile::new_unchecked(k as u8)
-        )));
+        ));
     }
-    Plan::new(row, wildcards, 0).map_err(|e| match e {
-        CoreError::InvalidHand(m) => CoreError::hand(format!("row {i}: {m}")),
-        other => other,
-    })
+    match Plan::new(row, wildcards, 0) {
+        Err(CoreError::InvalidHand(m)) => CoreError::hand(format!("row {i}: {m}")),
+        Err(other) => other,
+        Ok(_) => CoreError::hand(format!("row {i}: invalid hand")),
+    }
 }
 
 /// Run `f` over every row in parallel (GIL released); the first invalid row is an error.
-fn run<T: Send + Copy + Default>(
+fn run<T: Send + Sync + Copy + Default>(
     py: Python<'_>,
     rows: Vec<Counts>,
     wildcards: u8,
+    prefetch: bool,
     f: impl Fn(&Counts, Plan) -> T + Sync + Send,
 ) -> BindResult<Vec<T>> {
-    let out: Result<Vec<T>, CoreError> = py.detach(move || {
-        rows.par_iter()
-            .with_min_len(CHUNK)
+    let result: Result<Vec<T>, CoreError> = py.detach(move || {
+        let mut out = vec![T::default(); rows.len()];
+        let bad = out
+            .par_chunks_mut(CHUNK)
+            .zip(rows.par_chunks(CHUNK))
             .enumerate()
-            .map(|(i, row)| row_plan(i, row, wildcards).map(|p| f(row, p)))
-            .collect()
+            .filter_map(|(c, (o, r))| {
+                analysis::map_rows(r, wildcards, prefetch, o, &f).map(|i| c * CHUNK + i)
+            })
+            .min();
+        match bad {
+            Some(i) => Err(row_error(i, &rows[i], wildcards)),
+            None => Ok(out),
+        }
     });
-    out.map_err(BindError::Core)
+    result.map_err(BindError::Core)
 }
 
 /// Vectorised ``is_winning``: ``(N, 34)`` uint8 counts → ``(N,)`` bool.
@@ -104,7 +113,7 @@ pub fn batch_is_winning<'py>(
     let rows = rows_from_py(hands)?;
     let w = wildcards_from_py(wildcards)?;
     let s: Shapes = shapes_from_py(shapes)?;
-    let out = run(py, rows, w, move |c, p| {
+    let out = run(py, rows, w, false, move |c, p| {
         p.complete && analysis::is_winning_planned(c, w, p.sets, s)
     })?;
     Ok(out.into_pyarray(py))
@@ -122,7 +131,7 @@ pub fn batch_shanten<'py>(
     let rows = rows_from_py(hands)?;
     let w = wildcards_from_py(wildcards)?;
     let s: Shapes = shapes_from_py(shapes)?;
-    let out = run(py, rows, w, move |c, p| {
+    let out = run(py, rows, w, s.standard, move |c, p| {
         analysis::shanten_planned(c, w, p.sets, s)
     })?;
     Ok(out.into_pyarray(py))
@@ -142,22 +151,20 @@ pub fn batch_waits<'py>(
     let n = rows.len();
     let w = wildcards_from_py(wildcards)?;
     let s: Shapes = shapes_from_py(shapes)?;
-    let masks: Result<Vec<u64>, CoreError> = py.detach(move || {
-        rows.par_iter()
-            .with_min_len(CHUNK)
-            .enumerate()
-            .map(|(i, row)| {
-                let p = row_plan(i, row, w)?;
-                if p.complete {
-                    return Err(CoreError::hand(format!(
-                        "row {i}: waits needs waiting hands (3n+1 tiles)"
-                    )));
-                }
-                Ok(analysis::waits_planned(row, w, p.sets, s, None))
-            })
-            .collect()
-    });
-    let masks = masks.map_err(BindError::Core)?;
+    // u64::MAX marks a complete (3n+2) row: an error for waits.
+    let masks = run(py, rows.clone(), w, w > 0, move |c, p| {
+        if p.complete {
+            u64::MAX
+        } else {
+            analysis::waits_planned(c, w, p.sets, s, None)
+        }
+    })?;
+    if let Some(i) = masks.iter().position(|&m| m == u64::MAX) {
+        return Err(hand_err(format!(
+            "row {i}: waits needs waiting hands (3n+1 tiles), this row has {}",
+            rows[i].iter().map(|&c| c as usize).sum::<usize>() + w as usize
+        )));
+    }
     let mut flat = vec![false; n * N_KINDS];
     for (row, m) in flat.chunks_exact_mut(N_KINDS).zip(&masks) {
         if *m != 0 {
