@@ -410,9 +410,8 @@ pub fn is_standard_exact(c: &Counts) -> bool {
             return false;
         }
     }
-    let mut n = [0u32; 3];
+    let n = suit_sums(c);
     for s in 0..3 {
-        n[s] = c[9 * s..9 * s + 9].iter().map(|&x| u32::from(x)).sum();
         match n[s] % 3 {
             1 => return false,
             2 => pairs += 1,
@@ -433,6 +432,18 @@ pub fn is_standard_exact(c: &Counts) -> bool {
         }
     }
     true
+}
+
+/// Tiles per suit (counts 0..=4), eight at a time.
+#[inline(always)]
+fn suit_sums(c: &Counts) -> [u32; 3] {
+    let mut n = [0u32; 3];
+    for s in 0..3 {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&c[9 * s..9 * s + 8]);
+        n[s] = byte_sum(u64::from_le_bytes(b)) as u32 + u32::from(c[9 * s + 8]);
+    }
+    n
 }
 
 /// Exact wildcard-free check of the special shapes (full concealed hand of 14 tiles).
@@ -987,14 +998,24 @@ pub fn prefetch_standard(c: &Counts) {
 /// `None` when the row is not a valid hand.
 #[inline(always)]
 pub fn row_plan(row: &Counts, wildcards: u8) -> Option<Plan> {
-    let mut max = 0u8;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = ONES * 0x80;
+    let mut word = [0u8; 40];
+    word[..34].copy_from_slice(row);
+    let mut big = 0u64;
     let mut sum = 0u32;
-    for &x in row {
-        max = max.max(x);
-        sum += u32::from(x);
+    for k in 0..5 {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&word[8 * k..8 * k + 8]);
+        let w = u64::from_le_bytes(b);
+        // A byte ≥ 5 sets its high bit in (w + 123) | w (no carry: bytes < 133 or high bit set).
+        big |= (w.wrapping_add(ONES * 123) | w) & HIGH;
+        if big == 0 {
+            sum += byte_sum(w) as u32;
+        }
     }
     let n = sum + u32::from(wildcards);
-    if max > 4 || wildcards > MAX_WILDCARDS || n > 14 || n % 3 == 0 {
+    if big != 0 || wildcards > MAX_WILDCARDS || n > 14 || n % 3 == 0 {
         return None;
     }
     let complete = n % 3 == 2;
@@ -1127,6 +1148,37 @@ mod tests {
             -1
         );
         assert_eq!(shanten(&counts("1m19p19sESWNCFP2m"), 0, 0, all).unwrap(), 1);
+    }
+
+    #[test]
+    fn batch_row_plan() {
+        let mut c = counts("123m456p789sEEEC");
+        assert_eq!(
+            row_plan(&c, 0),
+            Some(Plan {
+                sets: 4,
+                complete: false
+            })
+        );
+        assert_eq!(
+            row_plan(&c, 1),
+            Some(Plan {
+                sets: 4,
+                complete: true
+            })
+        );
+        assert_eq!(row_plan(&c, 2), None);
+        for bad in [5u8, 7, 127, 128, 133, 200, 255] {
+            for k in [0, 8, 9, 26, 33] {
+                let mut d = c;
+                d[k] = bad;
+                assert_eq!(row_plan(&d, 0), None, "{bad} at {k}");
+            }
+        }
+        c[33] = 4;
+        c[27] = 0;
+        assert!(row_plan(&c, 0).is_some());
+        assert_eq!(suit_sums(&counts("1199m2p99sEEE")), [4, 1, 2]);
     }
 
     #[test]

@@ -11,12 +11,37 @@ use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use rayon::prelude::*;
+use std::sync::Mutex;
 
 use crate::analysis::{shapes_from_py, wildcards_from_py};
 use crate::errors::{BindError, BindResult, hand_err};
 
 /// Rows per rayon task: small enough to balance, large enough to amortise scheduling.
 const CHUNK: usize = 512;
+
+/// A reusable row buffer: copying a large batch into fresh memory costs page faults on every call.
+static POOL: Mutex<Vec<Counts>> = Mutex::new(Vec::new());
+/// Largest buffer kept between calls (rows).
+const POOL_MAX_ROWS: usize = 1 << 20;
+
+fn take_buffer(n: usize) -> Vec<Counts> {
+    let mut v = POOL
+        .lock()
+        .map(|mut g| std::mem::take(&mut *g))
+        .unwrap_or_default();
+    v.clear();
+    v.resize(n, [0u8; N_KINDS]);
+    v
+}
+
+fn give_back(v: Vec<Counts>) {
+    if v.capacity() <= POOL_MAX_ROWS
+        && let Ok(mut g) = POOL.lock()
+        && g.capacity() < v.capacity()
+    {
+        *g = v;
+    }
+}
 
 fn rows_from_py(hands: &Bound<'_, PyAny>) -> BindResult<Vec<Counts>> {
     let arr = hands.cast::<PyArray2<u8>>().map_err(|_| {
@@ -38,7 +63,7 @@ fn rows_from_py(hands: &Bound<'_, PyAny>) -> BindResult<Vec<Counts>> {
     let ro = arr.try_readonly().map_err(|e| hand_err(e.to_string()))?;
     let view = ro.as_array();
     // Copy out while holding the GIL: another thread could mutate the buffer once detached.
-    let mut rows = vec![[0u8; N_KINDS]; view.nrows()];
+    let mut rows = take_buffer(view.nrows());
     if let Some(flat) = view.as_slice() {
         for (row, chunk) in rows.iter_mut().zip(flat.chunks_exact(N_KINDS)) {
             row.copy_from_slice(chunk);
@@ -93,10 +118,12 @@ fn run<T: Send + Sync + Copy + Default>(
                 analysis::map_rows(r, wildcards, prefetch, o, &f).map(|i| c * CHUNK + i)
             })
             .min();
-        match bad {
+        let r = match bad {
             Some(i) => Err(row_error(i, &rows[i], wildcards)),
             None => Ok(out),
-        }
+        };
+        give_back(rows);
+        r
     });
     result.map_err(BindError::Core)
 }
@@ -152,7 +179,7 @@ pub fn batch_waits<'py>(
     let w = wildcards_from_py(wildcards)?;
     let s: Shapes = shapes_from_py(shapes)?;
     // u64::MAX marks a complete (3n+2) row: an error for waits.
-    let masks = run(py, rows.clone(), w, w > 0, move |c, p| {
+    let masks = run(py, rows, w, w > 0, move |c, p| {
         if p.complete {
             u64::MAX
         } else {
@@ -161,8 +188,7 @@ pub fn batch_waits<'py>(
     })?;
     if let Some(i) = masks.iter().position(|&m| m == u64::MAX) {
         return Err(hand_err(format!(
-            "row {i}: waits needs waiting hands (3n+1 tiles), this row has {}",
-            rows[i].iter().map(|&c| c as usize).sum::<usize>() + w as usize
+            "row {i}: waits needs waiting hands (3n+1 tiles); this row has 3n+2"
         )));
     }
     let mut flat = vec![false; n * N_KINDS];
