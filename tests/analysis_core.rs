@@ -162,6 +162,11 @@ fn every_suit_entry_matches_recursive_decomposer() {
             assert_eq!(nibble(e, (n - 2) / 3, 1) == 0, with_pair, "{v:?}");
         }
         assert_eq!(nibble(e, 0, 0), 0);
+        assert_eq!(
+            tables::decode_small(t, t.suit_small[r]),
+            t.suit_dist[r],
+            "{v:?}"
+        );
     });
     assert_eq!(seen, SUIT_ENTRIES);
 }
@@ -458,5 +463,31 @@ fn pruned_min_distance_equals_form_minimum() {
         }
         let f = analysis::form_distances(&c, sets, Shapes::ALL);
         assert_eq!(min_distance(&c, sets, Shapes::ALL), f.min(), "{c:?}");
+    }
+}
+
+#[test]
+fn few_sets_distance_matches_standard() {
+    // Through the public API: hands of 2 and 5 tiles (implied melds) use the full combination.
+    let mut rng = Rng(55);
+    for iter in 0..3000 {
+        let n = [4, 5, 1, 2][iter % 4];
+        let c = random_hand(&mut rng, n, [9, 34][iter % 2]);
+        let sets = if n >= 4 { 1 } else { 0 };
+        let d = analysis::standard_distance(&c, sets);
+        // A knitted straight needing nothing but these tiles: distance = 0 missing + rest.
+        let mut full = c;
+        let mut ok = true;
+        for i in [0usize, 3, 6, 10, 13, 16, 20, 23, 26] {
+            full[i] += 1;
+            ok &= full[i] <= 4;
+        }
+        if ok {
+            assert_eq!(
+                analysis::knitted_straight_distance(&full, sets + 3, 30),
+                d,
+                "{c:?}"
+            );
+        }
     }
 }

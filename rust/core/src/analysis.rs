@@ -247,16 +247,44 @@ pub fn standard_distance(c: &Counts, sets: usize) -> u8 {
     combine_final(&ab, &sh, sets)
 }
 
+/// Standard distance for at most one set (and the pair): a cheaper combination than
+/// [`standard_distance`] (used for the set and pair next to a 组合龙).
+#[inline]
+fn few_sets_distance(c: &Counts, sets: usize) -> u8 {
+    debug_assert!(sets <= 1);
+    let t = tables();
+    let g = [
+        tables::suit_dist_small(t, &c[0..9]),
+        tables::suit_dist_small(t, &c[9..18]),
+        tables::suit_dist_small(t, &c[18..27]),
+        *tables::honor_dist_of(t, &c[27..34]),
+    ];
+    let mut best = INF * 2;
+    for a in 0..4 {
+        if sets == 0 {
+            best = best.min(g[a][1][0]);
+            continue;
+        }
+        best = best.min(g[a][1][1]);
+        for b in 0..4 {
+            if a != b {
+                best = best.min(g[a][0][1] + g[b][1][0]);
+            }
+        }
+    }
+    best
+}
+
 /// Combined distances of (characters + dots) and (bamboos + honours): the standard distance for
 /// any number of sets is one `combine_final` away.
 #[inline(always)]
 fn standard_parts(c: &Counts) -> (Dist, Dist) {
     let t = tables();
-    let a = tables::suit_dist_of(t, &c[0..9]);
-    let b = tables::suit_dist_of(t, &c[9..18]);
-    let s = tables::suit_dist_of(t, &c[18..27]);
+    let a = tables::suit_dist_small(t, &c[0..9]);
+    let b = tables::suit_dist_small(t, &c[9..18]);
+    let s = tables::suit_dist_small(t, &c[18..27]);
     let h = tables::honor_dist_of(t, &c[27..34]);
-    (combine(a, b), combine(s, h))
+    (combine(&a, &b), combine(&s, h))
 }
 
 /// 七对 distance (full concealed hands only).
@@ -329,7 +357,7 @@ fn knitted_straight_masked(c: &Counts, m: u64, sets: usize, bound: u8, rest_lb: 
                 rest[i] -= 1;
             }
         }
-        best = best.min(missing + standard_distance(&rest, sets - 3));
+        best = best.min(missing + few_sets_distance(&rest, sets - 3));
     }
     best
 }
@@ -982,7 +1010,7 @@ pub fn prefetch_standard(c: &Counts) {
                 *d = x.min(4);
             }
             let r = tables::suit_rank_fast(t, &v);
-            let p = t.suit_dist.as_ptr().wrapping_add(r) as *const i8;
+            let p = t.suit_small.as_ptr().wrapping_add(r) as *const i8;
             // SAFETY: prefetching never dereferences; any address is allowed.
             #[allow(unused_unsafe)]
             unsafe {

@@ -41,6 +41,12 @@ pub struct Tables {
     pub suit: Vec<u64>,
     /// The same distances unpacked (faster to combine).
     pub suit_dist: Vec<Dist>,
+    /// The same distances as 2-bit steps (`d[p][m+1] − d[p][m] ∈ 0..=3`): byte 0 the steps of
+    /// `d[0]`, byte 1 those of `d[1]`, byte 2 `d[1][0]`. 1.6 MB instead of 4 MB: fewer cache misses
+    /// in batches of random hands. Decoded with [`Tables::steps`].
+    pub suit_small: Vec<u32>,
+    /// Prefix sums of four 2-bit steps, per step byte.
+    pub steps: [[u8; 4]; 256],
     /// Unpacked honour distances per histogram key.
     pub honor_dist: Vec<Dist>,
     /// Exact decomposition flags per suit rank.
@@ -166,6 +172,8 @@ fn build() -> Tables {
     let mut tables = Tables {
         suit: Vec::new(),
         suit_dist: Vec::new(),
+        suit_small: Vec::new(),
+        steps: [[0; 4]; 256],
         honor_dist: Vec::new(),
         suit_flags: Vec::new(),
         flags5: Vec::new(),
@@ -214,6 +222,27 @@ fn build() -> Tables {
     tables.suit_flags = flags;
     tables.honor = build_honors();
     tables.honor_dist = tables.honor.iter().map(|&e| unpack(e)).collect();
+    for (b, out) in tables.steps.iter_mut().enumerate() {
+        let mut acc = 0u8;
+        for (j, o) in out.iter_mut().enumerate() {
+            acc += (b >> (2 * j) & 3) as u8;
+            *o = acc;
+        }
+    }
+    tables.suit_small = dist
+        .iter()
+        .map(|d| {
+            let mut e = 0u32;
+            for p in 0..2 {
+                for m in 0..4 {
+                    let step = d[p][m + 1] - d[p][m];
+                    debug_assert!(step <= 3);
+                    e |= u32::from(step) << (8 * p + 2 * m);
+                }
+            }
+            e | u32::from(d[1][0]) << 16
+        })
+        .collect();
     tables.suit_dist = dist;
     let mut flags5 = vec![0u8; POW5[9].div_ceil(4)];
     for idx in 0..POW5[9] {
@@ -421,6 +450,24 @@ pub fn suit_rank_fast(t: &Tables, c: &[u8]) -> usize {
     let hi = c[5] as usize + 5 * c[6] as usize + 25 * c[7] as usize + 125 * c[8] as usize;
     let (r, s) = t.rank_lo[lo];
     r as usize + t.rank_hi[s as usize * 625 + hi] as usize
+}
+
+/// Decode a compact suit entry.
+#[inline(always)]
+pub fn decode_small(t: &Tables, e: u32) -> Dist {
+    let a = t.steps[(e & 0xFF) as usize];
+    let b = t.steps[(e >> 8 & 0xFF) as usize];
+    let p0 = (e >> 16) as u8;
+    [
+        [0, a[0], a[1], a[2], a[3]],
+        [p0, p0 + b[0], p0 + b[1], p0 + b[2], p0 + b[3]],
+    ]
+}
+
+/// Distances of a suit vector from the compact table.
+#[inline(always)]
+pub fn suit_dist_small(t: &Tables, c: &[u8]) -> Dist {
+    decode_small(t, t.suit_small[suit_rank_fast(t, c)])
 }
 
 /// Unpacked distances of a suit vector.

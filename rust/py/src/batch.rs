@@ -158,7 +158,7 @@ pub fn batch_shanten<'py>(
     let rows = rows_from_py(hands)?;
     let w = wildcards_from_py(wildcards)?;
     let s: Shapes = shapes_from_py(shapes)?;
-    let out = run(py, rows, w, s.standard, move |c, p| {
+    let out = run(py, rows, w, false, move |c, p| {
         analysis::shanten_planned(c, w, p.sets, s)
     })?;
     Ok(out.into_pyarray(py))
@@ -179,7 +179,7 @@ pub fn batch_waits<'py>(
     let w = wildcards_from_py(wildcards)?;
     let s: Shapes = shapes_from_py(shapes)?;
     // u64::MAX marks a complete (3n+2) row: an error for waits.
-    let masks = run(py, rows, w, w > 0, move |c, p| {
+    let masks = run(py, rows, w, false, move |c, p| {
         if p.complete {
             u64::MAX
         } else {
