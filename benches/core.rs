@@ -106,14 +106,14 @@ fn bench_analysis(c: &mut Criterion) {
     g.bench_function("shanten/standard-kernel-prefetch", |b| {
         b.iter(|| {
             map_rows(&h13, 0, true, &mut out, |h, p| {
-                shanten_planned(h, 0, p.sets, std)
+                Some(shanten_planned(h, 0, p.sets, std))
             })
         })
     });
     g.bench_function("shanten/standard-kernel", |b| {
         b.iter(|| {
             map_rows(&h13, 0, false, &mut out, |h, p| {
-                shanten_planned(h, 0, p.sets, std)
+                Some(shanten_planned(h, 0, p.sets, std))
             })
         })
     });

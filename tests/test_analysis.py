@@ -397,3 +397,16 @@ def test_batch_waits_needs_waiting_rows() -> None:
 def test_batch_not_an_array() -> None:
     with pytest.raises(hupai.InvalidHandError):
         hupai.batch.waits([[0] * 34])  # type: ignore[arg-type]
+
+
+def test_no_allowed_shape_fits() -> None:
+    # Seven pairs needs a full concealed hand: a 4-tile hand (three sets declared) cannot use it.
+    with pytest.raises(hupai.InvalidHandError, match="no allowed shape"):
+        hupai.shanten("1122m", shapes="seven_pairs")
+    with pytest.raises(hupai.InvalidHandError, match="no allowed shape"):
+        hupai.waits("[EEE]1122m456p", shapes=Shapes.of("seven_pairs"))
+    assert hupai.is_winning("11m", shapes="seven_pairs") is False
+    a = np.zeros((1, 34), dtype=np.uint8)
+    a[0, :2] = 2  # 1122m: 4 tiles
+    with pytest.raises(hupai.InvalidHandError, match="row 0: no allowed shape"):
+        hupai.batch.shanten(a, shapes="seven_pairs")

@@ -46,6 +46,28 @@ impl Plan {
         Plan::from_len(real, wildcards, melds)
     }
 
+    /// Whether any allowed shape fits this hand size (the special shapes need a full concealed
+    /// hand, 组合龙 at most one declared set).
+    pub fn fits(&self, shapes: Shapes) -> bool {
+        shapes.standard
+            || (self.sets == 4
+                && (shapes.seven_pairs || shapes.thirteen_orphans || shapes.honors_knitted))
+            || (self.sets >= 3 && shapes.knitted_straight)
+    }
+
+    /// [`Plan::fits`] as an error.
+    pub fn check_fits(&self, shapes: Shapes) -> Result<()> {
+        if self.fits(shapes) {
+            Ok(())
+        } else {
+            Err(Error::hand(format!(
+                "no allowed shape fits a hand needing {} set(s) besides its melds (七对, 十三幺 and \
+                 全不靠 need a full concealed hand; 组合龙 allows one declared set)",
+                self.sets
+            )))
+        }
+    }
+
     pub fn from_len(real: usize, wildcards: u8, melds: usize) -> Result<Plan> {
         if wildcards > MAX_WILDCARDS {
             return Err(Error::hand(format!(
@@ -546,6 +568,7 @@ pub fn is_winning(c: &Counts, wildcards: u8, melds: usize, shapes: Shapes) -> Re
 pub fn shanten(c: &Counts, wildcards: u8, melds: usize, shapes: Shapes) -> Result<i8> {
     check_counts(c)?;
     let plan = Plan::new(c, wildcards, melds)?;
+    plan.check_fits(shapes)?;
     Ok(shanten_of(min_distance(c, plan.sets, shapes), wildcards))
 }
 
@@ -558,6 +581,7 @@ pub fn shanten_forms(
 ) -> Result<FormShanten> {
     check_counts(c)?;
     let plan = Plan::new(c, wildcards, melds)?;
+    plan.check_fits(shapes)?;
     let d = form_distances(c, plan.sets, shapes);
     let f = |x: Option<u8>| x.map(|v| shanten_of(v, wildcards));
     Ok(FormShanten {
@@ -737,6 +761,7 @@ pub fn waits_mask(
 ) -> Result<u64> {
     check_counts(c)?;
     let plan = Plan::new(c, wildcards, melds)?;
+    plan.check_fits(shapes)?;
     if plan.complete {
         return Err(Error::hand(
             "waits needs a waiting hand (3n+1 tiles); this one has 3n+2 (use discard options)",
@@ -908,6 +933,7 @@ pub fn useful_tiles(
 ) -> Result<(i8, Vec<Useful>)> {
     check_counts(c)?;
     let plan = Plan::new(c, wildcards, melds)?;
+    plan.check_fits(shapes)?;
     if plan.complete {
         return Err(Error::hand(
             "useful tiles need a waiting hand (3n+1 tiles); this one has 3n+2 (use discard options)",
@@ -963,6 +989,7 @@ pub fn discard_options(
 ) -> Result<Vec<DiscardOption>> {
     check_counts(c)?;
     let plan = Plan::new(c, wildcards, melds)?;
+    plan.check_fits(shapes)?;
     if !plan.complete {
         return Err(Error::hand(
             "discard options need a 3n+2 hand (a tile just drawn); this one is waiting",
@@ -1054,14 +1081,14 @@ pub fn row_plan(row: &Counts, wildcards: u8) -> Option<Plan> {
 }
 
 /// Batch kernel: `out[i] = f(row i, plan)` for valid rows; returns the index of the first invalid
-/// row (its output is left at the default). Prefetches table lines a few rows ahead when
+/// row (invalid counts, or `f` returned `None`; its output is left at the default). Prefetches table lines a few rows ahead when
 /// `prefetch` is set (the distance table is larger than L2).
 pub fn map_rows<T: Copy>(
     rows: &[Counts],
     wildcards: u8,
     prefetch: bool,
     out: &mut [T],
-    f: impl Fn(&Counts, Plan) -> T,
+    f: impl Fn(&Counts, Plan) -> Option<T>,
 ) -> Option<usize> {
     const AHEAD: usize = 4;
     let mut bad = None;
@@ -1074,8 +1101,8 @@ pub fn map_rows<T: Copy>(
         if prefetch && let Some(next) = rows.get(i + AHEAD) {
             prefetch_standard(next);
         }
-        match row_plan(row, wildcards) {
-            Some(p) => *o = f(row, p),
+        match row_plan(row, wildcards).and_then(|p| f(row, p)) {
+            Some(v) => *o = v,
             None => {
                 bad.get_or_insert(i);
             }

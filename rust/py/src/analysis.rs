@@ -371,6 +371,7 @@ pub fn shanten(
     let w = wildcards_from_py(wildcards)?;
     let shapes = shapes_from_py(shapes)?;
     let p = plan(&h, w)?;
+    p.check_fits(shapes)?;
     Ok(analysis::shanten_planned(&h.counts, w, p.sets, shapes))
 }
 
@@ -419,6 +420,7 @@ pub fn waits<'py>(
     let w = wildcards_from_py(wildcards)?;
     let shapes = shapes_from_py(shapes)?;
     let p = plan(&h, w)?;
+    p.check_fits(shapes)?;
     if p.complete {
         return Err(hand_err(
             "waits needs a waiting hand (3n+1 tiles); this one has 3n+2: use discard_options",

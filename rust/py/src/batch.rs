@@ -85,7 +85,7 @@ fn ndim(obj: &Bound<'_, PyAny>) -> String {
 }
 
 /// The error for an invalid row.
-fn row_error(i: usize, row: &Counts, wildcards: u8) -> CoreError {
+fn row_error(i: usize, row: &Counts, wildcards: u8, shapes: Shapes) -> CoreError {
     if let Some(k) = row.iter().position(|&c| c > 4) {
         return CoreError::hand(format!(
             "row {i}: {} copies of {} (counts must be 0..4)",
@@ -93,9 +93,12 @@ fn row_error(i: usize, row: &Counts, wildcards: u8) -> CoreError {
             Tile::new_unchecked(k as u8)
         ));
     }
-    match Plan::new(row, wildcards, 0) {
+    match Plan::new(row, wildcards, 0).and_then(|p| p.check_fits(shapes).map(|_| p)) {
         Err(CoreError::InvalidHand(m)) => CoreError::hand(format!("row {i}: {m}")),
         Err(other) => other,
+        Ok(p) if p.complete => CoreError::hand(format!(
+            "row {i}: waits needs waiting hands (3n+1 tiles); this row has 3n+2"
+        )),
         Ok(_) => CoreError::hand(format!("row {i}: invalid hand")),
     }
 }
@@ -106,7 +109,8 @@ fn run<T: Send + Sync + Copy + Default>(
     rows: Vec<Counts>,
     wildcards: u8,
     prefetch: bool,
-    f: impl Fn(&Counts, Plan) -> T + Sync + Send,
+    shapes: Shapes,
+    f: impl Fn(&Counts, Plan) -> Option<T> + Sync + Send,
 ) -> BindResult<Vec<T>> {
     let result: Result<Vec<T>, CoreError> = py.detach(move || {
         let mut out = vec![T::default(); rows.len()];
@@ -119,7 +123,7 @@ fn run<T: Send + Sync + Copy + Default>(
             })
             .min();
         let r = match bad {
-            Some(i) => Err(row_error(i, &rows[i], wildcards)),
+            Some(i) => Err(row_error(i, &rows[i], wildcards, shapes)),
             None => Ok(out),
         };
         give_back(rows);
@@ -140,8 +144,8 @@ pub fn batch_is_winning<'py>(
     let rows = rows_from_py(hands)?;
     let w = wildcards_from_py(wildcards)?;
     let s: Shapes = shapes_from_py(shapes)?;
-    let out = run(py, rows, w, false, move |c, p| {
-        p.complete && analysis::is_winning_planned(c, w, p.sets, s)
+    let out = run(py, rows, w, false, s, move |c, p| {
+        Some(p.complete && analysis::is_winning_planned(c, w, p.sets, s))
     })?;
     Ok(out.into_pyarray(py))
 }
@@ -158,8 +162,9 @@ pub fn batch_shanten<'py>(
     let rows = rows_from_py(hands)?;
     let w = wildcards_from_py(wildcards)?;
     let s: Shapes = shapes_from_py(shapes)?;
-    let out = run(py, rows, w, false, move |c, p| {
-        analysis::shanten_planned(c, w, p.sets, s)
+    let out = run(py, rows, w, false, s, move |c, p| {
+        p.fits(s)
+            .then(|| analysis::shanten_planned(c, w, p.sets, s))
     })?;
     Ok(out.into_pyarray(py))
 }
@@ -178,19 +183,9 @@ pub fn batch_waits<'py>(
     let n = rows.len();
     let w = wildcards_from_py(wildcards)?;
     let s: Shapes = shapes_from_py(shapes)?;
-    // u64::MAX marks a complete (3n+2) row: an error for waits.
-    let masks = run(py, rows, w, false, move |c, p| {
-        if p.complete {
-            u64::MAX
-        } else {
-            analysis::waits_planned(c, w, p.sets, s, None)
-        }
+    let masks = run(py, rows, w, false, s, move |c, p| {
+        (!p.complete && p.fits(s)).then(|| analysis::waits_planned(c, w, p.sets, s, None))
     })?;
-    if let Some(i) = masks.iter().position(|&m| m == u64::MAX) {
-        return Err(hand_err(format!(
-            "row {i}: waits needs waiting hands (3n+1 tiles); this row has 3n+2"
-        )));
-    }
     let mut flat = vec![false; n * N_KINDS];
     for (row, m) in flat.chunks_exact_mut(N_KINDS).zip(&masks) {
         if *m != 0 {
