@@ -770,6 +770,17 @@ pub fn waits_mask(
     Ok(waits_planned(c, wildcards, plan.sets, shapes, seen))
 }
 
+/// Waits of a `3n+1` hand as tiles in canonical order (see [`waits_mask`]).
+pub fn waits(
+    c: &Counts,
+    wildcards: u8,
+    melds: usize,
+    shapes: Shapes,
+    seen: Option<&Counts>,
+) -> Result<Vec<Tile>> {
+    Ok(mask_tiles(waits_mask(c, wildcards, melds, shapes, seen)?).collect())
+}
+
 /// [`waits_mask`] without validation.
 pub fn waits_planned(
     c: &Counts,
@@ -1283,6 +1294,13 @@ mod tests {
         ] {
             assert_eq!(parse_counts_fast(s), None, "{s}");
         }
+    }
+
+    #[test]
+    fn waits_list() {
+        let w = waits(&counts("123m456p789sEEEC"), 0, 0, Shapes::ALL, None).unwrap();
+        assert_eq!(w, vec![Tile::C]);
+        assert!(waits(&counts("123m456p789sEEECC"), 0, 0, Shapes::ALL, None).is_err());
     }
 
     #[test]

@@ -14,7 +14,7 @@ pub mod wild;
 
 pub use analysis::{
     DiscardOption, FormShanten, Plan, Useful, discard_options, is_winning, shanten, shanten_forms,
-    useful_tiles, waits_mask,
+    useful_tiles, waits, waits_mask,
 };
 pub use decompose::{Decomposition, Form, Set, Shapes, decompose};
 pub use error::{Error, Result};
