@@ -410,3 +410,32 @@ def test_no_allowed_shape_fits() -> None:
     a[0, :2] = 2  # 1122m: 4 tiles
     with pytest.raises(hupai.InvalidHandError, match="row 0: no allowed shape"):
         hupai.batch.shanten(a, shapes="seven_pairs")
+
+
+@settings(SETTINGS, max_examples=40)
+@given(st.one_of(hands(12), hands(11)), st.data())
+def test_wildcard_waits_iff_winning(counts: list[int], data: st.DataObject) -> None:
+    wildcards = 13 - sum(counts)
+    tiles = tiles_of(counts)
+    w = hupai.waits(tiles, wildcards=wildcards)
+    for k in data.draw(st.lists(st.integers(0, 33), min_size=1, max_size=6, unique=True)):
+        if counts[k] < 4:
+            assert (NAMES[k] in w) == hupai.is_winning(tiles + [NAMES[k]], wildcards=wildcards)
+            assert (NAMES[k] in w) == reference.is_winning(
+                [c + (i == k) for i, c in enumerate(counts)], wildcards
+            )
+
+
+@settings(SETTINGS, max_examples=15)
+@given(st.lists(hands(12), min_size=1, max_size=20), st.sampled_from([None, Shapes.STANDARD]))
+def test_batch_with_wildcards_equals_loop(rows: list[list[int]], shapes: Shapes | None) -> None:
+    arr = np.array(rows, dtype=np.uint8)
+    assert hupai.batch.is_winning(arr, wildcards=2, shapes=shapes).tolist() == [
+        hupai.is_winning(tiles_of(r), wildcards=2, shapes=shapes) for r in rows
+    ]
+    assert hupai.batch.shanten(arr, wildcards=1, shapes=shapes).tolist() == [
+        hupai.shanten(tiles_of(r), wildcards=1, shapes=shapes) for r in rows
+    ]
+    got = hupai.batch.waits(arr, wildcards=1, shapes=shapes)
+    for i, r in enumerate(rows):
+        assert [NAMES[k] for k in np.flatnonzero(got[i])] == hupai.waits(tiles_of(r), wildcards=1, shapes=shapes)
