@@ -1,21 +1,27 @@
 //! Precomputed lookup tables for hand analysis (win detection, shanten, waits).
 //!
-//! # Suit table
+//! # Suit tables
 //! One entry per count vector of a suit (nine ranks, each 0..=4) with at most 14 tiles: 405 350
-//! entries, addressed by a dense lexicographic rank ([`suit_rank`]). An entry packs ten 4-bit
-//! *distances*: `need(m, p)` = the fewest tiles that must be **added** to the suit so that it
-//! contains `m` sets (0..=4) plus `p` pairs (0 or 1), leftover tiles being allowed. Added tiles are not
-//! limited to four copies (a wildcard may stand for a fifth copy, common.md §4 default). A second,
-//! one-byte table holds the exact-decomposition flags (bit 0: the suit is sets only; bit 1: sets and
-//! one pair), which is all a wildcard-free win check needs and is eight times smaller.
+//! entries, addressed by a dense lexicographic rank ([`suit_rank`], or [`suit_rank_fast`] from two
+//! small tables). An entry holds ten *distances* `need(m, p)` = the fewest tiles that must be
+//! **added** to the suit so that it contains `m` sets (0..=4) plus `p` pairs (0 or 1), leftover tiles
+//! being allowed. Added tiles are not limited to four copies (a wildcard may stand for a fifth copy,
+//! common.md §4 default). Three layouts of the same data: `suit` (ten nibbles in a `u64`, 3.2 MB),
+//! `suit_dist` (unpacked bytes, 4 MB, used when one group changes at a time) and `suit_small`
+//! (2-bit steps in a `u32`, 1.6 MB, used by shanten: fewer cache misses on random hands).
+//!
+//! Exact-decomposition flags (bit 0: the suit is sets only; bit 1: sets and one pair), which is all
+//! a wildcard-free win check or wait scan needs: `suit_flags` by rank and `flags5` by base-5 index
+//! (2 bits per vector for all 5^9 vectors: 488 KiB; adding a tile of rank `r` is `+ 5^r`).
 //!
 //! # Honour table
 //! Honours never form sequences, so an honour group's distances only depend on how many kinds are
 //! held once, twice, three and four times: a 4 096-entry table keyed by that histogram
 //! ([`honor_key`]).
 //!
-//! Both are built once (≈ 40 ms) in a `LazyLock`; [`ensure_init`] forces it (called by the Python
-//! module init and the benches).
+//! Everything is built once (tens of milliseconds) in a `LazyLock`; [`ensure_init`] forces it (called
+//! by the Python module init and the benches). Every entry is checked against independent
+//! decomposers in `tests/analysis_core.rs`.
 
 #![allow(clippy::needless_range_loop)] // index-heavy table code reads better with indices
 
