@@ -251,18 +251,32 @@ fn build() -> Tables {
         .collect();
     tables.suit_dist = dist;
     let mut flags5 = vec![0u8; POW5[9].div_ceil(4)];
-    for idx in 0..POW5[9] {
-        let mut v = [0u8; 9];
-        let mut x = idx;
-        for slot in v.iter_mut() {
-            *slot = (x % 5) as u8;
-            x /= 5;
+    // Visit only the vectors with at most 14 tiles (in rank order); all others stay 0.
+    fn fill(v: &mut [u8; 9], i: usize, sum: usize, rank: &mut usize, flags: &[u8], out: &mut [u8]) {
+        if i == 9 {
+            let idx = index5(v);
+            out[idx >> 2] |= flags[*rank] << ((idx & 3) * 2);
+            *rank += 1;
+            return;
         }
-        if v.iter().map(|&c| c as usize).sum::<usize>() <= MAX_SUIT_TILES {
-            let f = tables.suit_flags[suit_rank(&tables, &v)];
-            flags5[idx >> 2] |= f << ((idx & 3) * 2);
+        for c in 0..=4u8 {
+            if sum + c as usize > MAX_SUIT_TILES {
+                break;
+            }
+            v[i] = c;
+            fill(v, i + 1, sum + c as usize, rank, flags, out);
         }
+        v[i] = 0;
     }
+    let mut rank = 0;
+    fill(
+        &mut [0; 9],
+        0,
+        0,
+        &mut rank,
+        &tables.suit_flags,
+        &mut flags5,
+    );
     tables.flags5 = flags5;
     tables
 }
@@ -340,7 +354,7 @@ fn suit_dist(t: &Tables, v: &[u8; 9], done: &[Dist]) -> Dist {
         }
         return d;
     };
-    let lookup = |w: &[u8; 9]| -> &Dist { &done[suit_rank(t, w)] };
+    let lookup = |w: &[u8; 9]| -> &Dist { &done[suit_rank_fast(t, w)] };
     let mut d = [[INF; 5]; 2];
     // Leave one copy of i over.
     let mut w = *v;
