@@ -287,11 +287,16 @@ pub const POW5: [usize; 10] = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390_625, 
 /// Base-5 index of a suit vector (`c.len() == 9`, counts 0..=4).
 #[inline(always)]
 pub fn index5(c: &[u8]) -> usize {
-    let mut x = 0usize;
-    for i in (0..9).rev() {
-        x = x * 5 + c[i] as usize;
-    }
-    x
+    // SWAR: pairs of digits, then quadruples, then the eight low digits; no dependent chain.
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&c[..8]);
+    let w = u64::from_le_bytes(b);
+    const M16: u64 = 0x00FF_00FF_00FF_00FF;
+    const M32: u64 = 0x0000_FFFF_0000_FFFF;
+    let p = (w & M16) + 5 * ((w >> 8) & M16);
+    let q = (p & M32) + 25 * ((p >> 16) & M32);
+    let r = (q & 0xFFFF_FFFF) + 625 * (q >> 32);
+    r as usize + 390_625 * c[8] as usize
 }
 
 /// Exact-decomposition flags (bit 0 sets only, bit 1 sets + pair) by base-5 index.
@@ -516,6 +521,20 @@ pub fn group_entries(t: &Tables, c: &Counts) -> [u64; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn index5_matches_horner() {
+        let mut v = [0u8; 9];
+        for x in (0..POW5[9]).step_by(97) {
+            let mut y = x;
+            for d in v.iter_mut() {
+                *d = (y % 5) as u8;
+                y /= 5;
+            }
+            assert_eq!(index5(&v), x);
+        }
+        assert_eq!(index5(&[4; 9]), POW5[9] - 1);
+    }
 
     #[test]
     fn sizes() {
