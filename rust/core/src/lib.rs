@@ -7,6 +7,7 @@
 pub mod decompose;
 pub mod error;
 pub mod hand;
+pub mod mcr;
 pub mod preset;
 pub mod situation;
 pub mod tile;

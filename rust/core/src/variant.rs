@@ -10,13 +10,17 @@ use crate::preset::{self, Options, PresetData, SwitchValue};
 #[non_exhaustive]
 pub enum Rules {
     Generic,
+    /// 国标 MCR (`presets/mcr.toml`, `crate::mcr`).
+    Mcr(Box<crate::mcr::McrRules>),
 }
 
 impl Rules {
     /// Dispatch on the preset id to the preset's rule module (one arm per preset with logic).
-    #[allow(clippy::match_single_binding)] // arms are added as presets gain rule modules
-    fn compile(preset: &PresetData, _options: &Options) -> Result<Rules> {
+    fn compile(preset: &'static PresetData, options: &Options) -> Result<Rules> {
         match preset.id.as_str() {
+            "mcr" => Ok(Rules::Mcr(Box::new(crate::mcr::McrRules::compile(
+                preset, options,
+            )?))),
             _ => Ok(Rules::Generic),
         }
     }
