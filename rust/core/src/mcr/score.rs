@@ -989,7 +989,9 @@ fn blessing_fan(s: &Situation, rules: &McrRules, wt: WinType) -> Result<Option<u
 ///
 /// Every reading of the hand is scored; the highest total (flowers excluded) wins. Ties keep the
 /// reading with 一色三同顺, then the one with 三同刻, then a regular reading over 七对, then the
-/// first reading in [`decompose`]'s enumeration order (mcr.md §7.4).
+/// LAST reading in [`decompose`]'s enumeration order (mcr.md §7.4; this reproduces the reference
+/// engine on all its corpus ties, e.g. `si-unit-051..056`, where the reading with the higher pair
+/// wins).
 pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
     let (wt, fourth) = flags(s, rules)?;
     let blessing = blessing_fan(s, rules, wt)?;
@@ -1116,7 +1118,7 @@ pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
         };
         let f = finish(&ctx, f, special_self);
         let total = total_of(rules, &f) - rules.values[FLOWER_TILES] * f[FLOWER_TILES] as i32;
-        // tie preference: 一色三同顺 > 三同刻 > regular over 七对 > enumeration order
+        // tie preference: 一色三同顺 > 三同刻 > regular over 七对 > later in enumeration order
         let pref = if f[PURE_TRIPLE_CHOW] > 0 {
             3
         } else if f[TRIPLE_PUNG] > 0 {
@@ -1128,7 +1130,7 @@ pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
         };
         let better = match &best {
             None => true,
-            Some((bt, bp, _, _, _)) => total > *bt || (total == *bt && pref > *bp),
+            Some((bt, bp, _, _, _)) => total > *bt || (total == *bt && pref >= *bp),
         };
         if better {
             best = Some((total, pref, di, f, sets.clone()));
