@@ -1,9 +1,11 @@
 //! PyO3 bindings of `hupai-core`: the private extension module `hupai._core`.
 //! Import from `hupai`, not from here.
 
+mod compat;
 mod convert;
 mod errors;
 mod hand;
+mod score;
 mod tiles;
 mod variant;
 
@@ -15,7 +17,13 @@ mod _core {
     #[pymodule_export]
     use crate::errors::{HupaiError, InvalidHandError, InvalidTileError, RuleConfigError};
     #[pymodule_export]
+    use crate::compat::{mcr_fan_calculator, mcr_shanten};
+    #[pymodule_export]
     use crate::hand::{PyHand, PyMeld, decompose};
+    #[pymodule_export]
+    use crate::score::{
+        PyFan, PyScore, PySituation, mcr_settlement, mcr_waits, score, score_batch, score_json,
+    };
     #[pymodule_export]
     use crate::tiles::{PyTile, format_tiles, from_counts, parse_tiles, to_counts};
     #[pymodule_export]
