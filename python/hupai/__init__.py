@@ -11,34 +11,48 @@ Pythonic surface. Quick tour::
 """
 
 from hupai._core import (
+    Fan,
     Hand,
     Meld,
+    Score,
+    Situation,
     Tile,
     Variant,
     __version__,
     decompose,
     format_tiles,
     from_counts,
+    mcr_settlement,
+    mcr_waits,
     parse_tiles,
+    score,
+    score_json,
     to_counts,
     variants,
 )
 from hupai.errors import HupaiError, InvalidHandError, InvalidTileError, RuleConfigError
 
 __all__ = [
+    "Fan",
     "Hand",
     "HupaiError",
     "InvalidHandError",
     "InvalidTileError",
     "Meld",
     "RuleConfigError",
+    "Score",
+    "Situation",
     "Tile",
     "Variant",
     "__version__",
     "decompose",
     "format_tiles",
     "from_counts",
+    "mcr_settlement",
+    "mcr_waits",
     "parse_tiles",
+    "score",
+    "score_json",
     "to_counts",
     "variants",
 ]

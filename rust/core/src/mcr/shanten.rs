@@ -162,16 +162,13 @@ pub fn shanten(c: &Counts, melds: usize, kind: Kind) -> i32 {
     }
 }
 
-/// Shanten and the useful tiles: the kinds whose draw lowers the shanten (kinds of which the hand
-/// already holds four copies are left out).
+/// Shanten and the useful tiles: the kinds whose draw lowers the shanten. Like the reference,
+/// availability is ignored (a kind the hand already holds four times may be listed).
 pub fn shanten_with_useful(c: &Counts, melds: usize, kind: Kind) -> (i32, Vec<Tile>) {
     let base = shanten(c, melds, kind);
     let mut useful = Vec::new();
     let mut c2 = *c;
     for x in 0..N_KINDS {
-        if c2[x] >= 4 {
-            continue;
-        }
         c2[x] += 1;
         if shanten(&c2, melds, kind) < base {
             useful.push(Tile::new_unchecked(x as u8));
