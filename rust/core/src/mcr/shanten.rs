@@ -162,13 +162,17 @@ pub fn shanten(c: &Counts, melds: usize, kind: Kind) -> i32 {
     }
 }
 
-/// Shanten and the useful tiles: the kinds whose draw lowers the shanten. Like the reference,
-/// availability is ignored (a kind the hand already holds four times may be listed).
+/// Shanten and the useful tiles: the kinds whose draw lowers the shanten. Like the reference, a
+/// kind the hand already holds four times is listed only when the hand is ready (its formal waits
+/// ignore availability, mcr.md §9), never otherwise; for 组合龙 always (reference behaviour).
 pub fn shanten_with_useful(c: &Counts, melds: usize, kind: Kind) -> (i32, Vec<Tile>) {
     let base = shanten(c, melds, kind);
     let mut useful = Vec::new();
     let mut c2 = *c;
     for x in 0..N_KINDS {
+        if c2[x] >= 4 && base != 0 && kind != Kind::KnittedStraight {
+            continue;
+        }
         c2[x] += 1;
         if shanten(&c2, melds, kind) < base {
             useful.push(Tile::new_unchecked(x as u8));
