@@ -107,18 +107,19 @@ fn is_yaojiu(i: u8) -> bool {
     is_honor(i) || is_terminal(i)
 }
 
-/// Regular completeness of standing counts (any number of sets + exactly one pair).
-fn complete(c: &mut Counts, from: usize, need_pair: bool) -> bool {
+/// Whether one suit (9 counts, chows allowed) or the honours (no chows) split into sets, plus
+/// exactly one pair when `pair`.
+fn group_ok(c: &mut [u8; 9], suited: bool, from: usize, pair: bool) -> bool {
     let mut i = from;
-    while i < N_KINDS && c[i] == 0 {
+    while i < 9 && c[i] == 0 {
         i += 1;
     }
-    if i == N_KINDS {
-        return !need_pair;
+    if i == 9 {
+        return !pair;
     }
-    if need_pair && c[i] >= 2 {
+    if pair && c[i] >= 2 {
         c[i] -= 2;
-        let ok = complete(c, i, false);
+        let ok = group_ok(c, suited, i, false);
         c[i] += 2;
         if ok {
             return true;
@@ -126,17 +127,17 @@ fn complete(c: &mut Counts, from: usize, need_pair: bool) -> bool {
     }
     if c[i] >= 3 {
         c[i] -= 3;
-        let ok = complete(c, i, need_pair);
+        let ok = group_ok(c, suited, i, pair);
         c[i] += 3;
         if ok {
             return true;
         }
     }
-    if i < 27 && i % 9 <= 6 && c[i + 1] > 0 && c[i + 2] > 0 {
+    if suited && i <= 6 && c[i + 1] > 0 && c[i + 2] > 0 {
         c[i] -= 1;
         c[i + 1] -= 1;
         c[i + 2] -= 1;
-        let ok = complete(c, i, need_pair);
+        let ok = group_ok(c, suited, i, pair);
         c[i] += 1;
         c[i + 1] += 1;
         c[i + 2] += 1;
@@ -147,35 +148,73 @@ fn complete(c: &mut Counts, from: usize, need_pair: bool) -> bool {
     false
 }
 
-fn seven_pairs_complete(c: &Counts) -> bool {
-    c.iter().map(|&n| n as usize).sum::<usize>() == 14 && c.iter().all(|&n| n % 2 == 0)
+fn group_of(c: &Counts, g: usize) -> [u8; 9] {
+    let mut out = [0u8; 9];
+    let n = if g == 3 { 7 } else { 9 };
+    out[..n].copy_from_slice(&c[g * 9..g * 9 + n]);
+    out
 }
 
-/// Formal waits (mcr.md §9): every kind X such that `standing + X` is a regular hand (or 七对 when
-/// `seven_pairs`). Tile availability is ignored (a fifth copy still counts). Stops after `limit`.
-fn formal_waits(standing: &Counts, seven_pairs: bool, limit: usize) -> Vec<u8> {
-    let mut c = *standing;
-    let mut out = Vec::new();
+/// Formal waits (mcr.md §9) as a bit set over the 34 kinds: every kind X such that `standing + X`
+/// is a regular hand (or 七对 when `seven_pairs`). Tile availability is ignored (a fifth copy
+/// still counts). Stops once `limit` waits are found. Works group by group (m, p, s, honours):
+/// adding X changes one group only, and the tile counts mod 3 decide which group holds the pair.
+fn formal_waits(standing: &Counts, seven_pairs: bool, limit: u32) -> u64 {
+    let mut size = [0usize; 4];
+    for (i, &n) in standing.iter().enumerate() {
+        size[i / 9] += n as usize;
+    }
+    // status of each untouched group: 0 = sets only, 2 = sets + pair, 1 = impossible
+    let mut status = [1u8; 4];
+    for g in 0..4 {
+        let mut c = group_of(standing, g);
+        status[g] = match size[g] % 3 {
+            0 if group_ok(&mut c, g < 3, 0, false) => 0,
+            2 if group_ok(&mut c, g < 3, 0, true) => 2,
+            _ => 1,
+        };
+    }
+    let mut out = 0u64;
+    let mut found = 0;
     for x in 0..N_KINDS {
-        // Only tiles next to a standing tile can complete a regular hand; 七对 needs a held tile.
-        let near = c[x] > 0
+        let g = x / 9;
+        let others = (0..4).filter(|&h| h != g);
+        let (n_bad, n_pair) = others.fold((0, 0), |(b, p), h| match status[h] {
+            0 => (b, p),
+            2 => (b, p + 1),
+            _ => (b + 1, p),
+        });
+        let need_pair = match ((size[g] + 1) % 3, n_bad, n_pair) {
+            (2, 0, 0) => true,
+            (0, 0, 1) => false,
+            _ => continue,
+        };
+        let near = standing[x] > 0
             || (x < 27 && {
                 let r = x % 9;
-                (r >= 1 && c[x - 1] > 0)
-                    || (r >= 2 && c[x - 2] > 0)
-                    || (r <= 7 && c[x + 1] > 0)
-                    || (r <= 6 && c[x + 2] > 0)
+                (r >= 1 && standing[x - 1] > 0)
+                    || (r >= 2 && standing[x - 2] > 0)
+                    || (r <= 7 && standing[x + 1] > 0)
+                    || (r <= 6 && standing[x + 2] > 0)
             });
-        if !near {
+        if !near && !(need_pair && size[g] == 0) {
             continue;
         }
-        c[x] += 1;
-        let ok = complete(&mut c, 0, true) || (seven_pairs && seven_pairs_complete(&c));
-        c[x] -= 1;
-        if ok {
-            out.push(x as u8);
-            if out.len() >= limit {
-                break;
+        let mut c = group_of(standing, g);
+        c[x - g * 9] += 1;
+        if group_ok(&mut c, g < 3, 0, need_pair) {
+            out |= 1u64 << x;
+            found += 1;
+            if found >= limit {
+                return out;
+            }
+        }
+    }
+    if seven_pairs && size.iter().sum::<usize>() == 13 {
+        let pairs: u32 = standing.iter().map(|&n| u32::from(n / 2)).sum();
+        if pairs == 6 {
+            if let Some(x) = standing.iter().position(|&n| n % 2 == 1) {
+                out |= 1u64 << x;
             }
         }
     }
@@ -210,7 +249,7 @@ impl Ctx<'_> {
         if let Some(u) = self.unique_wait {
             return u;
         }
-        let u = formal_waits(&self.pre, self.no_melds, 2).len() == 1;
+        let u = formal_waits(&self.pre, self.no_melds, 2).count_ones() == 1;
         self.unique_wait = Some(u);
         u
     }
@@ -797,34 +836,37 @@ fn reading_fans(ctx: &mut Ctx, d: &Decomposition, sets: &mut Vec<ScoredSet>) -> 
     if ctx.all_claimed && !ctx.self_drawn {
         f[MELDED_HAND] = 1;
     }
-    // wait fans (mcr.md §9, §12.1)
-    let wait_possible = if knitted {
-        knitted_wait_possible(ctx, d)
-    } else {
-        ctx.unique_wait()
-    };
-    if wait_possible {
-        let (mut edge, mut closed, mut single) = (false, false, false);
-        for s in sets.iter().filter(|s| !s.declared && s.kind == MeldKind::Chow) {
-            let t = s.tile.index();
-            if suit(t) != suit(win) || win >= 27 {
-                continue;
-            }
-            if win == t + 1 {
-                closed = true;
-            } else if win == t || win == t + 2 {
-                edge = true;
-            }
+    // wait fans (mcr.md §9, §12.1): positions first, the (costlier) unique-wait test only if one
+    // of them applies
+    let (mut edge, mut closed, mut single) = (false, false, false);
+    for s in sets.iter().filter(|s| !s.declared && s.kind == MeldKind::Chow) {
+        let t = s.tile.index();
+        if win >= 27 || suit(t) != suit(win) {
+            continue;
         }
-        if pair == Some(win) {
-            single = true;
+        if win == t + 1 {
+            closed = true;
+        } else if win == t || win == t + 2 {
+            edge = true;
         }
-        if edge {
-            f[EDGE_WAIT] = 1;
-        } else if closed {
-            f[CLOSED_WAIT] = 1;
-        } else if single {
-            f[SINGLE_WAIT] = 1;
+    }
+    if pair == Some(win) {
+        single = true;
+    }
+    if edge || closed || single {
+        let wait_possible = if knitted {
+            knitted_wait_possible(ctx, d)
+        } else {
+            ctx.unique_wait()
+        };
+        if wait_possible {
+            if edge {
+                f[EDGE_WAIT] = 1;
+            } else if closed {
+                f[CLOSED_WAIT] = 1;
+            } else {
+                f[SINGLE_WAIT] = 1;
+            }
         }
     }
     f
@@ -851,46 +893,69 @@ fn knitted_wait_possible(ctx: &Ctx, d: &Decomposition) -> bool {
         return false;
     }
     rest[win] -= 1;
-    formal_waits(&rest, false, 2).len() == 1
+    formal_waits(&rest, false, 2).count_ones() == 1
 }
 
-/// Walk the table: a fan still present removes its `excludes` (mcr.md §5.1).
-fn apply_exclusions(rules: &McrRules, f: &mut FanCounts) {
-    for i in 0..N_FANS {
-        if f[i] == 0 {
+#[inline]
+fn mask_of(f: &FanCounts) -> u128 {
+    let mut m = 0u128;
+    for (i, &c) in f.iter().enumerate() {
+        m |= u128::from(c != 0) << i;
+    }
+    m
+}
+
+/// Walk the table: a fan still present removes its `excludes` (mcr.md §5.1). Returns the mask of
+/// the fans left.
+fn apply_exclusions(rules: &McrRules, f: &mut FanCounts) -> u128 {
+    let raw = mask_of(f);
+    let mut present = raw;
+    let mut walk = raw;
+    while walk != 0 {
+        let i = walk.trailing_zeros() as usize;
+        walk &= walk - 1;
+        if present & (1u128 << i) == 0 {
             continue;
         }
         if !rules.enabled[i] {
-            f[i] = 0;
+            present &= !(1u128 << i);
             continue;
         }
-        let mut m = rules.excludes[i];
-        while m != 0 {
-            let j = m.trailing_zeros() as usize;
-            f[j] = 0;
-            m &= m - 1;
-        }
+        present &= !rules.excludes[i];
+        walk &= present;
     }
+    let mut gone = raw & !present;
+    while gone != 0 {
+        let j = gone.trailing_zeros() as usize;
+        gone &= gone - 1;
+        f[j] = 0;
+    }
+    present
 }
 
-fn finish(ctx: &Ctx, mut f: FanCounts, special_self: bool) -> FanCounts {
-    apply_exclusions(ctx.rules, &mut f);
+fn finish(ctx: &Ctx, mut f: FanCounts, special_self: bool) -> (FanCounts, u128) {
+    let mut mask = apply_exclusions(ctx.rules, &mut f);
     if special_self && ctx.rules.special_form_fully_concealed && ctx.self_drawn && f[SELF_DRAWN] > 0
     {
         f[SELF_DRAWN] = 0;
         f[FULLY_CONCEALED_HAND] = 1;
+        mask = (mask & !(1u128 << SELF_DRAWN)) | (1u128 << FULLY_CONCEALED_HAND);
     }
-    if f.iter().all(|&c| c == 0) {
+    if mask == 0 {
         f[CHICKEN_HAND] = 1;
+        mask = 1u128 << CHICKEN_HAND;
     }
-    f
+    (f, mask)
 }
 
-fn total_of(rules: &McrRules, f: &FanCounts) -> i32 {
-    f.iter()
-        .enumerate()
-        .map(|(i, &c)| rules.values[i] * c as i32)
-        .sum()
+fn total_of(rules: &McrRules, f: &FanCounts, mut mask: u128) -> i32 {
+    let mut t = 0;
+    while mask != 0 {
+        let i = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        t += rules.values[i] * i32::from(f[i]);
+    }
+    t
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1116,8 +1181,8 @@ pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
                 (f, false)
             }
         };
-        let f = finish(&ctx, f, special_self);
-        let total = total_of(rules, &f) - rules.values[FLOWER_TILES] * f[FLOWER_TILES] as i32;
+        let (f, mask) = finish(&ctx, f, special_self);
+        let total = total_of(rules, &f, mask & !(1u128 << FLOWER_TILES));
         // tie preference: 一色三同顺 > 三同刻 > regular over 七对 > later in enumeration order
         let pref = if f[PURE_TRIPLE_CHOW] > 0 {
             3
@@ -1184,8 +1249,9 @@ pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
 /// The formal waits of the 13-tile hand before the winning tile (mcr.md §9): every kind that
 /// completes a regular hand (or 七对 without melds), availability ignored.
 pub fn formal_waits_of(s: &Situation) -> Vec<Tile> {
-    formal_waits(s.hand.counts(), s.hand.melds().is_empty(), N_KINDS)
-        .into_iter()
+    let w = formal_waits(s.hand.counts(), s.hand.melds().is_empty(), N_KINDS as u32);
+    (0..N_KINDS as u8)
+        .filter(|&i| w & (1u64 << i) != 0)
         .map(Tile::new_unchecked)
         .collect()
 }
