@@ -175,3 +175,41 @@ def test_wind_out_of_range_and_not_win() -> None:
         compat.MahjongFanCalculator((), hand, "W5", 0, False, False, False, False, 7, 0)
     with pytest.raises(compat.MahjongGBError, match="ERROR_NOT_WIN"):
         compat.MahjongFanCalculator((), hand[:-1] + ("F1",), "W5", 0, False, False, False, False, 0, 0)
+
+
+SHANTEN_FUNCS = [
+    "RegularShanten",
+    "SevenPairsShanten",
+    "ThirteenOrphansShanten",
+    "HonorsAndKnittedTilesShanten",
+    "KnittedStraightShanten",
+]
+
+
+@st.composite
+def thirteen_tiles(draw: st.DrawFn) -> tuple[str, ...]:
+    while True:
+        hand = draw(st.lists(st.sampled_from(ALL), min_size=13, max_size=13))
+        if max(Counter(hand).values()) <= 4:
+            return tuple(hand)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.large_base_example, HealthCheck.filter_too_much])
+@given(thirteen_tiles())
+def test_shanten_against_reference(hand: tuple[str, ...]) -> None:
+    for name in SHANTEN_FUNCS:
+        assert getattr(compat, name)(hand) == getattr(MahjongGB, name)(hand), name
+    assert compat.MahjongShanten((), hand) == MahjongGB.MahjongShanten((), hand)
+
+
+def test_shanten_on_fixture_hands() -> None:
+    from tests.test_mcr_parity import CASES
+
+    for case in CASES:
+        i = case["pymahjonggb"]["input"]
+        hand = tuple(i["hand"])
+        pack = tuple(tuple(p) for p in i["pack"])
+        assert compat.MahjongShanten(pack, hand) == MahjongGB.MahjongShanten(pack, hand), case["id"]
+        if not pack:
+            for name in SHANTEN_FUNCS:
+                assert getattr(compat, name)(hand) == getattr(MahjongGB, name)(hand), (case["id"], name)

@@ -21,43 +21,99 @@ pub enum Kind {
 const ORPHANS: [usize; 13] = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33];
 
 /// Regular-form shanten of standing `c` needing `need` sets plus a pair: -1 = complete.
+///
+/// Each group (m, p, s, honours) is split independently into the reachable states (sets,
+/// partial sets, pair) — memoised per group pattern — and the groups are then combined.
 pub fn regular(c: &Counts, need: usize) -> i32 {
-    let mut c = *c;
+    let mut states: u64 = 1; // state (0, 0, no pair)
+    for g in 0..4 {
+        let n = if g == 3 { 7 } else { 9 };
+        let mut key: u64 = u64::from(g == 3) << 40;
+        for k in 0..n {
+            key = key << 3 | u64::from(c[g * 9 + k].min(7));
+        }
+        if c[g * 9..g * 9 + n].iter().all(|&x| x == 0) {
+            continue; // empty group
+        }
+        let gs = group_states(&c[g * 9..g * 9 + n], g < 3, key);
+        states = merge(states, gs);
+    }
     let mut best = 2 * need as i32;
-    dfs(&mut c, 0, need, 0, 0, false, &mut best);
+    let mut m = states;
+    while m != 0 {
+        let i = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let (ms, ts, p) = (i / 10, (i / 2) % 5, i % 2 == 1);
+        best = best.min(eval(need, ms, ts, p));
+    }
     best
 }
 
-fn eval(need: usize, m: usize, t: usize, p: bool) -> i32 {
-    let m = m.min(need);
-    let t = t.min(need - m);
-    2 * (need - m) as i32 - t as i32 - i32::from(p)
+#[inline]
+fn state(m: usize, t: usize, p: bool) -> u64 {
+    1u64 << ((m.min(4) * 5 + t.min(4)) * 2 + usize::from(p))
 }
 
-fn dfs(c: &mut Counts, from: usize, need: usize, m: usize, t: usize, p: bool, best: &mut i32) {
+fn merge(a: u64, b: u64) -> u64 {
+    let mut out = 0;
+    let mut x = a;
+    while x != 0 {
+        let i = x.trailing_zeros() as usize;
+        x &= x - 1;
+        let mut y = b;
+        while y != 0 {
+            let j = y.trailing_zeros() as usize;
+            y &= y - 1;
+            let (m, t, p) = (i / 10 + j / 10, (i / 2) % 5 + (j / 2) % 5, (i % 2) + (j % 2));
+            // a second pair is a partial set
+            out |= if p == 2 { state(m, t + 1, true) } else { state(m, t, p == 1) };
+        }
+    }
+    out
+}
+
+fn group_states(c: &[u8], suited: bool, key: u64) -> u64 {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    thread_local! {
+        static MEMO: RefCell<HashMap<u64, u64>> = RefCell::new(HashMap::new());
+    }
+    if let Some(v) = MEMO.with(|m| m.borrow().get(&key).copied()) {
+        return v;
+    }
+    let mut g = [0u8; 9];
+    g[..c.len()].copy_from_slice(c);
+    let mut out = 0u64;
+    group_dfs(&mut g, suited, 0, 0, 0, false, &mut out);
+    MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() > 1 << 16 {
+            m.clear();
+        }
+        m.insert(key, out);
+    });
+    out
+}
+
+fn group_dfs(c: &mut [u8; 9], suited: bool, from: usize, m: usize, t: usize, p: bool, out: &mut u64) {
     let mut i = from;
-    while i < N_KINDS && c[i] == 0 {
+    while i < 9 && c[i] == 0 {
         i += 1;
     }
-    if i == N_KINDS {
-        *best = (*best).min(eval(need, m, t, p));
+    if i == 9 {
+        *out |= state(m, t, p);
         return;
     }
-    // cannot beat the best even using every remaining tile perfectly
-    if m + t >= need && eval(need, m, t, true) >= *best {
-        return;
-    }
-    let suited = i < 27;
     if c[i] >= 3 {
         c[i] -= 3;
-        dfs(c, i, need, m + 1, t, p, best);
+        group_dfs(c, suited, i, m + 1, t, p, out);
         c[i] += 3;
     }
-    if suited && i % 9 <= 6 && c[i + 1] > 0 && c[i + 2] > 0 {
+    if suited && i <= 6 && c[i + 1] > 0 && c[i + 2] > 0 {
         c[i] -= 1;
         c[i + 1] -= 1;
         c[i + 2] -= 1;
-        dfs(c, i, need, m + 1, t, p, best);
+        group_dfs(c, suited, i, m + 1, t, p, out);
         c[i] += 1;
         c[i + 1] += 1;
         c[i + 2] += 1;
@@ -65,29 +121,34 @@ fn dfs(c: &mut Counts, from: usize, need: usize, m: usize, t: usize, p: bool, be
     if c[i] >= 2 {
         c[i] -= 2;
         if !p {
-            dfs(c, i, need, m, t, true, best);
+            group_dfs(c, suited, i, m, t, true, out);
         }
-        dfs(c, i, need, m, t + 1, p, best);
+        group_dfs(c, suited, i, m, t + 1, p, out);
         c[i] += 2;
     }
-    if suited && i % 9 <= 7 && c[i + 1] > 0 {
+    if suited && i <= 7 && c[i + 1] > 0 {
         c[i] -= 1;
         c[i + 1] -= 1;
-        dfs(c, i, need, m, t + 1, p, best);
+        group_dfs(c, suited, i, m, t + 1, p, out);
         c[i] += 1;
         c[i + 1] += 1;
     }
-    if suited && i % 9 <= 6 && c[i + 2] > 0 {
+    if suited && i <= 6 && c[i + 2] > 0 {
         c[i] -= 1;
         c[i + 2] -= 1;
-        dfs(c, i, need, m, t + 1, p, best);
+        group_dfs(c, suited, i, m, t + 1, p, out);
         c[i] += 1;
         c[i + 2] += 1;
     }
-    // leave one copy isolated
     c[i] -= 1;
-    dfs(c, i, need, m, t, p, best);
+    group_dfs(c, suited, i, m, t, p, out);
     c[i] += 1;
+}
+
+fn eval(need: usize, m: usize, t: usize, p: bool) -> i32 {
+    let m = m.min(need);
+    let t = t.min(need - m);
+    2 * (need - m) as i32 - t as i32 - i32::from(p)
 }
 
 /// 七对 shanten (a quad counts as two pairs, as in the reference scorer).
@@ -194,7 +255,8 @@ mod tests {
     #[test]
     fn regular_values() {
         assert_eq!(shanten(&c("123m456p789s1122z"), 0, Kind::Regular), 0);
-        assert_eq!(shanten(&c("123m456p789s11223z"), 0, Kind::Regular), -1);
+        assert_eq!(shanten(&c("123m456p789s11222z"), 0, Kind::Regular), -1);
+        assert_eq!(shanten(&c("23m11123444pPPP"), 0, Kind::Regular), 0);
         assert_eq!(shanten(&c("12355m123p457sEE"), 0, Kind::Regular), 1);
         assert_eq!(shanten(&c("19m19p19sESWNCFP"), 0, Kind::ThirteenOrphans), 0);
     }
