@@ -483,12 +483,18 @@ fn chow_fans(chows: &[Chow], pair: Option<u8>, values: &[i32; N_FANS], f: &mut F
                     f[PURE_TERMINAL_CHOWS] = 1;
                     return;
                 }
-                let others: Vec<u8> = (0..3u8).filter(|&s| s != ps).collect();
                 let mut ok = true;
-                for &s in &others {
-                    let mut r: Vec<u8> = v.iter().filter(|c| c.0 == s).map(|c| c.1).collect();
-                    r.sort_unstable();
-                    ok &= r == [1, 7];
+                for s in (0..3u8).filter(|&s| s != ps) {
+                    let (mut lo, mut hi, mut n) = (0, 0, 0);
+                    for c in v.iter().filter(|c| c.0 == s) {
+                        n += 1;
+                        if c.1 == 1 {
+                            lo += 1;
+                        } else if c.1 == 7 {
+                            hi += 1;
+                        }
+                    }
+                    ok &= n == 2 && lo == 1 && hi == 1;
                 }
                 if ok {
                     f[THREE_SUITED_TERMINAL_CHOWS] = 1;
@@ -510,8 +516,8 @@ fn chow_fans(chows: &[Chow], pair: Option<u8>, values: &[i32; N_FANS], f: &mut F
             // best 3-chow fan, then one 2-chow fan for the fourth chow
             let mut best: Option<(usize, usize)> = None; // (fan, index of the fourth chow)
             for skip in 0..4 {
-                let t: Vec<Chow> = (0..4).filter(|&i| i != skip).map(|i| v[i]).collect();
-                if let Some(fan) = three_chow_fan(t[0], t[1], t[2])
+                let [a, b, c] = others3(skip).map(|i| v[i]);
+                if let Some(fan) = three_chow_fan(a, b, c)
                     && best.is_none_or(|(b, _)| values[fan] > values[b])
                 {
                     best = Some((fan, skip));
@@ -565,6 +571,17 @@ fn chow_fans(chows: &[Chow], pair: Option<u8>, values: &[i32; N_FANS], f: &mut F
     }
 }
 
+/// The three indices of 0..4 other than `skip`.
+#[inline]
+fn others3(skip: usize) -> [usize; 3] {
+    match skip {
+        0 => [1, 2, 3],
+        1 => [0, 2, 3],
+        2 => [0, 1, 3],
+        _ => [0, 1, 2],
+    }
+}
+
 fn three_pung_fan(a: u8, b: u8, c: u8) -> Option<usize> {
     let mut v = [a, b, c];
     v.sort_unstable_by_key(|&x| (rank(x), suit(x)));
@@ -610,10 +627,11 @@ fn numbered_pung_fans(p: &[u8], values: &[i32; N_FANS], f: &mut FanCounts) {
             if n == 3 && skip > 0 {
                 break;
             }
-            let t: Vec<u8> = (0..n)
-                .filter(|&i| n == 3 || i != skip)
-                .map(|i| p[i])
-                .collect();
+            let t = if n == 3 {
+                [p[0], p[1], p[2]]
+            } else {
+                others3(skip).map(|i| p[i])
+            };
             if let Some(fan) = three_pung_fan(t[0], t[1], t[2])
                 && best.is_none_or(|(b, _)| values[fan] > values[b])
             {
@@ -650,11 +668,14 @@ fn set_of(s: &Set) -> ScoredSet {
 }
 
 /// Fans of a regular or 组合龙 reading (before the exclusion walk).
-fn reading_fans(ctx: &mut Ctx, d: &Decomposition, sets: &mut Vec<ScoredSet>) -> FanCounts {
+fn reading_fans(ctx: &mut Ctx, d: &Decomposition, buf: &mut [ScoredSet; 4]) -> FanCounts {
     let rules = ctx.rules;
     let mut f = ctx.common;
-    sets.clear();
-    sets.extend(d.sets.iter().map(set_of));
+    let n_sets = d.sets.len().min(4);
+    for (slot, s) in buf.iter_mut().zip(&d.sets) {
+        *slot = set_of(s);
+    }
+    let sets = &mut buf[..n_sets];
     let pair = d.pair.map(|p| p.index());
     let win = ctx.win;
     // mcr.md §8: a discard completing a standing pung makes it melded unless the winning tile can
@@ -896,11 +917,24 @@ fn knitted_wait_possible(ctx: &Ctx, d: &Decomposition) -> bool {
     formal_waits(&rest, false, 2).count_ones() == 1
 }
 
+/// Bit set of the fans with a non-zero count (eight counts at a time).
 #[inline]
 fn mask_of(f: &FanCounts) -> u128 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
     let mut m = 0u128;
-    for (i, &c) in f.iter().enumerate() {
-        m |= u128::from(c != 0) << i;
+    let mut chunks = f.chunks_exact(8);
+    let mut shift = 0;
+    for ch in &mut chunks {
+        let w = u64::from_le_bytes([ch[0], ch[1], ch[2], ch[3], ch[4], ch[5], ch[6], ch[7]]);
+        // high bit of each byte = byte != 0
+        let t = (((w & LOW7) + LOW7) | w) & HIGH;
+        let bits = (t >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+        m |= u128::from(bits) << shift;
+        shift += 8;
+    }
+    for (k, &c) in chunks.remainder().iter().enumerate() {
+        m |= u128::from(c != 0) << (shift + k);
     }
     m
 }
@@ -1136,8 +1170,14 @@ pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
         nine_gates,
     };
 
-    let mut best: Option<(i32, u8, usize, FanCounts, Vec<ScoredSet>)> = None;
-    let mut sets = Vec::with_capacity(4);
+    let blank = ScoredSet {
+        kind: MeldKind::Pung,
+        tile: Tile::E,
+        declared: false,
+        concealed: false,
+    };
+    let mut best: Option<(i32, u8, usize, FanCounts, [ScoredSet; 4])> = None;
+    let mut sets = [blank; 4];
     for (di, d) in decs.iter().enumerate() {
         let (f, special_self) = match d.form {
             Form::Standard | Form::KnittedStraight => {
@@ -1145,7 +1185,6 @@ pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
                 (raw, nine_gates)
             }
             Form::SevenPairs => {
-                sets.clear();
                 let mut f = ctx.common;
                 let p = &d.pairs;
                 let shifted = p[0].index() < 27
@@ -1160,13 +1199,11 @@ pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
                 (f, shifted)
             }
             Form::ThirteenOrphans => {
-                sets.clear();
                 let mut f = ctx.common;
                 f[THIRTEEN_ORPHANS] = 1;
                 (f, true)
             }
             Form::HonorsKnitted => {
-                sets.clear();
                 let mut f = ctx.common;
                 if (27..34).all(|i| full[i] == 1) {
                     f[GREATER_HONORS_AND_KNITTED_TILES] = 1;
@@ -1198,7 +1235,7 @@ pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
             Some((bt, bp, _, _, _)) => total > *bt || (total == *bt && pref >= *bp),
         };
         if better {
-            best = Some((total, pref, di, f, sets.clone()));
+            best = Some((total, pref, di, f, sets));
         }
     }
     let Some((total_nf, _, di, mut f, best_sets)) = best else {
@@ -1237,7 +1274,7 @@ pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
         total_without_flowers: total_nf,
         meets_minimum,
         form,
-        sets: best_sets,
+        sets: best_sets[..d.sets.len().min(4)].to_vec(),
         pair: d.pair,
         pairs: d.pairs.clone(),
         knitted: d.knitted,
@@ -1254,4 +1291,21 @@ pub fn formal_waits_of(s: &Situation) -> Vec<Tile> {
         .filter(|&i| w & (1u64 << i) != 0)
         .map(Tile::new_unchecked)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mask_of_matches_the_counts() {
+        let mut f = [0u8; N_FANS];
+        for i in [0usize, 7, 8, 63, 64, 65, 80, 85] {
+            f[i] = 3;
+        }
+        let m = mask_of(&f);
+        for (i, &c) in f.iter().enumerate() {
+            assert_eq!(m >> i & 1 == 1, c != 0, "{i}");
+        }
+    }
 }
