@@ -10,9 +10,13 @@ fn main() {
         .filter(|l| l.contains("\"gen-"))
         .map(|l| Situation::from_json(l).unwrap())
         .collect();
-    let v = Variant::with_options("mcr", [("flag_policy", SwitchValue::Str("repair".into()))]).unwrap();
+    let v =
+        Variant::with_options("mcr", [("flag_policy", SwitchValue::Str("repair".into()))]).unwrap();
     let Rules::Mcr(r) = v.rules() else { panic!() };
-    let reps: usize = std::env::var("REPS").ok().and_then(|v| v.parse().ok()).unwrap_or(200);
+    let reps: usize = std::env::var("REPS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200);
     let mut best = f64::MAX;
     for _ in 0..5 {
         let t = Instant::now();

@@ -95,5 +95,8 @@ fn mcr_dev_reference_parity() {
         failures.len(),
         failures.join("\n")
     );
-    assert_eq!(rejected, 21, "strict rejections (和绝张 with the tile in hand)");
+    assert_eq!(
+        rejected, 21,
+        "strict rejections (和绝张 with the tile in hand)"
+    );
 }

@@ -57,9 +57,12 @@ pub fn ref_code(t: Tile) -> String {
 }
 
 fn extract_tiles(hand: &Bound<'_, PyAny>, max: usize) -> Result<Vec<Tile>, CoreError> {
-    let tup = hand
-        .cast::<PyTuple>()
-        .map_err(|_| err("ERROR_WRONG_TILES_COUNT", "hand must be a tuple of tile codes"))?;
+    let tup = hand.cast::<PyTuple>().map_err(|_| {
+        err(
+            "ERROR_WRONG_TILES_COUNT",
+            "hand must be a tuple of tile codes",
+        )
+    })?;
     if tup.len() > max {
         return Err(err(
             "ERROR_WRONG_TILES_COUNT",
@@ -71,15 +74,20 @@ fn extract_tiles(hand: &Bound<'_, PyAny>, max: usize) -> Result<Vec<Tile>, CoreE
         let s = x
             .cast::<PyString>()
             .map_err(|_| CoreError::tile("?", "ERROE_WRONG_TILE_CODE: tiles are strings"))?;
-        out.push(ref_tile(s.to_str().map_err(|e| CoreError::hand(e.to_string()))?)?);
+        out.push(ref_tile(
+            s.to_str().map_err(|e| CoreError::hand(e.to_string()))?,
+        )?);
     }
     Ok(out)
 }
 
 fn extract_pack(pack: &Bound<'_, PyAny>) -> Result<Vec<Meld>, CoreError> {
-    let tup = pack
-        .cast::<PyTuple>()
-        .map_err(|_| err("ERROE_WRONG_PACK_CODE", "pack must be a tuple of (type, tile, offer)"))?;
+    let tup = pack.cast::<PyTuple>().map_err(|_| {
+        err(
+            "ERROE_WRONG_PACK_CODE",
+            "pack must be a tuple of (type, tile, offer)",
+        )
+    })?;
     if tup.len() > 4 {
         return Err(err(
             "ERROE_WRONG_PACK_CODE",
@@ -96,13 +104,19 @@ fn extract_pack(pack: &Bound<'_, PyAny>) -> Result<Vec<Meld>, CoreError> {
         })?;
         let t = ref_tile(&tile)?;
         if !(0..=3).contains(&offer) {
-            return Err(err("ERROE_WRONG_OFFER_CODE", format!("offer {offer} not in 0..3")));
+            return Err(err(
+                "ERROE_WRONG_OFFER_CODE",
+                format!("offer {offer} not in 0..3"),
+            ));
         }
         let offer = offer as u8;
         let m = match kind.as_str() {
             "CHI" => {
                 if offer == 0 {
-                    return Err(err("ERROE_WRONG_OFFER_CODE", "a CHI is claimed: offer 1..3"));
+                    return Err(err(
+                        "ERROE_WRONG_OFFER_CODE",
+                        "a CHI is claimed: offer 1..3",
+                    ));
                 }
                 let low = match t.rank() {
                     Some(2..=8) => Tile::new_unchecked(t.index() - 1),
@@ -117,7 +131,10 @@ fn extract_pack(pack: &Bound<'_, PyAny>) -> Result<Vec<Meld>, CoreError> {
             }
             "PENG" => {
                 if offer == 0 {
-                    return Err(err("ERROE_WRONG_OFFER_CODE", "a PENG is claimed: offer 1..3"));
+                    return Err(err(
+                        "ERROE_WRONG_OFFER_CODE",
+                        "a PENG is claimed: offer 1..3",
+                    ));
                 }
                 Meld::new(MeldKind::Pung, t, false, offer)
             }
@@ -266,9 +283,7 @@ pub fn mcr_fan_calculator<'py>(
         unreachable!("mcr rules")
     };
     let sc = mcr::score(&s, r).map_err(|e| match e {
-        CoreError::InvalidHand(m) if m.starts_with("not a winning hand") => {
-            err("ERROR_NOT_WIN", m)
-        }
+        CoreError::InvalidHand(m) if m.starts_with("not a winning hand") => err("ERROR_NOT_WIN", m),
         other => other,
     })?;
     let items: Vec<Bound<'py, PyTuple>> = sc

@@ -15,9 +15,9 @@ use pyo3::prelude::*;
 #[pymodule]
 mod _core {
     #[pymodule_export]
-    use crate::errors::{HupaiError, InvalidHandError, InvalidTileError, RuleConfigError};
-    #[pymodule_export]
     use crate::compat::{mcr_fan_calculator, mcr_shanten};
+    #[pymodule_export]
+    use crate::errors::{HupaiError, InvalidHandError, InvalidTileError, RuleConfigError};
     #[pymodule_export]
     use crate::hand::{PyHand, PyMeld, decompose};
     #[pymodule_export]

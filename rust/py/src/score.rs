@@ -60,8 +60,8 @@ pub fn py_to_json(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
 }
 
 fn situation_from_value(v: Value) -> Result<Situation, CoreError> {
-    let input: SituationInput = serde_json::from_value(v)
-        .map_err(|e| CoreError::hand(format!("situation JSON: {e}")))?;
+    let input: SituationInput =
+        serde_json::from_value(v).map_err(|e| CoreError::hand(format!("situation JSON: {e}")))?;
     Situation::from_input(&input)
 }
 
@@ -77,7 +77,12 @@ fn situation_from_value(v: Value) -> Result<Situation, CoreError> {
 /// case-schema dict (``{"type": "pung", "tile": "E", "offer": 2}``) or a ``hupai.Meld``.
 /// ``Situation.from_dict({"hand": ..., "situation": ...})`` and
 /// ``Situation.parse("[EEE,2]123m...+9s", self_drawn=True)`` build the same object.
-#[pyclass(frozen, skip_from_py_object, module = "hupai._core", name = "Situation")]
+#[pyclass(
+    frozen,
+    skip_from_py_object,
+    module = "hupai._core",
+    name = "Situation"
+)]
 #[derive(Clone)]
 pub struct PySituation {
     pub(crate) inner: Arc<Situation>,
@@ -610,8 +615,7 @@ fn score_value(case: &Value, default_variant: Option<&Arc<Variant>>) -> Result<V
 #[pyfunction]
 pub fn score_json<'py>(py: Python<'py>, case: &Bound<'py, PyAny>) -> BindResult<Bound<'py, PyAny>> {
     let v = if let Ok(s) = case.cast::<PyString>() {
-        serde_json::from_str(s.to_str()?)
-            .map_err(|e| CoreError::hand(format!("case JSON: {e}")))?
+        serde_json::from_str(s.to_str()?).map_err(|e| CoreError::hand(format!("case JSON: {e}")))?
     } else {
         py_to_json(case)?
     };
@@ -661,6 +665,9 @@ fn error_dict<'py>(py: Python<'py>, e: &CoreError) -> PyResult<Bound<'py, PyAny>
     Ok(d.into_any())
 }
 
+/// One parsed batch item: the situation and the variant to score it under.
+type Job = (Arc<Situation>, Arc<Variant>);
+
 fn pool(threads: Option<usize>) -> Result<Option<Arc<rayon::ThreadPool>>, CoreError> {
     let Some(n) = threads else { return Ok(None) };
     static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
@@ -693,14 +700,14 @@ pub fn score_batch<'py>(
     threads: Option<usize>,
 ) -> BindResult<Bound<'py, PyList>> {
     let default_v = variant_from_py(variant)?;
-    let mut parsed: Vec<Result<(Arc<Situation>, Arc<Variant>), CoreError>> = Vec::new();
+    let mut parsed: Vec<Result<Job, CoreError>> = Vec::new();
     for item in items.try_iter()? {
         let item = item?;
         if let Ok(s) = item.cast::<PySituation>() {
             parsed.push(Ok((s.get().inner.clone(), default_v.clone())));
             continue;
         }
-        let r = (|| -> Result<(Arc<Situation>, Arc<Variant>), BindError> {
+        let r = (|| -> Result<Job, BindError> {
             let v = if let Ok(s) = item.cast::<PyString>() {
                 serde_json::from_str(s.to_str()?)
                     .map_err(|e| CoreError::hand(format!("case JSON: {e}")))?
@@ -744,4 +751,3 @@ pub fn score_batch<'py>(
     }
     Ok(out)
 }
-

@@ -28,7 +28,9 @@ pub struct Payment {
 /// self-drawn win.
 pub fn settle(total: i64, base: i64, winner: u8, discarder: Option<u8>) -> Result<Vec<Payment>> {
     if winner > 3 {
-        return Err(Error::hand(format!("winner seat {winner} out of range 0..=3")));
+        return Err(Error::hand(format!(
+            "winner seat {winner} out of range 0..=3"
+        )));
     }
     if let Some(d) = discarder {
         if d > 3 || d == winner {

@@ -197,7 +197,7 @@ fn formal_waits(standing: &Counts, seven_pairs: bool, limit: u32) -> u64 {
                     || (r <= 7 && standing[x + 1] > 0)
                     || (r <= 6 && standing[x + 2] > 0)
             });
-        if !near && !(need_pair && size[g] == 0) {
+        if !near {
             continue;
         }
         let mut c = group_of(standing, g);
@@ -860,7 +860,10 @@ fn reading_fans(ctx: &mut Ctx, d: &Decomposition, buf: &mut [ScoredSet; 4]) -> F
     // wait fans (mcr.md §9, §12.1): positions first, the (costlier) unique-wait test only if one
     // of them applies
     let (mut edge, mut closed, mut single) = (false, false, false);
-    for s in sets.iter().filter(|s| !s.declared && s.kind == MeldKind::Chow) {
+    for s in sets
+        .iter()
+        .filter(|s| !s.declared && s.kind == MeldKind::Chow)
+    {
         let t = s.tile.index();
         if win >= 27 || suit(t) != suit(win) {
             continue;
@@ -1189,7 +1192,8 @@ pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
                 let p = &d.pairs;
                 let shifted = p[0].index() < 27
                     && (1..7).all(|k| {
-                        p[k].index() == p[0].index() + k as u8 && suit(p[k].index()) == suit(p[0].index())
+                        p[k].index() == p[0].index() + k as u8
+                            && suit(p[k].index()) == suit(p[0].index())
                     });
                 if shifted {
                     f[SEVEN_SHIFTED_PAIRS] = 1;

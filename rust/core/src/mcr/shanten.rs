@@ -64,9 +64,17 @@ fn merge(a: u64, b: u64) -> u64 {
         while y != 0 {
             let j = y.trailing_zeros() as usize;
             y &= y - 1;
-            let (m, t, p) = (i / 10 + j / 10, (i / 2) % 5 + (j / 2) % 5, (i % 2) + (j % 2));
+            let (m, t, p) = (
+                i / 10 + j / 10,
+                (i / 2) % 5 + (j / 2) % 5,
+                (i % 2) + (j % 2),
+            );
             // a second pair is a partial set
-            out |= if p == 2 { state(m, t + 1, true) } else { state(m, t, p == 1) };
+            out |= if p == 2 {
+                state(m, t + 1, true)
+            } else {
+                state(m, t, p == 1)
+            };
         }
     }
     out
@@ -95,7 +103,15 @@ fn group_states(c: &[u8], suited: bool, key: u64) -> u64 {
     out
 }
 
-fn group_dfs(c: &mut [u8; 9], suited: bool, from: usize, m: usize, t: usize, p: bool, out: &mut u64) {
+fn group_dfs(
+    c: &mut [u8; 9],
+    suited: bool,
+    from: usize,
+    m: usize,
+    t: usize,
+    p: bool,
+    out: &mut u64,
+) {
     let mut i = from;
     while i < 9 && c[i] == 0 {
         i += 1;
