@@ -176,37 +176,42 @@ fn formal_waits(standing: &Counts, seven_pairs: bool, limit: u32) -> u64 {
     }
     let mut out = 0u64;
     let mut found = 0;
-    for x in 0..N_KINDS {
-        let g = x / 9;
-        let others = (0..4).filter(|&h| h != g);
-        let (n_bad, n_pair) = others.fold((0, 0), |(b, p), h| match status[h] {
-            0 => (b, p),
-            2 => (b, p + 1),
-            _ => (b + 1, p),
-        });
+    for g in 0..4 {
+        let (mut n_bad, mut n_pair) = (0, 0);
+        for (h, &st) in status.iter().enumerate() {
+            if h != g {
+                match st {
+                    0 => {}
+                    2 => n_pair += 1,
+                    _ => n_bad += 1,
+                }
+            }
+        }
         let need_pair = match ((size[g] + 1) % 3, n_bad, n_pair) {
             (2, 0, 0) => true,
             (0, 0, 1) => false,
             _ => continue,
         };
-        let near = standing[x] > 0
-            || (x < 27 && {
-                let r = x % 9;
-                (r >= 1 && standing[x - 1] > 0)
-                    || (r >= 2 && standing[x - 2] > 0)
-                    || (r <= 7 && standing[x + 1] > 0)
-                    || (r <= 6 && standing[x + 2] > 0)
-            });
-        if !near {
-            continue;
-        }
-        let mut c = group_of(standing, g);
-        c[x - g * 9] += 1;
-        if group_ok(&mut c, g < 3, 0, need_pair) {
-            out |= 1u64 << x;
-            found += 1;
-            if found >= limit {
-                return out;
+        let base = group_of(standing, g);
+        let width = if g == 3 { 7 } else { 9 };
+        for r in 0..width {
+            let near = base[r] > 0
+                || (g < 3
+                    && ((r >= 1 && base[r - 1] > 0)
+                        || (r >= 2 && base[r - 2] > 0)
+                        || (r <= 7 && base[r + 1] > 0)
+                        || (r <= 6 && base[r + 2] > 0)));
+            if !near {
+                continue;
+            }
+            let mut c = base;
+            c[r] += 1;
+            if group_ok(&mut c, g < 3, 0, need_pair) {
+                out |= 1u64 << (g * 9 + r);
+                found += 1;
+                if found >= limit {
+                    return out;
+                }
             }
         }
     }
@@ -1270,10 +1275,16 @@ pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
         Form::KnittedStraight => McrForm::KnittedStraight,
     };
     Ok(McrScore {
-        fans: (0..N_FANS)
-            .filter(|&i| f[i] > 0)
-            .map(|i| (i, f[i]))
-            .collect(),
+        fans: {
+            let mut m = mask_of(&f);
+            let mut v = Vec::with_capacity(m.count_ones() as usize);
+            while m != 0 {
+                let i = m.trailing_zeros() as usize;
+                m &= m - 1;
+                v.push((i, f[i]));
+            }
+            v
+        },
         total,
         total_without_flowers: total_nf,
         meets_minimum,
