@@ -61,6 +61,7 @@ def test_switches() -> None:
     off = hupai.score(s, hupai.Variant("mcr", concealed_and_melded_kong="off"))
     assert off.total == 26 and {"MELDED_KONG", "CONCEALED_KONG"} <= set(_fans(off))
     assert hupai.score(s, hupai.Variant("mcr", concealed_and_melded_kong="6")).total == 29
+    assert hupai.score(s, hupai.Variant("mcr", concealed_and_melded_kong=6)).total == 29
     k = hupai.Situation.parse("258m234p69p147s88s+3p")  # gbm-unit-081
     assert hupai.score(k).total == 17
     assert hupai.score(k, hupai.Variant("mcr", knitted_straight_wait_fans=False)).total == 16

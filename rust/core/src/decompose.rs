@@ -167,23 +167,26 @@ pub fn decompose(concealed: &Counts, melds: &[Meld], shapes: Shapes) -> Result<V
             melds.len()
         )));
     }
-    let mut out = Vec::new();
-    let declared: Vec<Set> = melds.iter().map(Set::from_meld).collect();
+    let mut out = Vec::with_capacity(4);
+    let mut declared: Vec<Set> = Vec::with_capacity(4);
+    declared.extend(melds.iter().map(Set::from_meld));
     if shapes.standard {
         let mut c = *concealed;
         let mut sets = declared.clone();
         standard(&mut c, 0, &mut sets, None, &mut |sets, pair| {
             // The pair may be taken before or after a chow through the same tile, which reaches
             // the same multiset of groups twice: keep each reading once.
-            let d = Decomposition {
-                form: Form::Standard,
-                sets: sets.to_vec(),
-                pair: Some(pair),
-                pairs: Vec::new(),
-                knitted: None,
-            };
-            if !out.contains(&d) {
-                out.push(d);
+            let seen = out.iter().any(|o: &Decomposition| {
+                o.form == Form::Standard && o.pair == Some(pair) && o.sets == sets
+            });
+            if !seen {
+                out.push(Decomposition {
+                    form: Form::Standard,
+                    sets: sets.to_vec(),
+                    pair: Some(pair),
+                    pairs: Vec::new(),
+                    knitted: None,
+                });
             }
         });
     }
@@ -232,15 +235,20 @@ pub fn decompose(concealed: &Counts, melds: &[Meld], shapes: Shapes) -> Result<V
                 }
                 let mut sets = declared.clone();
                 standard(&mut c, 0, &mut sets, None, &mut |sets, pair| {
-                    let d = Decomposition {
-                        form: Form::KnittedStraight,
-                        sets: sets.to_vec(),
-                        pair: Some(pair),
-                        pairs: Vec::new(),
-                        knitted: Some(perm),
-                    };
-                    if !out.contains(&d) {
-                        out.push(d);
+                    let seen = out.iter().any(|o: &Decomposition| {
+                        o.form == Form::KnittedStraight
+                            && o.knitted == Some(perm)
+                            && o.pair == Some(pair)
+                            && o.sets == sets
+                    });
+                    if !seen {
+                        out.push(Decomposition {
+                            form: Form::KnittedStraight,
+                            sets: sets.to_vec(),
+                            pair: Some(pair),
+                            pairs: Vec::new(),
+                            knitted: Some(perm),
+                        });
                     }
                 });
             }
