@@ -5,6 +5,7 @@ from typing import Any, Self, final
 
 __version__: str
 __all__ = [
+    "_set_compat_error",
     "Fan",
     "Hand",
     "HupaiError",
@@ -209,14 +210,15 @@ def mcr_waits(situation: Situation | dict[str, Any]) -> list[str]: ...
 def mcr_fan_calculator(
     pack: Any,
     hand: Any,
-    win_tile: str,
-    flower_count: int,
-    self_drawn: bool,
-    fourth_tile: bool,
-    about_kong: bool,
-    wall_last: bool,
-    seat_wind: int,
-    prevalent_wind: int,
-    verbose: bool = False,
+    winTile: Any,  # noqa: N803
+    flowerCount: Any,  # noqa: N803
+    isSelfDrawn: Any,  # noqa: N803
+    is4thTile: Any,  # noqa: N803
+    isAboutKong: Any,  # noqa: N803
+    isWallLast: Any,  # noqa: N803
+    seatWind: Any,  # noqa: N803
+    prevalentWind: Any,  # noqa: N803
+    verbose: Any = None,
 ) -> tuple[Any, ...]: ...
+def _set_compat_error(cls: type[BaseException]) -> None: ...
 def mcr_shanten(pack: Any, hand: Any, kind: str = "all") -> tuple[int, list[str]]: ...

@@ -44,61 +44,16 @@ class MahjongGBError(HupaiError, TypeError):
         self.detail = detail
 
 
-def _wrap(e: HupaiError) -> MahjongGBError:
-    msg = str(e)
-    for prefix in ("invalid hand: ", "invalid rule configuration: "):
-        if msg.startswith(prefix):
-            msg = msg[len(prefix) :]
-    code = "ERROR_WRONG_INPUT"
-    for token in msg.replace('"', " ").replace(":", " ").split():
-        if token.startswith(("ERROR_", "ERROE_")):
-            code = token
-            break
-    return MahjongGBError(code, msg)
+_core._set_compat_error(MahjongGBError)
 
-
-def MahjongFanCalculator(  # noqa: N802 (reference name)
-    pack: Any,
-    hand: Any,
-    winTile: str,  # noqa: N803
-    flowerCount: int,  # noqa: N803
-    isSelfDrawn: bool,  # noqa: N803
-    is4thTile: bool,  # noqa: N803
-    isAboutKong: bool,  # noqa: N803
-    isWallLast: bool,  # noqa: N803
-    seatWind: int,  # noqa: N803
-    prevalentWind: int,  # noqa: N803
-    verbose: bool = False,
-) -> tuple[Any, ...]:
-    """Fans of a win: tuple of ``(points × count, zh_name)``, or with ``verbose`` of
-    ``(points, count, zh_name, en_name)``, in fan-table order."""
-    try:
-        return _core.mcr_fan_calculator(
-            pack,
-            hand,
-            winTile,
-            flowerCount,
-            bool(isSelfDrawn),
-            bool(is4thTile),
-            bool(isAboutKong),
-            bool(isWallLast),
-            seatWind,
-            prevalentWind,
-            bool(verbose),
-        )
-    except HupaiError as e:
-        raise _wrap(e) from None
-    except (TypeError, OverflowError) as e:
-        raise MahjongGBError("ERROR_WRONG_INPUT", str(e)) from None
+# The Rust entry point itself (reference argument names: pack, hand, winTile, flowerCount,
+# isSelfDrawn, is4thTile, isAboutKong, isWallLast, seatWind, prevalentWind, verbose=False); it
+# raises MahjongGBError.
+MahjongFanCalculator = _core.mcr_fan_calculator
 
 
 def _shanten(pack: Any, hand: Any, kind: str) -> tuple[int, tuple[str, ...]]:
-    try:
-        sh, useful = _core.mcr_shanten(pack, hand, kind)
-    except HupaiError as e:
-        raise _wrap(e) from None
-    except (TypeError, OverflowError) as e:
-        raise MahjongGBError("ERROR_WRONG_INPUT", str(e)) from None
+    sh, useful = _core.mcr_shanten(pack, hand, kind)
     return sh, tuple(useful)
 
 

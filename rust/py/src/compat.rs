@@ -12,9 +12,42 @@ use hupai_core::situation::WinType;
 use hupai_core::variant::Rules;
 use hupai_core::{Error as CoreError, Hand, Meld, MeldKind, Situation, Tile, Variant};
 use pyo3::prelude::*;
-use pyo3::types::{PyString, PyTuple};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyString, PyTuple, PyType};
 
-use crate::errors::BindResult;
+use crate::errors::{BindError, BindResult};
+
+/// The compat module's exception class (`hupai.compat.MahjongGB.MahjongGBError`, a HupaiError and
+/// a TypeError), registered by that module at import; until then the typed core errors are raised.
+static COMPAT_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+
+/// Register the exception class raised by the compat entry points (called by
+/// `hupai.compat.MahjongGB` at import).
+#[pyfunction]
+pub fn _set_compat_error(py: Python<'_>, cls: Bound<'_, PyType>) {
+    let _ = COMPAT_ERROR.set(py, cls.unbind());
+}
+
+/// A core error as the compat exception: `str()` = the reference's bare error code, `.detail` the
+/// full message.
+fn compat_err(py: Python<'_>, e: CoreError) -> BindError {
+    let Some(cls) = COMPAT_ERROR.get(py) else {
+        return BindError::Core(e);
+    };
+    let msg = match &e {
+        CoreError::InvalidHand(m) | CoreError::RuleConfig(m) => m.clone(),
+        CoreError::InvalidTile { text, reason } => format!("{reason} ({text:?})"),
+    };
+    let code = msg
+        .split(|c: char| c.is_whitespace() || c == ':' || c == '"')
+        .find(|t| t.starts_with("ERROR_") || t.starts_with("ERROE_"))
+        .unwrap_or("ERROR_WRONG_INPUT")
+        .to_string();
+    match cls.bind(py).call1((code, msg)) {
+        Ok(obj) => BindError::Py(PyErr::from_value(obj)),
+        Err(err) => BindError::Py(err),
+    }
+}
 
 fn err(code: &str, detail: impl std::fmt::Display) -> CoreError {
     CoreError::hand(format!("{code}: {detail}"))
@@ -247,59 +280,91 @@ fn ref_zh(i: usize, zh: &'static str) -> &'static str {
     }
 }
 
-/// `MahjongFanCalculator` of pymahjonggb on the MCR scorer (flag policy "repair" like the
-/// reference): verbose → tuple of `(points, count, zh, en)`, else `(points × count, zh)`.
+/// Calculate Mahjong Fans (pymahjonggb's `MahjongFanCalculator` on hupai's MCR scorer, flag policy
+/// "repair" like the reference).
+///
+/// pack: tuple of `("CHI"/"PENG"/"GANG", tile, offer 0..3)`; hand: tuple of standing tiles; winTile;
+/// flowerCount; isSelfDrawn; is4thTile; isAboutKong; isWallLast; seatWind, prevalentWind: 0..3.
+/// Returns a tuple of `(points × count, zh_name)`, or with `verbose` of
+/// `(points, count, zh_name, en_name)`, in fan-table order.
 #[pyfunction]
-#[pyo3(signature = (pack, hand, win_tile, flower_count, self_drawn, fourth_tile, about_kong, wall_last, seat_wind, prevalent_wind, verbose=false))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (pack, hand, winTile, flowerCount, isSelfDrawn, is4thTile, isAboutKong, isWallLast, seatWind, prevalentWind, verbose=None))]
+#[allow(clippy::too_many_arguments, non_snake_case)]
 pub fn mcr_fan_calculator<'py>(
     py: Python<'py>,
     pack: &Bound<'py, PyAny>,
     hand: &Bound<'py, PyAny>,
-    win_tile: &str,
-    flower_count: i64,
-    self_drawn: bool,
-    fourth_tile: bool,
-    about_kong: bool,
-    wall_last: bool,
-    seat_wind: i64,
-    prevalent_wind: i64,
-    verbose: bool,
+    winTile: &Bound<'py, PyAny>,
+    flowerCount: &Bound<'py, PyAny>,
+    isSelfDrawn: &Bound<'py, PyAny>,
+    is4thTile: &Bound<'py, PyAny>,
+    isAboutKong: &Bound<'py, PyAny>,
+    isWallLast: &Bound<'py, PyAny>,
+    seatWind: &Bound<'py, PyAny>,
+    prevalentWind: &Bound<'py, PyAny>,
+    verbose: Option<&Bound<'py, PyAny>>,
 ) -> BindResult<Bound<'py, PyTuple>> {
-    let s = build(
-        pack,
-        hand,
-        win_tile,
-        flower_count,
-        self_drawn,
-        fourth_tile,
-        about_kong,
-        wall_last,
-        seat_wind,
-        prevalent_wind,
-    )?;
-    let v = compat_variant();
-    let Rules::Mcr(r) = v.rules() else {
-        unreachable!("mcr rules")
+    let int = |o: &Bound<'py, PyAny>, what: &str| -> Result<i64, CoreError> {
+        o.extract::<i64>()
+            .map_err(|_| err("ERROR_WRONG_INPUT", format!("{what} must be an int")))
     };
-    let sc = mcr::score(&s, r).map_err(|e| match e {
-        CoreError::InvalidHand(m) if m.starts_with("not a winning hand") => err("ERROR_NOT_WIN", m),
-        other => other,
-    })?;
-    let items: Vec<Bound<'py, PyTuple>> = sc
-        .fans
-        .iter()
-        .map(|&(i, c)| {
-            let zh = ref_zh(i, r.zh[i]);
-            if verbose {
-                (r.values[i], c, zh, r.en[i]).into_pyobject(py)
-            } else {
-                (r.values[i] * c as i32, zh).into_pyobject(py)
+    let truth = |o: &Bound<'py, PyAny>| o.is_truthy();
+    let run = || -> Result<Bound<'py, PyTuple>, CoreError> {
+        let win = winTile
+            .cast::<PyString>()
+            .map_err(|_| CoreError::tile("?", "ERROE_WRONG_TILE_CODE: winTile must be a str"))?
+            .to_str()
+            .map_err(|e| CoreError::hand(e.to_string()))?
+            .to_string();
+        let flags = (
+            truth(isSelfDrawn).map_err(|e| CoreError::hand(e.to_string()))?,
+            truth(is4thTile).map_err(|e| CoreError::hand(e.to_string()))?,
+            truth(isAboutKong).map_err(|e| CoreError::hand(e.to_string()))?,
+            truth(isWallLast).map_err(|e| CoreError::hand(e.to_string()))?,
+        );
+        let s = build(
+            pack,
+            hand,
+            &win,
+            int(flowerCount, "flowerCount")?,
+            flags.0,
+            flags.1,
+            flags.2,
+            flags.3,
+            int(seatWind, "seatWind")?,
+            int(prevalentWind, "prevalentWind")?,
+        )?;
+        let verbose = match verbose {
+            Some(v) => truth(v).map_err(|e| CoreError::hand(e.to_string()))?,
+            None => false,
+        };
+        let v = compat_variant();
+        let Rules::Mcr(r) = v.rules() else {
+            unreachable!("mcr rules")
+        };
+        let sc = mcr::score(&s, r).map_err(|e| match e {
+            CoreError::InvalidHand(m) if m.starts_with("not a winning hand") => {
+                err("ERROR_NOT_WIN", m)
             }
-            .map(|t| t.into_any().cast_into::<PyTuple>().expect("a tuple"))
-        })
-        .collect::<PyResult<_>>()?;
-    Ok(PyTuple::new(py, items)?)
+            other => other,
+        })?;
+        let items: Vec<Bound<'py, PyTuple>> = sc
+            .fans
+            .iter()
+            .map(|&(i, c)| {
+                let zh = ref_zh(i, r.zh[i]);
+                if verbose {
+                    (r.values[i], c, zh, r.en[i]).into_pyobject(py)
+                } else {
+                    (r.values[i] * i32::from(c), zh).into_pyobject(py)
+                }
+                .map(|t| t.into_any().cast_into::<PyTuple>().expect("a tuple"))
+                .map_err(|e| CoreError::hand(e.to_string()))
+            })
+            .collect::<Result<_, _>>()?;
+        PyTuple::new(py, items).map_err(|e| CoreError::hand(e.to_string()))
+    };
+    run().map_err(|e| compat_err(py, e))
 }
 
 /// Shanten entry points for the compat module (temporary simple implementation, see
@@ -308,10 +373,19 @@ pub fn mcr_fan_calculator<'py>(
 #[pyfunction]
 #[pyo3(signature = (pack, hand, kind="all"))]
 pub fn mcr_shanten(
+    py: Python<'_>,
     pack: &Bound<'_, PyAny>,
     hand: &Bound<'_, PyAny>,
     kind: &str,
 ) -> BindResult<(i32, Vec<String>)> {
+    shanten_inner(pack, hand, kind).map_err(|e| compat_err(py, e))
+}
+
+fn shanten_inner(
+    pack: &Bound<'_, PyAny>,
+    hand: &Bound<'_, PyAny>,
+    kind: &str,
+) -> Result<(i32, Vec<String>), CoreError> {
     let melds = extract_pack(pack)?;
     let tiles = extract_tiles(hand, 14)?;
     let n = tiles.len() + 3 * melds.len();
@@ -319,8 +393,7 @@ pub fn mcr_shanten(
         return Err(err(
             "ERROR_WRONG_TILES_COUNT",
             format!("{} tiles with {} packs", tiles.len(), melds.len()),
-        )
-        .into());
+        ));
     }
     let counts = hupai_core::tile::to_counts(&tiles)
         .map_err(|e| err("ERROR_TILE_COUNT_GREATER_THAN_4", e))?;
@@ -336,7 +409,7 @@ pub fn mcr_shanten(
         "thirteen_orphans" => mcr::shanten::Kind::ThirteenOrphans,
         "honors_and_knitted" => mcr::shanten::Kind::HonorsAndKnitted,
         "knitted_straight" => mcr::shanten::Kind::KnittedStraight,
-        other => return Err(CoreError::rule(format!("unknown shanten kind {other:?}")).into()),
+        other => return Err(CoreError::rule(format!("unknown shanten kind {other:?}"))),
     };
     let (sh, useful) = mcr::shanten::shanten_with_useful(&counts, melds.len(), kind);
     // reference order of useful tiles: W (m), T (s), B (p), F, J

@@ -15,7 +15,7 @@ use pyo3::prelude::*;
 #[pymodule]
 mod _core {
     #[pymodule_export]
-    use crate::compat::{mcr_fan_calculator, mcr_shanten};
+    use crate::compat::{_set_compat_error, mcr_fan_calculator, mcr_shanten};
     #[pymodule_export]
     use crate::errors::{HupaiError, InvalidHandError, InvalidTileError, RuleConfigError};
     #[pymodule_export]

@@ -10,8 +10,11 @@ use crate::tile::{Counts, N_KINDS, Tile};
 use super::ids::*;
 use super::rules::{BlessingRule, McrRules};
 
-/// Fan counts indexed by the constants of [`super::ids`].
-pub type FanCounts = [u8; N_FANS];
+/// Fan counts indexed by the constants of [`super::ids`] (padded to whole 8-byte words).
+pub type FanCounts = [u8; FAN_SLOTS];
+
+/// `N_FANS` rounded up to a multiple of 8.
+pub const FAN_SLOTS: usize = N_FANS.div_ceil(8) * 8;
 
 /// The form of the chosen reading (mcr.md §4.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -161,8 +164,9 @@ fn group_of(c: &Counts, g: usize) -> [u8; 9] {
 /// adding X changes one group only, and the tile counts mod 3 decide which group holds the pair.
 fn formal_waits(standing: &Counts, seven_pairs: bool, limit: u32) -> u64 {
     let mut size = [0usize; 4];
-    for (i, &n) in standing.iter().enumerate() {
-        size[i / 9] += n as usize;
+    for (g, sz) in size.iter_mut().enumerate() {
+        let end = if g == 3 { N_KINDS } else { g * 9 + 9 };
+        *sz = standing[g * 9..end].iter().map(|&n| n as usize).sum();
     }
     // status of each untouched group: 0 = sets only, 2 = sets + pair, 1 = impossible
     let mut status = [1u8; 4];
@@ -941,9 +945,7 @@ fn mask_of(f: &FanCounts) -> u128 {
         m |= u128::from(bits) << shift;
         shift += 8;
     }
-    for (k, &c) in chunks.remainder().iter().enumerate() {
-        m |= u128::from(c != 0) << (shift + k);
-    }
+    debug_assert!(chunks.remainder().is_empty());
     m
 }
 
@@ -1127,7 +1129,7 @@ pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
             claimed_n += 1;
         }
     }
-    let mut common = [0u8; N_FANS];
+    let mut common = [0u8; FAN_SLOTS];
     whole_hand_fans(&all, kong_tiles, &mut common);
     if self_drawn {
         common[SELF_DRAWN] = 1;
@@ -1314,7 +1316,7 @@ mod tests {
 
     #[test]
     fn mask_of_matches_the_counts() {
-        let mut f = [0u8; N_FANS];
+        let mut f = [0u8; FAN_SLOTS];
         for i in [0usize, 7, 8, 63, 64, 65, 80, 85] {
             f[i] = 3;
         }
