@@ -180,7 +180,7 @@ fn formal_waits(standing: &Counts, seven_pairs: bool, limit: u32) -> u64 {
     }
     let mut out = 0u64;
     let mut found = 0;
-    for g in 0..4 {
+    for (g, &sz) in size.iter().enumerate() {
         let (mut n_bad, mut n_pair) = (0, 0);
         for (h, &st) in status.iter().enumerate() {
             if h != g {
@@ -191,7 +191,7 @@ fn formal_waits(standing: &Counts, seven_pairs: bool, limit: u32) -> u64 {
                 }
             }
         }
-        let need_pair = match ((size[g] + 1) % 3, n_bad, n_pair) {
+        let need_pair = match ((sz + 1) % 3, n_bad, n_pair) {
             (2, 0, 0) => true,
             (0, 0, 1) => false,
             _ => continue,
