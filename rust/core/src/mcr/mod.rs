@@ -55,3 +55,37 @@ pub fn settle(total: i64, base: i64, winner: u8, discarder: Option<u8>) -> Resul
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn balance(p: &[Payment], seat: u8) -> i64 {
+        p.iter()
+            .map(|x| {
+                if x.payee == seat {
+                    x.amount
+                } else if x.payer == seat {
+                    -x.amount
+                } else {
+                    0
+                }
+            })
+            .sum()
+    }
+
+    #[test]
+    fn settlement_is_zero_sum() {
+        // self-drawn 98 (mcr.md §11): each pays 106, winner +318
+        let p = settle(98, 8, 0, None).unwrap();
+        assert_eq!(balance(&p, 0), 318);
+        assert!(p.iter().all(|x| x.amount == 106));
+        // 抢杠和 40: the kong declarer pays 48, the others 8; winner +64
+        let p = settle(40, 8, 2, Some(1)).unwrap();
+        assert_eq!(balance(&p, 2), 64);
+        assert_eq!(balance(&p, 1), -48);
+        assert_eq!((0..4).map(|s| balance(&p, s)).sum::<i64>(), 0);
+        assert!(settle(10, 8, 1, Some(1)).is_err());
+        assert!(settle(10, 8, 4, None).is_err());
+    }
+}
