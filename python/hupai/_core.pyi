@@ -18,6 +18,7 @@ __all__ = [
     "batch_waits",
     "decompose",
     "discard_options",
+    "Fan",
     "format_tiles",
     "from_counts",
     "Hand",
@@ -25,9 +26,17 @@ __all__ = [
     "InvalidHandError",
     "InvalidTileError",
     "is_winning",
+    "mcr_fan_calculator",
+    "mcr_settlement",
+    "mcr_shanten",
+    "mcr_waits",
     "Meld",
     "parse_tiles",
     "RuleConfigError",
+    "score",
+    "Score",
+    "score_batch",
+    "score_json",
     "Settlement",
     "SettlementError",
     "shanten",
@@ -36,6 +45,7 @@ __all__ = [
     "sichuan_max_win_value",
     "sichuan_score",
     "SichuanScore",
+    "Situation",
     "Tile",
     "to_counts",
     "useful_tiles",
@@ -58,6 +68,7 @@ __all__ = [
     "zipai_waits",
     "ZipaiCard",
     "__version__",
+    "_set_compat_error",
 ]
 
 class HupaiError(ValueError): ...
@@ -372,3 +383,89 @@ def batch_is_winning(
 ) -> npt.NDArray[np.bool_]: ...
 def batch_shanten(hands: _Counts2D, /, *, shapes: _ShapesLike = None, wildcards: int = 0) -> npt.NDArray[np.int8]: ...
 def batch_waits(hands: _Counts2D, /, *, shapes: _ShapesLike = None, wildcards: int = 0) -> npt.NDArray[np.bool_]: ...
+# ---- scoring (rust/py/src/score.rs) and the pymahjonggb-compatible entry points (compat.rs)
+
+
+@final
+class Situation:
+    def __new__(
+        cls, concealed: _TilesLike, win_tile: _TileLike, melds: Sequence[Any] | None = None, **flags: Any
+    ) -> Self: ...
+    @staticmethod
+    def from_dict(d: Any) -> Situation: ...
+    @staticmethod
+    def parse(text: str, **flags: Any) -> Situation: ...
+    def to_dict(self) -> Any: ...
+    @property
+    def win_tile(self) -> str: ...
+    @property
+    def self_drawn(self) -> bool: ...
+    @property
+    def win_type(self) -> str: ...
+    @property
+    def seat_wind(self) -> str: ...
+    @property
+    def prevalent_wind(self) -> str: ...
+    @property
+    def flowers(self) -> int: ...
+    @property
+    def hand(self) -> str: ...
+
+@final
+class Fan:
+    @property
+    def id(self) -> str: ...
+    @property
+    def zh(self) -> str: ...
+    @property
+    def en(self) -> str: ...
+    @property
+    def points(self) -> int: ...
+    @property
+    def count(self) -> int: ...
+    def to_dict(self) -> dict[str, Any]: ...
+
+@final
+class Score:
+    @property
+    def variant(self) -> Variant: ...
+    @property
+    def fans(self) -> list[Fan]: ...
+    @property
+    def total(self) -> int: ...
+    @property
+    def total_without_flowers(self) -> int: ...
+    @property
+    def meets_minimum(self) -> bool: ...
+    @property
+    def form(self) -> str: ...
+    @property
+    def decomposition(self) -> Any: ...
+    def counts(self) -> dict[str, int]: ...
+    def to_dict(self) -> Any: ...
+    def settlement(self, discarder: str | None = None, winner: str | None = None) -> Any: ...
+
+def score(
+    situation: Situation | dict[str, Any], variant: _VariantLike | None = None
+) -> Score | SichuanScore | dict[str, Any]: ...
+def score_json(case: Any) -> Any: ...
+def score_batch(items: Any, variant: _VariantLike | None = None, threads: int | None = None) -> list[Any]: ...
+def mcr_settlement(
+    total: int, self_drawn: bool, winner: str = "E", discarder: str | None = None, base: int = 8
+) -> Any: ...
+def mcr_waits(situation: Situation | dict[str, Any]) -> list[str]: ...
+def mcr_fan_calculator(
+    pack: Any,
+    hand: Any,
+    winTile: Any,  # noqa: N803
+    flowerCount: Any,  # noqa: N803
+    isSelfDrawn: Any,  # noqa: N803
+    is4thTile: Any,  # noqa: N803
+    isAboutKong: Any,  # noqa: N803
+    isWallLast: Any,  # noqa: N803
+    seatWind: Any,  # noqa: N803
+    prevalentWind: Any,  # noqa: N803
+    verbose: Any = None,
+) -> tuple[Any, ...]: ...
+def _set_compat_error(cls: type[BaseException]) -> None: ...
+def mcr_shanten(pack: Any, hand: Any, kind: str = "all") -> tuple[int, list[str]]: ...

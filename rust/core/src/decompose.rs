@@ -176,14 +176,21 @@ pub fn decompose(concealed: &Counts, melds: &[Meld], shapes: Shapes) -> Result<V
         let mut c = *concealed;
         let mut sets = declared.clone();
         standard(&mut c, 0, &mut sets, None, &mut |sets, pair| {
-            out.push(Decomposition {
-                form: Form::Standard,
-                sets: sets.to_vec(),
-                pair: Some(pair),
-                pairs: Vec::new(),
-                knitted: None,
-                wildcards: Vec::new(),
+            // The pair may be taken before or after a chow through the same tile, which reaches
+            // the same multiset of groups twice: keep each reading once.
+            let seen = out.iter().any(|o: &Decomposition| {
+                o.form == Form::Standard && o.pair == Some(pair) && o.sets == sets
             });
+            if !seen {
+                out.push(Decomposition {
+                    form: Form::Standard,
+                    sets: sets.to_vec(),
+                    pair: Some(pair),
+                    pairs: Vec::new(),
+                    knitted: None,
+                    wildcards: Vec::new(),
+                });
+            }
         });
     }
     if melds.is_empty() {
@@ -234,14 +241,22 @@ pub fn decompose(concealed: &Counts, melds: &[Meld], shapes: Shapes) -> Result<V
                 }
                 let mut sets = declared.clone();
                 standard(&mut c, 0, &mut sets, None, &mut |sets, pair| {
-                    out.push(Decomposition {
-                        form: Form::KnittedStraight,
-                        sets: sets.to_vec(),
-                        pair: Some(pair),
-                        pairs: Vec::new(),
-                        knitted: Some(perm),
-                        wildcards: Vec::new(),
+                    let seen = out.iter().any(|o: &Decomposition| {
+                        o.form == Form::KnittedStraight
+                            && o.knitted == Some(perm)
+                            && o.pair == Some(pair)
+                            && o.sets == sets
                     });
+                    if !seen {
+                        out.push(Decomposition {
+                            form: Form::KnittedStraight,
+                            sets: sets.to_vec(),
+                            pair: Some(pair),
+                            pairs: Vec::new(),
+                            knitted: Some(perm),
+                            wildcards: Vec::new(),
+                        });
+                    }
                 });
             }
         }

@@ -502,6 +502,16 @@ impl PresetData {
                     }
                 )));
             };
+            // A choice switch listing numbers as strings ("off" | "5" | "6") also takes the number.
+            let value = match value {
+                SwitchValue::Int(i)
+                    if matches!(def.default, SwitchValue::Str(_))
+                        && def.values.contains(&SwitchValue::Str(i.to_string())) =>
+                {
+                    SwitchValue::Str(i.to_string())
+                }
+                v => v,
+            };
             def.check(&value)?;
             out.insert(name.to_string(), value);
         }
