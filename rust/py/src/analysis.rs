@@ -223,7 +223,7 @@ pub struct HandInput {
     pub melds: usize,
     /// Meld tiles, added to `counts` for the "seen" vector; `None` when there are no melds.
     pub meld_counts: Option<Counts>,
-    /// The melds themselves when known (decompositions need them).
+    /// The melds themselves (filled for strings, and for a `Hand` only when asked for).
     pub meld_list: Vec<Meld>,
 }
 
@@ -274,6 +274,12 @@ impl HandInput {
 /// A `Hand`, a string (any notation, bracket melds, `+` tile) or a list of tiles. Unlike `Hand`, any
 /// `3n+1` / `3n+2` size is accepted here (missing sets count as declared).
 pub fn hand_input(obj: &Bound<'_, PyAny>) -> BindResult<HandInput> {
+    hand_input_opt(obj, false)
+}
+
+/// [`hand_input`]; `with_melds` also copies a `Hand`'s melds (decompositions need them; the other
+/// calls only need their count and tiles, so a prebuilt `Hand` costs no allocation).
+pub fn hand_input_opt(obj: &Bound<'_, PyAny>, with_melds: bool) -> BindResult<HandInput> {
     if let Ok(h) = obj.cast::<PyHand>() {
         let h = &h.get().inner;
         let melds = h.melds();
@@ -288,7 +294,11 @@ pub fn hand_input(obj: &Bound<'_, PyAny>) -> BindResult<HandInput> {
             counts: *h.counts(),
             melds: melds.len(),
             meld_counts,
-            meld_list: melds.to_vec(),
+            meld_list: if with_melds {
+                melds.to_vec()
+            } else {
+                Vec::new()
+            },
         });
     }
     if let Ok(s) = obj.cast::<PyString>() {
@@ -514,7 +524,7 @@ pub fn decompose<'py>(
     shapes: Option<&Bound<'py, PyAny>>,
     wildcards: i64,
 ) -> BindResult<Vec<Bound<'py, PyDict>>> {
-    let h = hand_input(hand)?;
+    let h = hand_input_opt(hand, true)?;
     let w = wildcards_from_py(wildcards)?;
     let shapes = shapes_from_py(shapes)?;
     let n: usize = h.counts.iter().map(|&c| c as usize).sum::<usize>() + w as usize;
