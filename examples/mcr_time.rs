@@ -1,10 +1,21 @@
+//! Profiling helper: time the MCR scorer in Rust on the 1,000 `gen-*` cases
+//! (`cargo run --release --example mcr_time`; `REPS=n`, `HUPAI_SHARED=<dir>`).
+
 use hupai_core::mcr;
 use hupai_core::preset::SwitchValue;
 use hupai_core::variant::Rules;
 use hupai_core::{Situation, Variant};
 use std::time::Instant;
 fn main() {
-    let text = std::fs::read_to_string("/work/shared/cases/mcr_dev.jsonl").unwrap();
+    let beside = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared");
+    let shared = std::env::var("HUPAI_SHARED").unwrap_or_else(|_| {
+        if std::path::Path::new(beside).exists() {
+            beside.to_string()
+        } else {
+            "/work/shared".to_string()
+        }
+    });
+    let text = std::fs::read_to_string(format!("{shared}/cases/mcr_dev.jsonl")).unwrap();
     let sits: Vec<Situation> = text
         .lines()
         .filter(|l| l.contains("\"gen-"))
