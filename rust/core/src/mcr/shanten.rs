@@ -1,7 +1,11 @@
-//! Simple, exact shanten numbers for the pymahjonggb-compatible module (`hupai.compat.MahjongGB`).
+//! Shanten in the reference's conventions, for the pymahjonggb-compatible module
+//! (`hupai.compat.MahjongGB`) only.
 //!
-//! TEMPORARY and isolated on purpose: the table-driven shanten of the analysis work replaces these
-//! at merge time. Only the compat entry points call this module.
+//! The engine's shanten is [`crate::analysis`] (table-driven, at most four copies per kind). The
+//! reference also lists *formal* useful tiles: a kind held four times counts as useful when the
+//! hand is ready, i.e. a fifth copy is evaluated (mcr.md §9). The tables cannot represent five
+//! copies, so this small exact search over count vectors, memoised per suit pattern, serves the
+//! compat module; its results equal the reference on the fixtures and in the differential tests.
 
 use crate::decompose::{KNITTED_PERMUTATIONS, knitted_tiles};
 use crate::tile::{Counts, N_KINDS, Tile};
