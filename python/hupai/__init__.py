@@ -8,22 +8,43 @@ Pythonic surface. Quick tour::
     [Tile('1m'), Tile('2m'), Tile('3m'), Tile('E'), Tile('E'), Tile('E')]
     >>> hupai.Hand("123m456p789sEEEC").is_complete
     False
+    >>> hupai.waits("1112345678999m")
+    ['1m', '2m', '3m', '4m', '5m', '6m', '7m', '8m', '9m']
+    >>> hupai.shanten("123m456p789sEEEC"), hupai.is_winning("123m456p789sEEEC", wildcards=1)
+    (0, True)
+
+Analysis calls (``is_winning``, ``shanten``, ``shanten_forms``, ``waits``, ``useful_tiles``,
+``discard_options``, ``decompose``) take a ``Hand``, a string in any notation (bracket melds
+``"[EEE,1]123m456p78s9s"``, ``+`` winning tile) or a list of tiles. Unlike ``Hand``, they accept any
+``3n+1`` (waiting) or ``3n+2`` (complete) number of standing tiles: when the hand has fewer tiles
+than its melds call for, the missing sets count as already declared (``"55p"`` is a complete hand
+with four sets declared). Options are keyword-only: ``shapes`` (a ``Shapes``, or shape names;
+default every shape) and ``wildcards`` (wildcard tiles besides the given ones, 0..8).
+``hupai.batch`` has vectorised ``is_winning``, ``shanten`` and ``waits`` over numpy arrays.
 """
 
+from hupai import batch
 from hupai._core import (
     Hand,
     Meld,
     Settlement,
     SichuanScore,
+    Shapes,
     Tile,
     Variant,
     __version__,
     decompose,
+    discard_options,
     format_tiles,
     from_counts,
+    is_winning,
     parse_tiles,
+    shanten,
+    shanten_forms,
     to_counts,
     variants,
+    useful_tiles,
+    waits,
 )
 from hupai import sichuan
 from hupai.errors import (
@@ -46,10 +67,13 @@ __all__ = [
     "Settlement",
     "SettlementError",
     "SichuanScore",
+    "Shapes",
     "Tile",
     "Variant",
     "__version__",
+    "batch",
     "decompose",
+    "discard_options",
     "format_tiles",
     "from_counts",
     "max_win_value",
@@ -58,4 +82,11 @@ __all__ = [
     "to_counts",
     "variants",
     "zipai",
+    "is_winning",
+    "parse_tiles",
+    "shanten",
+    "shanten_forms",
+    "to_counts",
+    "useful_tiles",
+    "waits",
 ]

@@ -2,33 +2,46 @@
 
 from collections.abc import Mapping, Sequence
 from typing import Any, Self, final
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar, Self, final
+
+import numpy as np
+import numpy.typing as npt
 
 import numpy as np
 import numpy.typing as npt
 
 __version__: str
 __all__ = [
+    "batch_is_winning",
+    "batch_shanten",
+    "batch_waits",
+    "decompose",
+    "discard_options",
+    "format_tiles",
+    "from_counts",
     "Hand",
     "HupaiError",
     "InvalidHandError",
     "InvalidTileError",
+    "is_winning",
     "Meld",
+    "parse_tiles",
     "RuleConfigError",
     "Settlement",
     "SettlementError",
-    "SichuanScore",
-    "Tile",
-    "Variant",
-    "__version__",
-    "decompose",
-    "format_tiles",
-    "from_counts",
-    "parse_tiles",
+    "shanten",
+    "shanten_forms",
+    "Shapes",
     "sichuan_max_win_value",
     "sichuan_score",
+    "SichuanScore",
+    "Tile",
     "to_counts",
+    "useful_tiles",
+    "Variant",
     "variants",
-    "ZipaiCard",
+    "waits",
     "zipai_batch_huxi",
     "zipai_batch_is_winning",
     "zipai_chi_options",
@@ -43,6 +56,8 @@ __all__ = [
     "zipai_score",
     "zipai_to_counts",
     "zipai_waits",
+    "ZipaiCard",
+    "__version__",
 ]
 
 class HupaiError(ValueError): ...
@@ -125,7 +140,6 @@ def parse_tiles(tiles: _TilesLike, /) -> list[Tile]: ...
 def format_tiles(tiles: _TilesLike, /, *, chinese: bool = False) -> str: ...
 def to_counts(tiles: _TilesLike, /) -> list[int]: ...
 def from_counts(counts: Sequence[int], /) -> list[Tile]: ...
-def decompose(hand: _HandLike, /) -> list[dict[str, Any]]: ...
 
 _SwitchValue = bool | int | str
 
@@ -305,3 +319,56 @@ def zipai_claims(
     passed_peng: _CardsLike | None = None,
     variant: _VariantLike | None = None,
 ) -> dict[str, Any]: ...
+@final
+class Shapes:
+    ALL: ClassVar[Shapes]
+    STANDARD: ClassVar[Shapes]
+    def __new__(
+        cls,
+        *,
+        standard: bool = True,
+        seven_pairs: bool = True,
+        seven_pairs_quads: bool = True,
+        thirteen_orphans: bool = True,
+        honors_knitted: bool = True,
+        knitted_straight: bool = True,
+    ) -> Self: ...
+    @staticmethod
+    def of(*names: str) -> Shapes: ...
+    @property
+    def standard(self) -> bool: ...
+    @property
+    def seven_pairs(self) -> bool: ...
+    @property
+    def seven_pairs_quads(self) -> bool: ...
+    @property
+    def thirteen_orphans(self) -> bool: ...
+    @property
+    def honors_knitted(self) -> bool: ...
+    @property
+    def knitted_straight(self) -> bool: ...
+    def names(self) -> list[str]: ...
+    def __hash__(self) -> int: ...
+
+_ShapesLike = Shapes | str | Iterable[str] | None
+_Visible = _TilesLike | Sequence[int] | None
+_Counts2D = npt.NDArray[np.uint8]
+
+def decompose(hand: _HandLike, /, *, shapes: _ShapesLike = None, wildcards: int = 0) -> list[dict[str, Any]]: ...
+def is_winning(hand: _HandLike, /, *, shapes: _ShapesLike = None, wildcards: int = 0) -> bool: ...
+def shanten(hand: _HandLike, /, *, shapes: _ShapesLike = None, wildcards: int = 0) -> int: ...
+def shanten_forms(hand: _HandLike, /, *, shapes: _ShapesLike = None, wildcards: int = 0) -> dict[str, int]: ...
+def waits(
+    hand: _HandLike, /, *, shapes: _ShapesLike = None, wildcards: int = 0, visible: _Visible = None
+) -> list[str]: ...
+def useful_tiles(
+    hand: _HandLike, /, *, shapes: _ShapesLike = None, wildcards: int = 0, visible: _Visible = None
+) -> list[tuple[str, int]]: ...
+def discard_options(
+    hand: _HandLike, /, *, shapes: _ShapesLike = None, wildcards: int = 0, visible: _Visible = None
+) -> list[dict[str, Any]]: ...
+def batch_is_winning(
+    hands: _Counts2D, /, *, shapes: _ShapesLike = None, wildcards: int = 0
+) -> npt.NDArray[np.bool_]: ...
+def batch_shanten(hands: _Counts2D, /, *, shapes: _ShapesLike = None, wildcards: int = 0) -> npt.NDArray[np.int8]: ...
+def batch_waits(hands: _Counts2D, /, *, shapes: _ShapesLike = None, wildcards: int = 0) -> npt.NDArray[np.bool_]: ...

@@ -1,32 +1,169 @@
-"""The ``hupai`` command line."""
+"""The ``hupai`` command line: hand analysis (``win``, ``waits``, ``shanten``, ``decompose``,
+``discards``) and a ``demo``.
+
+Hands are written in any notation hupai reads: compact ``123m456p789sEEECC``, bracket melds
+``[EEE,1]123m456p78s9s`` (a ``+9s`` winning tile may follow), tenhou ``1234567z``, Chinese names.
+Output is readable text; ``--json`` prints one JSON document instead. Bad input prints a message
+and exits with status 2.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import hupai
 
+FORM_ZH = {
+    "standard": "标准型 (4 sets + pair)",
+    "seven_pairs": "七对 (seven pairs)",
+    "thirteen_orphans": "十三幺 (thirteen orphans)",
+    "honors_knitted": "全不靠 (honors and knitted)",
+    "knitted_straight": "组合龙 (knitted straight)",
+}
+KIND_ZH = {"chow": "顺", "pung": "刻", "kong": "杠"}
 
-def _cmd_decompose(args: argparse.Namespace) -> int:
-    ds = hupai.decompose(hupai.Hand.parse(args.hand))
+
+def _zh(tiles: Sequence[str]) -> str:
+    return " ".join(hupai.Tile(t).chinese for t in tiles)
+
+
+def _tiles(tiles: Sequence[str]) -> str:
+    return hupai.format_tiles(list(tiles)) if tiles else "-"
+
+
+def _opts(args: argparse.Namespace) -> dict[str, Any]:
+    shapes = [s.strip() for s in args.shapes.split(",") if s.strip()] if args.shapes else None
+    return {"shapes": shapes, "wildcards": args.wildcards}
+
+
+def _visible(args: argparse.Namespace) -> dict[str, Any]:
+    return {"visible": args.visible} if args.visible else {}
+
+
+def _emit(args: argparse.Namespace, data: Any, text: Callable[[], list[str]]) -> int:
     if args.json:
-        print(json.dumps(ds, ensure_ascii=False))
+        print(json.dumps(data, ensure_ascii=False))
     else:
-        if not ds:
-            print("not a winning hand")
-        for d in ds:
-            print(d)
+        print("\n".join(text()))
     return 0
 
 
+def _describe_decomposition(d: dict[str, Any]) -> str:
+    parts = []
+    for s in d["sets"]:
+        tag = KIND_ZH.get(s["kind"], s["kind"])
+        where = "declared" if s["declared"] else "hand"
+        parts.append(f"{_tiles(s['tiles'])}({tag},{where})")
+    if d["form"] == "seven_pairs":
+        parts = [f"{p}{p}" for p in d["pairs"]]
+    if d["knitted"]:
+        parts.insert(0, "knitted " + "/".join(d["knitted"]))
+    if d["pair"] and d["form"] != "thirteen_orphans":
+        parts.append(f"{d['pair']}{d['pair']}(将)")
+    if d["form"] == "thirteen_orphans":
+        parts.append(f"pair {d['pair']}")
+    line = f"{FORM_ZH[d['form']]}: " + " ".join(parts)
+    if d["wildcards"]:
+        line += f"  [wildcards → {' '.join(d['wildcards'])}]"
+    return line
+
+
+def _cmd_win(args: argparse.Namespace) -> int:
+    opts = _opts(args)
+    win = hupai.is_winning(args.hand, **opts)
+    ds = hupai.decompose(args.hand, **opts) if win else []
+    data = {"hand": args.hand, "winning": win, "decompositions": ds}
+
+    def text() -> list[str]:
+        lines = [f"{args.hand}: {'winning hand (胡)' if win else 'not a winning hand'}"]
+        forms = sorted({d["form"] for d in ds})
+        if forms:
+            lines.append("shapes: " + ", ".join(FORM_ZH[f] for f in forms))
+        return lines
+
+    return _emit(args, data, text)
+
+
+def _cmd_waits(args: argparse.Namespace) -> int:
+    opts = _opts(args)
+    waits = hupai.waits(args.hand, **opts, **_visible(args))
+    sh = hupai.shanten(args.hand, **opts)
+    data = {"hand": args.hand, "shanten": sh, "waits": waits}
+
+    def text() -> list[str]:
+        if waits:
+            return [f"{args.hand}: ready (听牌), waits on {_tiles(waits)}", f"  {_zh(waits)}"]
+        state = "ready, but every winning tile is used up" if sh == 0 else f"not ready ({sh}-shanten)"
+        return [f"{args.hand}: {state}"]
+
+    return _emit(args, data, text)
+
+
+def _cmd_shanten(args: argparse.Namespace) -> int:
+    forms = hupai.shanten_forms(args.hand, **_opts(args))
+    data = {"hand": args.hand, "shanten": forms["min"], "forms": {k: v for k, v in forms.items() if k != "min"}}
+
+    def text() -> list[str]:
+        sh = forms["min"]
+        label = {-1: "complete (和了)", 0: "ready (听牌)"}.get(sh, f"{sh}-shanten ({sh}向听)")
+        lines = [f"{args.hand}: {label}"]
+        for name, v in forms.items():
+            if name != "min":
+                lines.append(f"  {FORM_ZH[name]:<32} {v}")
+        return lines
+
+    return _emit(args, data, text)
+
+
+def _cmd_decompose(args: argparse.Namespace) -> int:
+    ds = hupai.decompose(args.hand, **_opts(args))
+    data = {"hand": args.hand, "decompositions": ds}
+
+    def text() -> list[str]:
+        if not ds:
+            return [f"{args.hand}: not a winning hand"]
+        lines = [f"{args.hand}: {len(ds)} decomposition(s)"]
+        lines += [f"  {i + 1}. {_describe_decomposition(d)}" for i, d in enumerate(ds)]
+        return lines
+
+    return _emit(args, data, text)
+
+
+def _cmd_discards(args: argparse.Namespace) -> int:
+    opts = hupai.discard_options(args.hand, **_opts(args), **_visible(args))
+    data = {"hand": args.hand, "options": opts}
+
+    def text() -> list[str]:
+        lines = [f"{args.hand}: discard options, best first", "  discard  shanten  useful tiles (unseen copies)"]
+        for o in opts[: args.top] if args.top else opts:
+            useful = " ".join(f"{t}×{n}" for t, n in o["useful"])
+            lines.append(f"  {o['discard']:<8} {o['shanten']:>7}  {o['total']:>2}: {useful}")
+        return lines
+
+    return _emit(args, data, text)
+
+
+DEMO_HAND = "[EEE,1]123m456p78s99s+9s"
+DEMO_WAITING = "[EEE,1]123m456p78s99s"
+DEMO_DRAWN = "12234m456p78s99sCF"
+
+
 def _cmd_demo(args: argparse.Namespace) -> int:
-    hand = hupai.Hand.parse("[EEE,1]123m456p78s99s+9s")
-    print(f"hand: {hand}")
-    for d in hupai.decompose(hand):
-        print(" ", d)
+    def run(title: str, argv: list[str]) -> None:
+        print(f"$ hupai {' '.join(argv)}    # {title}")
+        main(argv)
+        print()
+
+    run("a complete hand with a declared pung of East", ["win", DEMO_HAND])
+    run("every way to read it", ["decompose", DEMO_HAND])
+    run("before the winning 9s: what does it wait on?", ["waits", DEMO_WAITING])
+    run("shanten of each shape", ["shanten", "147m258p369sESWN"])
+    run("which tile to discard after a draw", ["discards", DEMO_DRAWN, "--top", "4"])
+    run("one wildcard (癞子) completes a different hand", ["decompose", "13m456p789sEEECC", "--wildcards", "1"])
     return 0
 
 
@@ -73,19 +210,39 @@ def _cmd_variants(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="hupai", description=__doc__)
+    p = argparse.ArgumentParser(prog="hupai", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"hupai {hupai.__version__}")
     sub = p.add_subparsers(dest="command", required=True)
-    d = sub.add_parser("decompose", help="every decomposition of a complete hand")
-    d.add_argument("hand")
-    d.add_argument("--json", action="store_true")
-    d.set_defaults(func=_cmd_decompose)
+
+    hand_opts = argparse.ArgumentParser(add_help=False)
+    hand_opts.add_argument("hand", help="the hand, e.g. '[EEE,1]123m456p78s99s' or '123m456p789sEEECC'")
+    hand_opts.add_argument(
+        "--shapes",
+        help="comma-separated allowed shapes: standard, seven_pairs, seven_pairs_quads, "
+        "thirteen_orphans, honors_knitted, knitted_straight, all (default: all)",
+    )
+    hand_opts.add_argument("--wildcards", type=int, default=0, help="wildcard tiles in the hand besides HAND")
+    hand_opts.add_argument("--json", action="store_true", help="print JSON")
+    visible = argparse.ArgumentParser(add_help=False)
+    visible.add_argument("--visible", help="tiles seen elsewhere (discards, others' melds), e.g. '555m9p'")
+
+    def add(name: str, help: str, func: Callable[[argparse.Namespace], int], *parents: argparse.ArgumentParser) -> argparse.ArgumentParser:
+        sp = sub.add_parser(name, help=help, parents=[hand_opts, *parents])
+        sp.set_defaults(func=func)
+        return sp
+
+    add("win", "is the hand complete (胡)?", _cmd_win)
+    add("waits", "tiles that complete a waiting hand (听牌)", _cmd_waits, visible)
+    add("shanten", "shanten number (向听) per shape", _cmd_shanten)
+    add("decompose", "every decomposition of a complete hand", _cmd_decompose)
+    d = add("discards", "discard options of a hand that just drew, best first", _cmd_discards, visible)
+    d.add_argument("--top", type=int, default=0, help="show only the best N options")
     v = sub.add_parser("variants", help="list the presets, or show one preset's fan table and switches")
     v.add_argument("id", nargs="?", help="a preset id, e.g. sichuan")
     v.add_argument("--set", action="append", metavar="SWITCH=VALUE", help="override a switch (repeatable)")
     v.add_argument("--json", action="store_true")
     v.set_defaults(func=_cmd_variants)
-    demo = sub.add_parser("demo", help="a short tour on a built-in example")
+    demo = sub.add_parser("demo", help="a short tour on built-in examples")
     demo.set_defaults(func=_cmd_demo)
     _add_zipai(sub)
     return p

@@ -96,7 +96,7 @@ impl Set {
             concealed: m.concealed,
         }
     }
-    const fn standing(kind: MeldKind, tile: Tile) -> Set {
+    pub(crate) const fn standing(kind: MeldKind, tile: Tile) -> Set {
         Set {
             kind,
             tile,
@@ -129,6 +129,9 @@ pub struct Decomposition {
     pub pairs: Vec<Tile>,
     /// 全不靠 / 组合龙: the knitted rank offset per suit m, p, s (0 = 147, 1 = 258, 2 = 369).
     pub knitted: Option<[u8; 3]>,
+    /// What each wildcard stands for, sorted (empty without wildcards; see
+    /// [`crate::wild::decompose_wild`]). The tiles listed are included in `sets` / `pair` / `pairs`.
+    pub wildcards: Vec<Tile>,
 }
 
 /// The six suit → {147, 258, 369} assignments.
@@ -154,7 +157,7 @@ pub fn knitted_tiles(perm: [u8; 3]) -> [usize; 9] {
     out
 }
 
-const ORPHANS: [usize; 13] = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33];
+pub(crate) const ORPHANS: [usize; 13] = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33];
 
 /// All decompositions of a complete hand: `concealed` counts the standing tiles *including* the
 /// winning tile; `melds` are the declared melds. Errors if the tile count is not complete.
@@ -179,6 +182,7 @@ pub fn decompose(concealed: &Counts, melds: &[Meld], shapes: Shapes) -> Result<V
                 pair: Some(pair),
                 pairs: Vec::new(),
                 knitted: None,
+                wildcards: Vec::new(),
             });
         });
     }
@@ -191,6 +195,7 @@ pub fn decompose(concealed: &Counts, melds: &[Meld], shapes: Shapes) -> Result<V
                     pair: None,
                     pairs,
                     knitted: None,
+                    wildcards: Vec::new(),
                 });
             }
         }
@@ -202,6 +207,7 @@ pub fn decompose(concealed: &Counts, melds: &[Meld], shapes: Shapes) -> Result<V
                     pair: Some(pair),
                     pairs: Vec::new(),
                     knitted: None,
+                    wildcards: Vec::new(),
                 });
             }
         }
@@ -213,6 +219,7 @@ pub fn decompose(concealed: &Counts, melds: &[Meld], shapes: Shapes) -> Result<V
                     pair: None,
                     pairs: Vec::new(),
                     knitted: Some(perm),
+                    wildcards: Vec::new(),
                 });
             }
         }
@@ -233,6 +240,7 @@ pub fn decompose(concealed: &Counts, melds: &[Meld], shapes: Shapes) -> Result<V
                         pair: Some(pair),
                         pairs: Vec::new(),
                         knitted: Some(perm),
+                        wildcards: Vec::new(),
                     });
                 });
             }

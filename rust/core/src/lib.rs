@@ -4,6 +4,7 @@
 //! hands and melds ([`hand`]), decompositions of complete hands ([`decompose`]), and the rule
 //! engines built on them. No Python here: the bindings live in the `hupai-py` crate (`rust/py`).
 
+pub mod analysis;
 pub mod decompose;
 pub mod error;
 pub mod hand;
@@ -11,13 +12,21 @@ pub mod preset;
 pub mod settlement;
 pub mod sichuan;
 pub mod situation;
+pub mod tables;
 pub mod tile;
 pub mod variant;
+pub mod wild;
 pub mod zipai;
 
+pub use analysis::{
+    DiscardOption, FormShanten, Plan, Useful, discard_options, is_winning, shanten, shanten_forms,
+    useful_tiles, waits_mask,
+};
 pub use decompose::{Decomposition, Form, Set, Shapes, decompose};
 pub use error::{Error, Result};
 pub use hand::{Hand, Meld, MeldKind, parse_notation};
 pub use situation::{Situation, WinType};
+pub use tables::ensure_init;
 pub use tile::{Counts, Suit, Tile, format_tiles, parse_tiles, to_counts};
 pub use variant::Variant;
+pub use wild::decompose_wild;

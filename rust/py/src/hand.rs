@@ -1,8 +1,8 @@
 //! `Meld`, `Hand` and `decompose`.
 
-use hupai_core::decompose::{self as core_decompose, Decomposition, Shapes};
+use hupai_core::decompose::Decomposition;
 use hupai_core::hand::{self, Hand, Meld, MeldKind};
-use hupai_core::tile::{self, Counts};
+use hupai_core::tile;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
@@ -226,6 +226,7 @@ impl PyHand {
 }
 
 /// A `Hand`, or anything `Hand(...)` accepts as standing tiles (string, list of tiles).
+#[allow(dead_code)] // kept for the scoring bindings
 pub fn hand_from_py(obj: &Bound<'_, PyAny>) -> BindResult<Hand> {
     if let Ok(h) = obj.cast::<PyHand>() {
         return Ok(h.get().inner.clone());
@@ -275,27 +276,12 @@ pub fn decomposition_to_py<'py>(
             .map(|perm| PyTuple::new(py, perm.iter().map(|&o| ["147", "258", "369"][o as usize])))
             .transpose()?,
     )?;
+    out.set_item(
+        "wildcards",
+        d.wildcards
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>(),
+    )?;
     Ok(out)
-}
-
-/// Every decomposition of a complete hand, as dicts with ``form``, ``sets``, ``pair``, ``pairs``
-/// and ``knitted``.
-#[pyfunction]
-#[pyo3(signature = (hand, /))]
-pub fn decompose<'py>(
-    py: Python<'py>,
-    hand: &Bound<'py, PyAny>,
-) -> BindResult<Vec<Bound<'py, PyDict>>> {
-    let h = hand_from_py(hand)?;
-    if !h.is_complete() {
-        return Err(hand_err(format!(
-            "decompose needs a complete hand (14 tiles with kongs as 3); {h} is waiting"
-        )));
-    }
-    let counts: Counts = *h.counts();
-    let ds = core_decompose::decompose(&counts, h.melds(), Shapes::ALL)?;
-    Ok(ds
-        .iter()
-        .map(|d| decomposition_to_py(py, d))
-        .collect::<PyResult<_>>()?)
 }

@@ -1,6 +1,8 @@
 //! PyO3 bindings of `hupai-core`: the private extension module `hupai._core`.
 //! Import from `hupai`, not from here.
 
+mod analysis;
+mod batch;
 mod convert;
 mod errors;
 mod hand;
@@ -16,11 +18,18 @@ use pyo3::prelude::*;
 #[pymodule]
 mod _core {
     #[pymodule_export]
+    use crate::analysis::{
+        PyShapes, decompose, discard_options, is_winning, shanten, shanten_forms, useful_tiles,
+        waits,
+    };
+    #[pymodule_export]
+    use crate::batch::{batch_is_winning, batch_shanten, batch_waits};
+    #[pymodule_export]
     use crate::errors::{
         HupaiError, InvalidHandError, InvalidTileError, RuleConfigError, SettlementError,
     };
     #[pymodule_export]
-    use crate::hand::{PyHand, PyMeld, decompose};
+    use crate::hand::{PyHand, PyMeld};
     #[pymodule_export]
     use crate::score_sichuan::{PySichuanScore, sichuan_max_win_value, sichuan_score};
     #[pymodule_export]
@@ -41,6 +50,7 @@ mod _core {
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+        hupai_core::ensure_init();
         Ok(())
     }
 }
