@@ -1,25 +1,82 @@
-"""Vectorised hand analysis over numpy arrays.
+"""Batch entry points: many hands per call, copied into Rust once, processed in parallel.
 
-Every function takes ``hands``: a numpy ``uint8`` array of shape ``(N, 34)`` whose row ``i`` holds the
-tile counts (0..4) of one hand's standing tiles, column ``k`` = tile index ``k`` (``0..9`` 1m-9m,
-``9..18`` 1p-9p, ``18..27`` 1s-9s, ``27..34`` E S W N C F P; see ``hupai.Tile.index``). Rows have no
-declared melds: a row of ``3n+1`` / ``3n+2`` tiles with ``n < 4`` counts its missing sets as
-declared, exactly like a single call on the same tiles.
-
-The array is copied out, the GIL is released and rows are processed in parallel on all cores
-(rayon; set ``RAYON_NUM_THREADS`` to limit). Results equal a loop of the single calls
-(``hupai.is_winning`` …). ``shapes`` and ``wildcards`` (wildcards per row besides the counted
-tiles) apply to every row. Bad input (dtype, shape, counts above 4, a row of 3n tiles) raises
-``hupai.InvalidHandError`` naming the first bad row.
+**Hand analysis over numpy arrays.** ``is_winning``, ``shanten`` and ``waits`` take ``hands``: a numpy
+``uint8`` array of shape ``(N, 34)`` whose row ``i`` holds the tile counts (0..4) of one hand's
+standing tiles, column ``k`` = tile index ``k`` (``0..9`` 1m-9m, ``9..18`` 1p-9p, ``18..27`` 1s-9s,
+``27..34`` E S W N C F P; see ``hupai.Tile.index``). Rows have no declared melds: a row of
+``3n+1`` / ``3n+2`` tiles with ``n < 4`` counts its missing sets as declared, exactly like a single
+call on the same tiles. The array is copied out, the GIL is released and rows are processed in
+parallel on all cores (rayon; set ``RAYON_NUM_THREADS`` to limit). Results equal a loop of the
+single calls (``hupai.is_winning`` …). ``shapes`` and ``wildcards`` (wildcards per row besides the
+counted tiles) apply to every row. Bad input (dtype, shape, counts above 4, a row of 3n tiles)
+raises ``hupai.InvalidHandError`` naming the first bad row.
 
 * ``is_winning(hands) -> ndarray[bool]`` of shape ``(N,)``
 * ``shanten(hands) -> ndarray[int8]`` of shape ``(N,)`` (−1 complete, 0 ready)
 * ``waits(hands) -> ndarray[bool]`` of shape ``(N, 34)``: ``out[i, k]`` is true when tile ``k``
   completes waiting hand ``i`` (rows must hold 3n+1 tiles; kinds held four times are never waits)
+
+**Scoring.** ``score`` / ``iter_score`` score many wins (any preset with a scorer), results in input
+order, one error object per bad item.
 """
 
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from hupai import _core
 from hupai._core import batch_is_winning as is_winning
 from hupai._core import batch_shanten as shanten
 from hupai._core import batch_waits as waits
 
-__all__ = ["is_winning", "shanten", "waits"]
+__all__ = ["is_winning", "iter_score", "score", "shanten", "waits"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Scoring (MCR today; any preset with a scorer) — rust/py/src/score.rs `score_batch`
+
+_CHUNK = 65536
+
+
+def score(
+    situations: Iterable[Any],
+    variant: str | _core.Variant = "mcr",
+    *,
+    threads: int | None = None,
+) -> list[Any]:
+    """Score many wins at once; results in input order.
+
+    Each item is a :class:`hupai.Situation` (fastest), a case-schema dict ``{"hand": ...,
+    "situation": ...}`` (an optional ``"variant"`` key overrides ``variant``) or a JSON line. The
+    GIL is released and the hands are scored in parallel with rayon (``threads`` threads, default:
+    all cores or ``RAYON_NUM_THREADS``). A bad item yields ``{"error": <exception name>,
+    "message": ...}`` in its slot; it never aborts the batch. Iterators are consumed in chunks.
+    """
+    if isinstance(situations, (list, tuple)):
+        return _core.score_batch(situations, variant, threads)
+    out: list[Any] = []
+    for chunk in _chunks(iter(situations), _CHUNK):
+        out.extend(_core.score_batch(chunk, variant, threads))
+    return out
+
+
+def iter_score(
+    situations: Iterable[Any],
+    variant: str | _core.Variant = "mcr",
+    *,
+    threads: int | None = None,
+    chunk: int = 4096,
+) -> Iterator[Any]:
+    """Like :func:`score` but lazily, ``chunk`` items per parallel call (for large streams)."""
+    for part in _chunks(iter(situations), chunk):
+        yield from _core.score_batch(part, variant, threads)
+
+
+def _chunks(it: Iterator[Any], n: int) -> Iterator[list[Any]]:
+    while True:
+        part = list(itertools.islice(it, n))
+        if not part:
+            return
+        yield part

@@ -176,14 +176,19 @@ pub fn decompose(concealed: &Counts, melds: &[Meld], shapes: Shapes) -> Result<V
         let mut c = *concealed;
         let mut sets = declared.clone();
         standard(&mut c, 0, &mut sets, None, &mut |sets, pair| {
-            out.push(Decomposition {
+            // The pair may be taken before or after a chow through the same tile, which reaches
+            // the same multiset of groups twice: keep each reading once.
+            let d = Decomposition {
                 form: Form::Standard,
                 sets: sets.to_vec(),
                 pair: Some(pair),
                 pairs: Vec::new(),
                 knitted: None,
                 wildcards: Vec::new(),
-            });
+            };
+            if !out.contains(&d) {
+                out.push(d);
+            }
         });
     }
     if melds.is_empty() {
@@ -234,14 +239,17 @@ pub fn decompose(concealed: &Counts, melds: &[Meld], shapes: Shapes) -> Result<V
                 }
                 let mut sets = declared.clone();
                 standard(&mut c, 0, &mut sets, None, &mut |sets, pair| {
-                    out.push(Decomposition {
+                    let d = Decomposition {
                         form: Form::KnittedStraight,
                         sets: sets.to_vec(),
                         pair: Some(pair),
                         pairs: Vec::new(),
                         knitted: Some(perm),
                         wildcards: Vec::new(),
-                    });
+                    };
+                    if !out.contains(&d) {
+                        out.push(d);
+                    }
                 });
             }
         }
@@ -348,6 +356,16 @@ mod tests {
         let d = decompose(&counts("123m456p789sEEECC"), &[], Shapes::ALL).unwrap();
         assert_eq!(d.len(), 1);
         assert_eq!(d[0].pair, Some(Tile::C));
+    }
+
+    #[test]
+    fn no_duplicate_readings() {
+        // 1112344478p9p + a pung: pair 1p with 123p 444p 789p used to be emitted twice.
+        let d = decompose(&counts("11123444789pCCC"), &[], Shapes::STANDARD).unwrap();
+        assert_eq!(d.len(), 2);
+        for (i, a) in d.iter().enumerate() {
+            assert!(!d[i + 1..].contains(a));
+        }
     }
 
     #[test]

@@ -47,8 +47,10 @@ impl WinType {
 #[serde(rename_all = "snake_case")]
 pub enum Blessing {
     /// 天和: the dealer wins on the initial deal.
+    #[serde(alias = "heaven")]
     Heavenly,
     /// 地和: a non-dealer wins on his first draw (MCR: or on the dealer's first discard, per preset).
+    #[serde(alias = "earth")]
     Earthly,
     /// 人和: a non-dealer wins on a discard in the first go-around.
     Human,

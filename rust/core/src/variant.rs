@@ -10,6 +10,8 @@ use crate::preset::{self, Options, PresetData, SwitchValue};
 #[non_exhaustive]
 pub enum Rules {
     Generic,
+    /// 国标 MCR (`presets/mcr.toml`, `crate::mcr`).
+    Mcr(Box<crate::mcr::McrRules>),
     /// 四川 血战到底 / 血流成河 (`presets/sichuan.toml`).
     Sichuan(Box<crate::sichuan::SichuanRules>),
     /// 字牌 presets (`zipai_guilin`, `zipai_hunan`).
@@ -18,8 +20,11 @@ pub enum Rules {
 
 impl Rules {
     /// Dispatch on the preset id to the preset's rule module (one arm per preset with logic).
-    fn compile(preset: &PresetData, options: &Options) -> Result<Rules> {
+    fn compile(preset: &'static PresetData, options: &Options) -> Result<Rules> {
         match preset.id.as_str() {
+            "mcr" => Ok(Rules::Mcr(Box::new(crate::mcr::McrRules::compile(
+                preset, options,
+            )?))),
             "sichuan" => Ok(Rules::Sichuan(Box::new(
                 crate::sichuan::SichuanRules::compile(preset, options)?,
             ))),

@@ -3,9 +3,11 @@
 
 mod analysis;
 mod batch;
+mod compat;
 mod convert;
 mod errors;
 mod hand;
+mod score;
 mod score_sichuan;
 mod settlement;
 mod tiles;
@@ -25,11 +27,17 @@ mod _core {
     #[pymodule_export]
     use crate::batch::{batch_is_winning, batch_shanten, batch_waits};
     #[pymodule_export]
+    use crate::compat::{mcr_fan_calculator, mcr_shanten};
+    #[pymodule_export]
     use crate::errors::{
         HupaiError, InvalidHandError, InvalidTileError, RuleConfigError, SettlementError,
     };
     #[pymodule_export]
     use crate::hand::{PyHand, PyMeld};
+    #[pymodule_export]
+    use crate::score::{
+        PyFan, PyScore, PySituation, mcr_settlement, mcr_waits, score, score_batch, score_json,
+    };
     #[pymodule_export]
     use crate::score_sichuan::{PySichuanScore, sichuan_max_win_value, sichuan_score};
     #[pymodule_export]

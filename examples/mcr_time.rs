@@ -1,0 +1,33 @@
+use hupai_core::mcr;
+use hupai_core::preset::SwitchValue;
+use hupai_core::variant::Rules;
+use hupai_core::{Situation, Variant};
+use std::time::Instant;
+fn main() {
+    let text = std::fs::read_to_string("/work/shared/cases/mcr_dev.jsonl").unwrap();
+    let sits: Vec<Situation> = text
+        .lines()
+        .filter(|l| l.contains("\"gen-"))
+        .map(|l| Situation::from_json(l).unwrap())
+        .collect();
+    let v =
+        Variant::with_options("mcr", [("flag_policy", SwitchValue::Str("repair".into()))]).unwrap();
+    let Rules::Mcr(r) = v.rules() else { panic!() };
+    let reps: usize = std::env::var("REPS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200);
+    let mut best = f64::MAX;
+    for _ in 0..5 {
+        let t = Instant::now();
+        let mut acc = 0i64;
+        for _ in 0..reps {
+            for s in &sits {
+                acc += mcr::score(s, r).unwrap().total as i64;
+            }
+        }
+        best = best.min(t.elapsed().as_secs_f64() / (reps as f64 * sits.len() as f64) * 1e9);
+        std::hint::black_box(acc);
+    }
+    println!("score best {best:.0} ns/hand");
+}

@@ -1,0 +1,1326 @@
+//! The MCR scorer: every reading of the hand (from [`crate::decompose`]), fan detection per reading
+//! (mcr.md §5–§9), the exclusion walk, and the choice of the best reading.
+
+use crate::decompose::{Decomposition, Form, Set, Shapes, decompose, knitted_tiles};
+use crate::error::{Error, Result};
+use crate::hand::MeldKind;
+use crate::situation::{Blessing, Situation, WinType};
+use crate::tile::{Counts, N_KINDS, Tile};
+
+use super::ids::*;
+use super::rules::{BlessingRule, McrRules};
+
+/// Fan counts indexed by the constants of [`super::ids`].
+pub type FanCounts = [u8; N_FANS];
+
+/// The form of the chosen reading (mcr.md §4.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum McrForm {
+    Regular,
+    SevenPairs,
+    SevenShiftedPairs,
+    ThirteenOrphans,
+    HonorsAndKnitted,
+    KnittedStraight,
+    NineGates,
+}
+
+impl McrForm {
+    pub const fn name(self) -> &'static str {
+        match self {
+            McrForm::Regular => "regular",
+            McrForm::SevenPairs => "seven_pairs",
+            McrForm::SevenShiftedPairs => "seven_shifted_pairs",
+            McrForm::ThirteenOrphans => "thirteen_orphans",
+            McrForm::HonorsAndKnitted => "honors_and_knitted",
+            McrForm::KnittedStraight => "knitted_straight",
+            McrForm::NineGates => "nine_gates",
+        }
+    }
+}
+
+/// One scored set of the chosen reading, with its concealed status after the rule of mcr.md §8.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ScoredSet {
+    pub kind: MeldKind,
+    /// Lowest tile of a chow; the tile of a pung or kong.
+    pub tile: Tile,
+    /// A declared meld (吃/碰/杠, concealed kongs included).
+    pub declared: bool,
+    /// Concealed for the 暗刻 fans (a discard-completed pung is melded).
+    pub concealed: bool,
+}
+
+/// The result of scoring one win.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct McrScore {
+    /// `(fan index, count)` in table order; only fans with a non-zero count.
+    pub fans: Vec<(usize, u8)>,
+    /// Σ points × count, flowers included (基本分).
+    pub total: i32,
+    pub total_without_flowers: i32,
+    /// Whether the hand reaches the minimum (`min_fan`, flowers per the switch).
+    pub meets_minimum: bool,
+    pub form: McrForm,
+    /// Sets of the chosen reading (declared melds first).
+    pub sets: Vec<ScoredSet>,
+    /// Pair of the chosen reading (十三幺: the doubled tile).
+    pub pair: Option<Tile>,
+    /// 七对: the seven pair tiles.
+    pub pairs: Vec<Tile>,
+    /// 全不靠 / 组合龙: knitted rank offset per suit (0 = 147, 1 = 258, 2 = 369).
+    pub knitted: Option<[u8; 3]>,
+    /// The situation flags after derivation/repair (和绝张 implied, …).
+    pub win_type: WinType,
+    pub fourth_tile: bool,
+}
+
+// ---------------------------------------------------------------------------------------------
+// small tile helpers on indices
+
+#[inline]
+fn suit(i: u8) -> u8 {
+    i / 9
+}
+#[inline]
+fn rank(i: u8) -> u8 {
+    i % 9 + 1
+}
+#[inline]
+fn is_honor(i: u8) -> bool {
+    i >= 27
+}
+#[inline]
+fn is_wind(i: u8) -> bool {
+    (27..31).contains(&i)
+}
+#[inline]
+fn is_dragon(i: u8) -> bool {
+    i >= 31
+}
+#[inline]
+fn is_terminal(i: u8) -> bool {
+    i < 27 && (i % 9 == 0 || i % 9 == 8)
+}
+#[inline]
+fn is_yaojiu(i: u8) -> bool {
+    is_honor(i) || is_terminal(i)
+}
+
+/// Whether one suit (9 counts, chows allowed) or the honours (no chows) split into sets, plus
+/// exactly one pair when `pair`.
+fn group_ok(c: &mut [u8; 9], suited: bool, from: usize, pair: bool) -> bool {
+    let mut i = from;
+    while i < 9 && c[i] == 0 {
+        i += 1;
+    }
+    if i == 9 {
+        return !pair;
+    }
+    if pair && c[i] >= 2 {
+        c[i] -= 2;
+        let ok = group_ok(c, suited, i, false);
+        c[i] += 2;
+        if ok {
+            return true;
+        }
+    }
+    if c[i] >= 3 {
+        c[i] -= 3;
+        let ok = group_ok(c, suited, i, pair);
+        c[i] += 3;
+        if ok {
+            return true;
+        }
+    }
+    if suited && i <= 6 && c[i + 1] > 0 && c[i + 2] > 0 {
+        c[i] -= 1;
+        c[i + 1] -= 1;
+        c[i + 2] -= 1;
+        let ok = group_ok(c, suited, i, pair);
+        c[i] += 1;
+        c[i + 1] += 1;
+        c[i + 2] += 1;
+        if ok {
+            return true;
+        }
+    }
+    false
+}
+
+fn group_of(c: &Counts, g: usize) -> [u8; 9] {
+    let mut out = [0u8; 9];
+    let n = if g == 3 { 7 } else { 9 };
+    out[..n].copy_from_slice(&c[g * 9..g * 9 + n]);
+    out
+}
+
+/// Formal waits (mcr.md §9) as a bit set over the 34 kinds: every kind X such that `standing + X`
+/// is a regular hand (or 七对 when `seven_pairs`). Tile availability is ignored (a fifth copy
+/// still counts). Stops once `limit` waits are found. Works group by group (m, p, s, honours):
+/// adding X changes one group only, and the tile counts mod 3 decide which group holds the pair.
+fn formal_waits(standing: &Counts, seven_pairs: bool, limit: u32) -> u64 {
+    let mut size = [0usize; 4];
+    for (i, &n) in standing.iter().enumerate() {
+        size[i / 9] += n as usize;
+    }
+    // status of each untouched group: 0 = sets only, 2 = sets + pair, 1 = impossible
+    let mut status = [1u8; 4];
+    for g in 0..4 {
+        let mut c = group_of(standing, g);
+        status[g] = match size[g] % 3 {
+            0 if group_ok(&mut c, g < 3, 0, false) => 0,
+            2 if group_ok(&mut c, g < 3, 0, true) => 2,
+            _ => 1,
+        };
+    }
+    let mut out = 0u64;
+    let mut found = 0;
+    for g in 0..4 {
+        let (mut n_bad, mut n_pair) = (0, 0);
+        for (h, &st) in status.iter().enumerate() {
+            if h != g {
+                match st {
+                    0 => {}
+                    2 => n_pair += 1,
+                    _ => n_bad += 1,
+                }
+            }
+        }
+        let need_pair = match ((size[g] + 1) % 3, n_bad, n_pair) {
+            (2, 0, 0) => true,
+            (0, 0, 1) => false,
+            _ => continue,
+        };
+        let base = group_of(standing, g);
+        let width = if g == 3 { 7 } else { 9 };
+        for r in 0..width {
+            let near = base[r] > 0
+                || (g < 3
+                    && ((r >= 1 && base[r - 1] > 0)
+                        || (r >= 2 && base[r - 2] > 0)
+                        || (r <= 7 && base[r + 1] > 0)
+                        || (r <= 6 && base[r + 2] > 0)));
+            if !near {
+                continue;
+            }
+            let mut c = base;
+            c[r] += 1;
+            if group_ok(&mut c, g < 3, 0, need_pair) {
+                out |= 1u64 << (g * 9 + r);
+                found += 1;
+                if found >= limit {
+                    return out;
+                }
+            }
+        }
+    }
+    if seven_pairs && size.iter().sum::<usize>() == 13 {
+        let pairs: u32 = standing.iter().map(|&n| u32::from(n / 2)).sum();
+        if pairs == 6 {
+            if let Some(x) = standing.iter().position(|&n| n % 2 == 1) {
+                out |= 1u64 << x;
+            }
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// per-situation context
+
+struct Ctx<'a> {
+    rules: &'a McrRules,
+    win: u8,
+    self_drawn: bool,
+    /// Standing tiles including the winning tile.
+    full: Counts,
+    /// Standing tiles before the winning tile.
+    pre: Counts,
+    no_melds: bool,
+    /// All four sets are claimed melds.
+    all_claimed: bool,
+    prevalent: u8,
+    seat: u8,
+    /// Whole-hand and situation fans, identical for every reading.
+    common: FanCounts,
+    /// The unique formal wait exists (独听).
+    unique_wait: Option<bool>,
+    nine_gates: bool,
+}
+
+impl Ctx<'_> {
+    fn unique_wait(&mut self) -> bool {
+        if let Some(u) = self.unique_wait {
+            return u;
+        }
+        let u = formal_waits(&self.pre, self.no_melds, 2).count_ones() == 1;
+        self.unique_wait = Some(u);
+        u
+    }
+}
+
+/// Whole-hand fans (suits, tile traits, rank ranges, 四归一) from all the hand's tiles.
+fn whole_hand_fans(all: &Counts, kong_tiles: u64, f: &mut FanCounts) {
+    let mut suits = [false; 3];
+    let (mut winds, mut dragons) = (false, false);
+    let (mut simple, mut terminal) = (true, true); // all simples / all terminals (numbered)
+    let mut yaojiu = true;
+    let (mut green, mut reversible) = (true, true);
+    let (mut upper, mut middle, mut lower, mut gt5, mut lt5) = (true, true, true, true, true);
+    for i in 0..N_KINDS as u8 {
+        let n = all[i as usize];
+        if n == 0 {
+            continue;
+        }
+        if n == 4 && kong_tiles & (1u64 << i) == 0 {
+            f[TILE_HOG] += 1;
+        }
+        if is_honor(i) {
+            if is_wind(i) {
+                winds = true;
+            } else {
+                dragons = true;
+            }
+            simple = false;
+            terminal = false;
+            upper = false;
+            middle = false;
+            lower = false;
+            gt5 = false;
+            lt5 = false;
+            if i != 32 {
+                green = false;
+            }
+            if i != 33 {
+                reversible = false;
+            }
+            continue;
+        }
+        suits[suit(i) as usize] = true;
+        let r = rank(i);
+        if is_terminal(i) {
+            simple = false;
+        } else {
+            terminal = false;
+            yaojiu = false;
+        }
+        let s = suit(i);
+        if !(s == 2 && matches!(r, 2 | 3 | 4 | 6 | 8)) {
+            green = false;
+        }
+        let rev = match s {
+            1 => matches!(r, 1 | 2 | 3 | 4 | 5 | 8 | 9),
+            2 => matches!(r, 2 | 4 | 5 | 6 | 8 | 9),
+            _ => false,
+        };
+        if !rev {
+            reversible = false;
+        }
+        upper &= r >= 7;
+        middle &= (4..=6).contains(&r);
+        lower &= r <= 3;
+        gt5 &= r >= 6;
+        lt5 &= r <= 4;
+    }
+    let honors = winds || dragons;
+    let nsuits = suits.iter().filter(|&&b| b).count();
+    if green {
+        f[ALL_GREEN] = 1;
+    }
+    if nsuits == 0 {
+        f[ALL_HONORS] = 1;
+    }
+    if nsuits == 1 && !honors {
+        f[FULL_FLUSH] = 1;
+    }
+    if nsuits == 1 && honors {
+        f[HALF_FLUSH] = 1;
+    }
+    if nsuits == 2 {
+        f[ONE_VOIDED_SUIT] = 1;
+    }
+    if !honors {
+        f[NO_HONORS] = 1;
+    }
+    if nsuits == 3 && winds && dragons {
+        f[ALL_TYPES] = 1;
+    }
+    if nsuits > 0 && !honors {
+        if simple {
+            f[ALL_SIMPLES] = 1;
+        }
+        if terminal {
+            f[ALL_TERMINALS] = 1;
+        }
+        if upper {
+            f[UPPER_TILES] = 1;
+        } else if gt5 {
+            f[UPPER_FOUR] = 1;
+        }
+        if middle {
+            f[MIDDLE_TILES] = 1;
+        }
+        if lower {
+            f[LOWER_TILES] = 1;
+        } else if lt5 {
+            f[LOWER_FOUR] = 1;
+        }
+    }
+    if yaojiu && nsuits > 0 && honors {
+        f[ALL_TERMINALS_AND_HONORS] = 1;
+    }
+    if reversible {
+        f[REVERSIBLE_TILES] = 1;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// chow and pung combinations (套算一次, mcr.md §6.5)
+
+/// (suit, start rank 1..7) of a chow.
+type Chow = (u8, u8);
+
+fn three_chow_fan(a: Chow, b: Chow, c: Chow) -> Option<usize> {
+    let mut v = [a, b, c];
+    if a.0 == b.0 && b.0 == c.0 {
+        v.sort_unstable_by_key(|x| x.1);
+        let (x, y, z) = (v[0].1, v[1].1, v[2].1);
+        if x == y && y == z {
+            return Some(PURE_TRIPLE_CHOW);
+        }
+        if x == 1 && y == 4 && z == 7 {
+            return Some(PURE_STRAIGHT);
+        }
+        if (y == x + 1 && z == y + 1) || (y == x + 2 && z == y + 2) {
+            return Some(PURE_SHIFTED_CHOWS);
+        }
+        return None;
+    }
+    if a.0 != b.0 && b.0 != c.0 && a.0 != c.0 {
+        v.sort_unstable_by_key(|x| x.1);
+        let (x, y, z) = (v[0].1, v[1].1, v[2].1);
+        if x == y && y == z {
+            return Some(MIXED_TRIPLE_CHOW);
+        }
+        if x == 1 && y == 4 && z == 7 {
+            return Some(MIXED_STRAIGHT);
+        }
+        if y == x + 1 && z == y + 1 {
+            return Some(MIXED_SHIFTED_CHOWS);
+        }
+    }
+    None
+}
+
+fn two_chow_fan(a: Chow, b: Chow) -> Option<usize> {
+    if a.0 == b.0 {
+        if a.1 == b.1 {
+            Some(PURE_DOUBLE_CHOW)
+        } else if a.1.abs_diff(b.1) == 3 {
+            Some(SHORT_STRAIGHT)
+        } else if a.1.min(b.1) == 1 && a.1.max(b.1) == 7 {
+            Some(TWO_TERMINAL_CHOWS)
+        } else {
+            None
+        }
+    } else if a.1 == b.1 {
+        Some(MIXED_DOUBLE_CHOW)
+    } else {
+        None
+    }
+}
+
+/// Removal order of 2-chow fans when over the cap.
+const TWO_CHOW_REMOVAL: [usize; 4] = [
+    TWO_TERMINAL_CHOWS,
+    SHORT_STRAIGHT,
+    MIXED_DOUBLE_CHOW,
+    PURE_DOUBLE_CHOW,
+];
+/// Priority of the single 2-chow fan a fourth chow may add to a 3-chow fan.
+const TWO_CHOW_PRIORITY: [usize; 4] = [
+    PURE_DOUBLE_CHOW,
+    MIXED_DOUBLE_CHOW,
+    SHORT_STRAIGHT,
+    TWO_TERMINAL_CHOWS,
+];
+
+fn pairwise_chows(chows: &[Chow], cap: usize, f: &mut FanCounts) {
+    let mut cnt = [0usize; 4]; // indexed like TWO_CHOW_REMOVAL
+    let mut total = 0;
+    for i in 0..chows.len() {
+        for j in i + 1..chows.len() {
+            if let Some(fan) = two_chow_fan(chows[i], chows[j]) {
+                let k = TWO_CHOW_REMOVAL.iter().position(|&x| x == fan).unwrap_or(0);
+                cnt[k] += 1;
+                total += 1;
+            }
+        }
+    }
+    while total > cap {
+        let k = (0..4)
+            .find(|&k| cnt[k] > 1)
+            .or_else(|| (0..4).find(|&k| cnt[k] > 0));
+        let Some(k) = k else { break };
+        cnt[k] -= 1;
+        total -= 1;
+    }
+    for k in 0..4 {
+        f[TWO_CHOW_REMOVAL[k]] += cnt[k] as u8;
+    }
+}
+
+fn chow_fans(chows: &[Chow], pair: Option<u8>, values: &[i32; N_FANS], f: &mut FanCounts) {
+    match chows.len() {
+        4 => {
+            let mut v = [chows[0], chows[1], chows[2], chows[3]];
+            v.sort_unstable();
+            // 一色双龙会 / 三色双龙会 (with the pair of 5)
+            if let Some(p) = pair.filter(|&p| p < 27 && rank(p) == 5) {
+                let ps = suit(p);
+                if v.iter().all(|c| c.0 == ps)
+                    && v[0].1 == 1
+                    && v[1].1 == 1
+                    && v[2].1 == 7
+                    && v[3].1 == 7
+                {
+                    f[PURE_TERMINAL_CHOWS] = 1;
+                    return;
+                }
+                let mut ok = true;
+                for s in (0..3u8).filter(|&s| s != ps) {
+                    let (mut lo, mut hi, mut n) = (0, 0, 0);
+                    for c in v.iter().filter(|c| c.0 == s) {
+                        n += 1;
+                        if c.1 == 1 {
+                            lo += 1;
+                        } else if c.1 == 7 {
+                            hi += 1;
+                        }
+                    }
+                    ok &= n == 2 && lo == 1 && hi == 1;
+                }
+                if ok {
+                    f[THREE_SUITED_TERMINAL_CHOWS] = 1;
+                    return;
+                }
+            }
+            if v.iter().all(|c| c.0 == v[0].0) {
+                let r = [v[0].1, v[1].1, v[2].1, v[3].1];
+                if r[0] == r[3] {
+                    f[QUADRUPLE_CHOW] = 1;
+                    return;
+                }
+                let d = r[1] - r[0];
+                if (d == 1 || d == 2) && r[2] - r[1] == d && r[3] - r[2] == d {
+                    f[FOUR_PURE_SHIFTED_CHOWS] = 1;
+                    return;
+                }
+            }
+            // best 3-chow fan, then one 2-chow fan for the fourth chow
+            let mut best: Option<(usize, usize)> = None; // (fan, index of the fourth chow)
+            for skip in 0..4 {
+                let [a, b, c] = others3(skip).map(|i| v[i]);
+                if let Some(fan) = three_chow_fan(a, b, c)
+                    && best.is_none_or(|(b, _)| values[fan] > values[b])
+                {
+                    best = Some((fan, skip));
+                }
+            }
+            if let Some((fan, skip)) = best {
+                f[fan] += 1;
+                let fourth = v[skip];
+                let mut extra: Option<usize> = None;
+                for (i, &c) in v.iter().enumerate() {
+                    if i == skip {
+                        continue;
+                    }
+                    if let Some(x) = two_chow_fan(fourth, c) {
+                        let px = TWO_CHOW_PRIORITY.iter().position(|&y| y == x);
+                        let pe = extra.and_then(|e| TWO_CHOW_PRIORITY.iter().position(|&y| y == e));
+                        if pe.is_none() || px < pe {
+                            extra = Some(x);
+                        }
+                    }
+                }
+                if let Some(x) = extra {
+                    f[x] += 1;
+                }
+                return;
+            }
+            let mut related = [false; 4];
+            for i in 0..4 {
+                for j in 0..4 {
+                    if i != j && two_chow_fan(v[i], v[j]).is_some() {
+                        related[i] = true;
+                    }
+                }
+            }
+            let free = related.iter().filter(|&&r| !r).count();
+            pairwise_chows(&v, 3usize.saturating_sub(free), f);
+        }
+        3 => {
+            if let Some(fan) = three_chow_fan(chows[0], chows[1], chows[2]) {
+                f[fan] += 1;
+            } else {
+                pairwise_chows(chows, 2, f);
+            }
+        }
+        2 => {
+            if let Some(fan) = two_chow_fan(chows[0], chows[1]) {
+                f[fan] += 1;
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The three indices of 0..4 other than `skip`.
+#[inline]
+fn others3(skip: usize) -> [usize; 3] {
+    match skip {
+        0 => [1, 2, 3],
+        1 => [0, 2, 3],
+        2 => [0, 1, 3],
+        _ => [0, 1, 2],
+    }
+}
+
+fn three_pung_fan(a: u8, b: u8, c: u8) -> Option<usize> {
+    let mut v = [a, b, c];
+    v.sort_unstable_by_key(|&x| (rank(x), suit(x)));
+    let (sa, sb, sc) = (suit(v[0]), suit(v[1]), suit(v[2]));
+    let (ra, rb, rc) = (rank(v[0]), rank(v[1]), rank(v[2]));
+    let distinct = sa != sb && sb != sc && sa != sc;
+    if distinct && ra == rb && rb == rc {
+        return Some(TRIPLE_PUNG);
+    }
+    if rb == ra + 1 && rc == rb + 1 {
+        if sa == sb && sb == sc {
+            return Some(PURE_SHIFTED_PUNGS);
+        }
+        if distinct {
+            return Some(MIXED_SHIFTED_PUNGS);
+        }
+    }
+    None
+}
+
+fn double_pung(a: u8, b: u8) -> bool {
+    suit(a) != suit(b) && rank(a) == rank(b)
+}
+
+/// Combination fans of the numbered pungs (三同刻, 一色/三色三节高, 一色四节高, 双同刻).
+fn numbered_pung_fans(p: &[u8], values: &[i32; N_FANS], f: &mut FanCounts) {
+    let n = p.len();
+    if n == 4 {
+        let mut v = [p[0], p[1], p[2], p[3]];
+        v.sort_unstable();
+        if v.iter().all(|&x| suit(x) == suit(v[0]))
+            && v[1] == v[0] + 1
+            && v[2] == v[1] + 1
+            && v[3] == v[2] + 1
+        {
+            f[FOUR_PURE_SHIFTED_PUNGS] = 1;
+            return;
+        }
+    }
+    if n >= 3 {
+        let mut best: Option<(usize, usize)> = None; // (fan, skipped index or n)
+        for skip in 0..n {
+            if n == 3 && skip > 0 {
+                break;
+            }
+            let t = if n == 3 {
+                [p[0], p[1], p[2]]
+            } else {
+                others3(skip).map(|i| p[i])
+            };
+            if let Some(fan) = three_pung_fan(t[0], t[1], t[2])
+                && best.is_none_or(|(b, _)| values[fan] > values[b])
+            {
+                best = Some((fan, if n == 3 { n } else { skip }));
+            }
+        }
+        if let Some((fan, skip)) = best {
+            f[fan] += 1;
+            if skip < n && (0..n).any(|i| i != skip && double_pung(p[skip], p[i])) {
+                f[DOUBLE_PUNG] += 1;
+            }
+            return;
+        }
+    }
+    for i in 0..n {
+        for j in i + 1..n {
+            if double_pung(p[i], p[j]) {
+                f[DOUBLE_PUNG] += 1;
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// one reading
+
+fn set_of(s: &Set) -> ScoredSet {
+    ScoredSet {
+        kind: s.kind,
+        tile: s.tile,
+        declared: s.declared,
+        concealed: s.concealed,
+    }
+}
+
+/// Fans of a regular or 组合龙 reading (before the exclusion walk).
+fn reading_fans(ctx: &mut Ctx, d: &Decomposition, buf: &mut [ScoredSet; 4]) -> FanCounts {
+    let rules = ctx.rules;
+    let mut f = ctx.common;
+    let n_sets = d.sets.len().min(4);
+    for (slot, s) in buf.iter_mut().zip(&d.sets) {
+        *slot = set_of(s);
+    }
+    let sets = &mut buf[..n_sets];
+    let pair = d.pair.map(|p| p.index());
+    let win = ctx.win;
+    // mcr.md §8: a discard completing a standing pung makes it melded unless the winning tile can
+    // sit in a standing chow of the same reading.
+    if !ctx.self_drawn {
+        let in_chow = sets.iter().any(|s| {
+            !s.declared
+                && s.kind == MeldKind::Chow
+                && suit(s.tile.index()) == suit(win)
+                && win >= s.tile.index()
+                && win <= s.tile.index() + 2
+                && win < 27
+        });
+        if !in_chow {
+            if let Some(s) = sets
+                .iter_mut()
+                .find(|s| !s.declared && s.kind == MeldKind::Pung && s.tile.index() == win)
+            {
+                s.concealed = false;
+            }
+        }
+    }
+    let knitted = d.form == Form::KnittedStraight;
+    if knitted {
+        f[KNITTED_STRAIGHT] = 1;
+    }
+    let mut chows: [Chow; 4] = [(0, 0); 4];
+    let mut nch = 0;
+    let mut pungs = [0u8; 4];
+    let mut npu = 0;
+    let (mut kongs, mut ckongs, mut conc_pungs) = (0, 0, 0);
+    let (mut outside, mut five, mut even) = (true, true, true);
+    for s in sets.iter() {
+        let t = s.tile.index();
+        match s.kind {
+            MeldKind::Chow => {
+                chows[nch] = (suit(t), rank(t));
+                nch += 1;
+                let r = rank(t);
+                outside &= r == 1 || r == 7;
+                five &= (3..=5).contains(&r);
+                even = false;
+            }
+            k => {
+                pungs[npu] = t;
+                npu += 1;
+                if k == MeldKind::Kong {
+                    kongs += 1;
+                    if s.concealed {
+                        ckongs += 1;
+                    }
+                }
+                if s.concealed {
+                    conc_pungs += 1;
+                }
+                outside &= is_yaojiu(t);
+                five &= t < 27 && rank(t) == 5;
+                even &= t < 27 && rank(t) % 2 == 0;
+            }
+        }
+    }
+    if let Some(p) = pair {
+        outside &= is_yaojiu(p);
+        five &= p < 27 && rank(p) == 5;
+        even &= p < 27 && rank(p) % 2 == 0;
+    }
+    if !knitted {
+        if outside {
+            f[OUTSIDE_HAND] = 1;
+        }
+        if five {
+            f[ALL_FIVE] = 1;
+        }
+        if npu == 4 {
+            f[ALL_PUNGS] = 1;
+            if even {
+                f[ALL_EVEN_PUNGS] = 1;
+            }
+        }
+    }
+    let chow_count = nch + if knitted { 3 } else { 0 };
+    if chow_count == 4 && pair.is_some_and(|p| p < 27) {
+        f[ALL_CHOWS] = 1;
+    }
+    // winds and dragons
+    let pungs = &pungs[..npu];
+    let winds = pungs.iter().filter(|&&t| is_wind(t)).count();
+    let dragons = pungs.iter().filter(|&&t| is_dragon(t)).count();
+    let pair_wind = pair.is_some_and(is_wind);
+    let pair_dragon = pair.is_some_and(is_dragon);
+    if winds == 4 {
+        f[BIG_FOUR_WINDS] = 1;
+        if rules.enabled[BIG_FOUR_WINDS_GREEN_PAIR] && pair == Some(32) {
+            f[BIG_FOUR_WINDS_GREEN_PAIR] = 1;
+        }
+    }
+    if winds == 3 {
+        if pair_wind {
+            f[LITTLE_FOUR_WINDS] = 1;
+        }
+        f[BIG_THREE_WINDS] = 1;
+    }
+    if dragons == 3 {
+        f[BIG_THREE_DRAGONS] = 1;
+    }
+    if dragons == 2 {
+        if pair_dragon {
+            f[LITTLE_THREE_DRAGONS] = 1;
+        }
+        f[TWO_DRAGONS_PUNGS] = 1;
+    }
+    f[DRAGON_PUNG] += dragons as u8;
+    let mut yaojiu = 0u8;
+    for &t in pungs {
+        if is_wind(t) {
+            let prev = t == ctx.prevalent;
+            let seat = t == ctx.seat;
+            if prev {
+                f[PREVALENT_WIND] = 1;
+            }
+            if seat {
+                f[SEAT_WIND] = 1;
+            }
+            if !prev && !seat && winds != 3 {
+                yaojiu += 1;
+            }
+        } else if is_terminal(t) {
+            yaojiu += 1;
+        }
+    }
+    if ctx.nine_gates && !knitted {
+        f[NINE_GATES] = 1;
+        yaojiu = yaojiu.saturating_sub(1);
+    }
+    f[PUNG_OF_TERMINALS_OR_HONORS] = yaojiu;
+    // kongs
+    let mkongs = kongs - ckongs;
+    match kongs {
+        4 => f[FOUR_KONGS] = 1,
+        3 => f[THREE_KONGS] = 1,
+        2 => {
+            if ckongs == 2 {
+                f[TWO_CONCEALED_KONGS] = 1;
+            } else if mkongs == 2 {
+                f[TWO_MELDED_KONGS] = 1;
+            } else if rules.concealed_and_melded_kong.is_some() {
+                f[CONCEALED_KONG_AND_MELDED_KONG] = 1;
+            } else {
+                f[MELDED_KONG] = 1;
+                f[CONCEALED_KONG] = 1;
+            }
+        }
+        1 => {
+            if ckongs == 1 {
+                f[CONCEALED_KONG] = 1;
+            } else {
+                f[MELDED_KONG] = 1;
+            }
+        }
+        _ => {}
+    }
+    match conc_pungs {
+        4 => f[FOUR_CONCEALED_PUNGS] = 1,
+        3 => f[THREE_CONCEALED_PUNGS] = 1,
+        2 => f[TWO_CONCEALED_PUNGS] = 1,
+        _ => {}
+    }
+    // combinations
+    chow_fans(&chows[..nch], pair, &rules.values, &mut f);
+    let mut numbered = [0u8; 4];
+    let mut nn = 0;
+    for &t in pungs {
+        if t < 27 {
+            numbered[nn] = t;
+            nn += 1;
+        }
+    }
+    numbered_pung_fans(&numbered[..nn], &rules.values, &mut f);
+    if ctx.all_claimed && !ctx.self_drawn {
+        f[MELDED_HAND] = 1;
+    }
+    // wait fans (mcr.md §9, §12.1): positions first, the (costlier) unique-wait test only if one
+    // of them applies
+    let (mut edge, mut closed, mut single) = (false, false, false);
+    for s in sets
+        .iter()
+        .filter(|s| !s.declared && s.kind == MeldKind::Chow)
+    {
+        let t = s.tile.index();
+        if win >= 27 || suit(t) != suit(win) {
+            continue;
+        }
+        if win == t + 1 {
+            closed = true;
+        } else if win == t || win == t + 2 {
+            edge = true;
+        }
+    }
+    if pair == Some(win) {
+        single = true;
+    }
+    if edge || closed || single {
+        let wait_possible = if knitted {
+            knitted_wait_possible(ctx, d)
+        } else {
+            ctx.unique_wait()
+        };
+        if wait_possible {
+            if edge {
+                f[EDGE_WAIT] = 1;
+            } else if closed {
+                f[CLOSED_WAIT] = 1;
+            } else {
+                f[SINGLE_WAIT] = 1;
+            }
+        }
+    }
+    f
+}
+
+/// 组合龙 + set + pair: may a wait fan apply (switch `knitted_straight_wait_fans`, mcr.md §12.1)?
+fn knitted_wait_possible(ctx: &Ctx, d: &Decomposition) -> bool {
+    let Some(perm) = d.knitted else { return false };
+    let nine = knitted_tiles(perm);
+    let win = ctx.win as usize;
+    let win_knitted = nine.contains(&win);
+    if win_knitted && !ctx.rules.knitted_straight_wait_fans {
+        return false;
+    }
+    if !ctx.no_melds {
+        // one meld: the pair is the only open group
+        return !win_knitted || ctx.full[win] == 3;
+    }
+    let mut rest = ctx.full;
+    for &i in &nine {
+        rest[i] -= 1;
+    }
+    if rest[win] == 0 {
+        return false;
+    }
+    rest[win] -= 1;
+    formal_waits(&rest, false, 2).count_ones() == 1
+}
+
+/// Bit set of the fans with a non-zero count (eight counts at a time).
+#[inline]
+fn mask_of(f: &FanCounts) -> u128 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut m = 0u128;
+    let mut chunks = f.chunks_exact(8);
+    let mut shift = 0;
+    for ch in &mut chunks {
+        let w = u64::from_le_bytes([ch[0], ch[1], ch[2], ch[3], ch[4], ch[5], ch[6], ch[7]]);
+        // high bit of each byte = byte != 0
+        let t = (((w & LOW7) + LOW7) | w) & HIGH;
+        let bits = (t >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+        m |= u128::from(bits) << shift;
+        shift += 8;
+    }
+    for (k, &c) in chunks.remainder().iter().enumerate() {
+        m |= u128::from(c != 0) << (shift + k);
+    }
+    m
+}
+
+/// Walk the table: a fan still present removes its `excludes` (mcr.md §5.1). Returns the mask of
+/// the fans left.
+fn apply_exclusions(rules: &McrRules, f: &mut FanCounts) -> u128 {
+    let raw = mask_of(f);
+    let mut present = raw;
+    let mut walk = raw;
+    while walk != 0 {
+        let i = walk.trailing_zeros() as usize;
+        walk &= walk - 1;
+        if present & (1u128 << i) == 0 {
+            continue;
+        }
+        if !rules.enabled[i] {
+            present &= !(1u128 << i);
+            continue;
+        }
+        present &= !rules.excludes[i];
+        walk &= present;
+    }
+    let mut gone = raw & !present;
+    while gone != 0 {
+        let j = gone.trailing_zeros() as usize;
+        gone &= gone - 1;
+        f[j] = 0;
+    }
+    present
+}
+
+fn finish(ctx: &Ctx, mut f: FanCounts, special_self: bool) -> (FanCounts, u128) {
+    let mut mask = apply_exclusions(ctx.rules, &mut f);
+    if special_self && ctx.rules.special_form_fully_concealed && ctx.self_drawn && f[SELF_DRAWN] > 0
+    {
+        f[SELF_DRAWN] = 0;
+        f[FULLY_CONCEALED_HAND] = 1;
+        mask = (mask & !(1u128 << SELF_DRAWN)) | (1u128 << FULLY_CONCEALED_HAND);
+    }
+    if mask == 0 {
+        f[CHICKEN_HAND] = 1;
+        mask = 1u128 << CHICKEN_HAND;
+    }
+    (f, mask)
+}
+
+fn total_of(rules: &McrRules, f: &FanCounts, mut mask: u128) -> i32 {
+    let mut t = 0;
+    while mask != 0 {
+        let i = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        t += rules.values[i] * i32::from(f[i]);
+    }
+    t
+}
+
+// ---------------------------------------------------------------------------------------------
+// entry point
+
+/// Validate the situation flags (mcr.md §4.2) and derive/repair them.
+fn flags(s: &Situation, rules: &McrRules) -> Result<(WinType, bool)> {
+    let win = s.win_tile;
+    let melds = s.hand.melds();
+    let in_standing = s.hand.counts()[win.idx()];
+    let mut in_melds = 0u8;
+    for m in melds {
+        let mut c = [0u8; N_KINDS];
+        m.add_to(&mut c);
+        in_melds += c[win.idx()];
+    }
+    let has_kong = melds.iter().any(|m| m.is_kong());
+    let mut wt = match s.win_type {
+        WinType::AfterKongDiscard => WinType::Discard,
+        w => w,
+    };
+    let mut fourth = s.fourth_tile;
+    let repair = rules.repair_flags;
+    if wt == WinType::KongReplacement && !has_kong {
+        if !repair {
+            return Err(Error::hand(
+                "杠上开花 (self-drawn with about_kong) needs a declared kong",
+            ));
+        }
+        wt = WinType::SelfDraw;
+    }
+    if wt == WinType::RobKong && in_standing + in_melds > 0 {
+        if !repair {
+            return Err(Error::hand(format!(
+                "抢杠和: the robbed {win} is the fourth copy, so the winner cannot hold another"
+            )));
+        }
+        wt = WinType::Discard;
+    }
+    if wt == WinType::RobKong && s.wall_last && !repair {
+        return Err(Error::hand(
+            "抢杠和 with wall_last: no kong can be added after the last tile",
+        ));
+    }
+    if fourth && in_standing > 0 {
+        if !repair {
+            return Err(Error::hand(format!(
+                "和绝张 (fourth_tile): {win} cannot be the last copy while the hand holds another"
+            )));
+        }
+        fourth = false;
+    }
+    if in_melds == 3 && in_standing == 0 {
+        fourth = true;
+    }
+    Ok((wt, fourth))
+}
+
+fn blessing_fan(s: &Situation, rules: &McrRules, wt: WinType) -> Result<Option<usize>> {
+    let Some(b) = s.blessing else { return Ok(None) };
+    if rules.blessings == BlessingRule::Off {
+        return Ok(None);
+    }
+    let no_melds = s.hand.melds().is_empty();
+    let seat = s.seat_wind;
+    let sd = wt.is_self_drawn();
+    let (ok, fan, why) = match (b, rules.blessings) {
+        (Blessing::Heavenly, _) => (
+            sd && seat == Tile::E && no_melds,
+            BLESSING_OF_HEAVEN,
+            "天和 needs a self-drawn win by the dealer (seat E) without melds",
+        ),
+        (Blessing::Earthly, BlessingRule::Lianzhong) => (
+            sd && seat == Tile::S && no_melds,
+            BLESSING_OF_EARTH,
+            "地和 (联众) needs a self-drawn win by seat S without melds",
+        ),
+        (Blessing::Earthly, _) => (
+            !sd && seat != Tile::E && no_melds,
+            BLESSING_OF_EARTH,
+            "地和 (reference8) needs a discard win by a non-dealer without melds",
+        ),
+        (Blessing::Human, _) => (
+            seat != Tile::E && no_melds,
+            BLESSING_OF_HUMAN,
+            "人和 needs a non-dealer win without melds",
+        ),
+    };
+    if !ok {
+        return Err(Error::hand(why));
+    }
+    Ok(Some(fan))
+}
+
+/// Score a win under MCR rules.
+///
+/// Every reading of the hand is scored; the highest total (flowers excluded) wins. Ties keep the
+/// reading with 一色三同顺, then the one with 三同刻, then a regular reading over 七对, then the
+/// LAST reading in [`decompose`]'s enumeration order (mcr.md §7.4; this reproduces the reference
+/// engine on all its corpus ties, e.g. `si-unit-051..056`, where the reading with the higher pair
+/// wins).
+pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
+    let (wt, fourth) = flags(s, rules)?;
+    let blessing = blessing_fan(s, rules, wt)?;
+    let self_drawn = wt.is_self_drawn();
+    let melds = s.hand.melds();
+    let win = s.win_tile.index();
+    let pre = *s.hand.counts();
+    let mut full = pre;
+    full[win as usize] += 1;
+    let decs = decompose(&full, melds, Shapes::MCR)?;
+    if decs.is_empty() {
+        return Err(Error::hand(format!(
+            "not a winning hand: {} + {}",
+            s.hand, s.win_tile
+        )));
+    }
+    let mut all = full;
+    let mut kong_tiles = 0u64;
+    let mut claimed_n = 0;
+    for m in melds {
+        m.add_to(&mut all);
+        if m.is_kong() {
+            kong_tiles |= 1u64 << m.tile.index();
+        }
+        if !m.concealed {
+            claimed_n += 1;
+        }
+    }
+    let mut common = [0u8; N_FANS];
+    whole_hand_fans(&all, kong_tiles, &mut common);
+    if self_drawn {
+        common[SELF_DRAWN] = 1;
+    }
+    if claimed_n == 0 {
+        if self_drawn {
+            common[FULLY_CONCEALED_HAND] = 1;
+        } else {
+            common[CONCEALED_HAND] = 1;
+        }
+    }
+    if s.wall_last {
+        if self_drawn {
+            common[LAST_TILE_DRAW] = 1;
+        } else {
+            common[LAST_TILE_CLAIM] = 1;
+        }
+    }
+    match wt {
+        WinType::KongReplacement => common[OUT_WITH_REPLACEMENT_TILE] = 1,
+        WinType::RobKong => common[ROBBING_THE_KONG] = 1,
+        _ => {}
+    }
+    if fourth {
+        common[LAST_TILE] = 1;
+    }
+    if let Some(b) = blessing {
+        common[b] = 1;
+    }
+    let nine_gates = melds.is_empty() && {
+        (0..3).any(|st| {
+            let base = st * 9;
+            (0..9).all(|r| pre[base + r] == if r == 0 || r == 8 { 3 } else { 1 })
+        })
+    };
+    let mut ctx = Ctx {
+        rules,
+        win,
+        self_drawn,
+        full,
+        pre,
+        no_melds: melds.is_empty(),
+        all_claimed: claimed_n == 4,
+        prevalent: s.prevalent_wind.index(),
+        seat: s.seat_wind.index(),
+        common,
+        unique_wait: None,
+        nine_gates,
+    };
+
+    let blank = ScoredSet {
+        kind: MeldKind::Pung,
+        tile: Tile::E,
+        declared: false,
+        concealed: false,
+    };
+    let mut best: Option<(i32, u8, usize, FanCounts, [ScoredSet; 4])> = None;
+    let mut sets = [blank; 4];
+    for (di, d) in decs.iter().enumerate() {
+        let (f, special_self) = match d.form {
+            Form::Standard | Form::KnittedStraight => {
+                let raw = reading_fans(&mut ctx, d, &mut sets);
+                (raw, nine_gates)
+            }
+            Form::SevenPairs => {
+                let mut f = ctx.common;
+                let p = &d.pairs;
+                let shifted = p[0].index() < 27
+                    && (1..7).all(|k| {
+                        p[k].index() == p[0].index() + k as u8
+                            && suit(p[k].index()) == suit(p[0].index())
+                    });
+                if shifted {
+                    f[SEVEN_SHIFTED_PAIRS] = 1;
+                } else {
+                    f[SEVEN_PAIRS] = 1;
+                }
+                (f, shifted)
+            }
+            Form::ThirteenOrphans => {
+                let mut f = ctx.common;
+                f[THIRTEEN_ORPHANS] = 1;
+                (f, true)
+            }
+            Form::HonorsKnitted => {
+                let mut f = ctx.common;
+                if (27..34).all(|i| full[i] == 1) {
+                    f[GREATER_HONORS_AND_KNITTED_TILES] = 1;
+                } else {
+                    f[LESSER_HONORS_AND_KNITTED_TILES] = 1;
+                }
+                if let Some(perm) = d.knitted
+                    && knitted_tiles(perm).iter().all(|&i| full[i] > 0)
+                {
+                    f[KNITTED_STRAIGHT] = 1;
+                }
+                (f, false)
+            }
+        };
+        let (f, mask) = finish(&ctx, f, special_self);
+        let total = total_of(rules, &f, mask & !(1u128 << FLOWER_TILES));
+        // tie preference: 一色三同顺 > 三同刻 > regular over 七对 > later in enumeration order
+        let pref = if f[PURE_TRIPLE_CHOW] > 0 {
+            3
+        } else if f[TRIPLE_PUNG] > 0 {
+            2
+        } else if d.form != Form::SevenPairs {
+            1
+        } else {
+            0
+        };
+        let better = match &best {
+            None => true,
+            Some((bt, bp, _, _, _)) => total > *bt || (total == *bt && pref >= *bp),
+        };
+        if better {
+            best = Some((total, pref, di, f, sets));
+        }
+    }
+    let Some((total_nf, _, di, mut f, best_sets)) = best else {
+        return Err(Error::hand("not a winning hand"));
+    };
+    f[FLOWER_TILES] = s.flowers;
+    let total = total_nf + rules.values[FLOWER_TILES] * s.flowers as i32;
+    let for_min = if rules.flowers_count_toward_minimum {
+        total
+    } else {
+        total_nf
+    };
+    let meets_minimum = for_min >= rules.min_fan;
+    if rules.require_minimum && !meets_minimum {
+        return Err(Error::hand(format!(
+            "诈和: {for_min} fan is below the {}-fan minimum",
+            rules.min_fan
+        )));
+    }
+    let d = &decs[di];
+    let form = match d.form {
+        _ if f[NINE_GATES] > 0 => McrForm::NineGates,
+        Form::Standard => McrForm::Regular,
+        Form::SevenPairs if f[SEVEN_SHIFTED_PAIRS] > 0 => McrForm::SevenShiftedPairs,
+        Form::SevenPairs => McrForm::SevenPairs,
+        Form::ThirteenOrphans => McrForm::ThirteenOrphans,
+        Form::HonorsKnitted => McrForm::HonorsAndKnitted,
+        Form::KnittedStraight => McrForm::KnittedStraight,
+    };
+    Ok(McrScore {
+        fans: {
+            let mut m = mask_of(&f);
+            let mut v = Vec::with_capacity(m.count_ones() as usize);
+            while m != 0 {
+                let i = m.trailing_zeros() as usize;
+                m &= m - 1;
+                v.push((i, f[i]));
+            }
+            v
+        },
+        total,
+        total_without_flowers: total_nf,
+        meets_minimum,
+        form,
+        sets: best_sets[..d.sets.len().min(4)].to_vec(),
+        pair: d.pair,
+        pairs: d.pairs.clone(),
+        knitted: d.knitted,
+        win_type: wt,
+        fourth_tile: fourth,
+    })
+}
+
+/// The formal waits of the 13-tile hand before the winning tile (mcr.md §9): every kind that
+/// completes a regular hand (or 七对 without melds), availability ignored.
+pub fn formal_waits_of(s: &Situation) -> Vec<Tile> {
+    let w = formal_waits(s.hand.counts(), s.hand.melds().is_empty(), N_KINDS as u32);
+    (0..N_KINDS as u8)
+        .filter(|&i| w & (1u64 << i) != 0)
+        .map(Tile::new_unchecked)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mask_of_matches_the_counts() {
+        let mut f = [0u8; N_FANS];
+        for i in [0usize, 7, 8, 63, 64, 65, 80, 85] {
+            f[i] = 3;
+        }
+        let m = mask_of(&f);
+        for (i, &c) in f.iter().enumerate() {
+            assert_eq!(m >> i & 1 == 1, c != 0, "{i}");
+        }
+    }
+}

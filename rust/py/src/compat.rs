@@ -1,0 +1,351 @@
+//! Entry points of `hupai.compat.MahjongGB`, the pymahjonggb-compatible module: reference tile
+//! codes (`W1`..`J3`), packs `(type, tile, offer)`, and the reference's return shapes. Inputs the
+//! reference accepts silently but cannot be real (offer 0 on PENG/CHI, five copies, oversized
+//! tuples, flowers outside 0..8) are rejected with a typed error whose message starts with the
+//! reference's error code.
+
+use std::sync::{Arc, OnceLock};
+
+use hupai_core::mcr::{self, ids};
+use hupai_core::preset::SwitchValue;
+use hupai_core::situation::WinType;
+use hupai_core::variant::Rules;
+use hupai_core::{Error as CoreError, Hand, Meld, MeldKind, Situation, Tile, Variant};
+use pyo3::prelude::*;
+use pyo3::types::{PyString, PyTuple};
+
+use crate::errors::BindResult;
+
+fn err(code: &str, detail: impl std::fmt::Display) -> CoreError {
+    CoreError::hand(format!("{code}: {detail}"))
+}
+
+/// Reference tile code → tile.
+pub fn ref_tile(code: &str) -> Result<Tile, CoreError> {
+    let b = code.as_bytes();
+    let bad = || {
+        CoreError::tile(
+            code,
+            "ERROE_WRONG_TILE_CODE: reference tile codes are W1-W9, B1-B9, T1-T9, F1-F4, J1-J3",
+        )
+    };
+    if b.len() != 2 || !b[1].is_ascii_digit() {
+        return Err(bad());
+    }
+    let n = b[1] - b'0';
+    let t = match (b[0], n) {
+        (b'W', 1..=9) => Tile::suited(0, n),
+        (b'B', 1..=9) => Tile::suited(1, n),
+        (b'T', 1..=9) => Tile::suited(2, n),
+        (b'F', 1..=4) => Tile::honor(n - 1),
+        (b'J', 1..=3) => Tile::honor(3 + n),
+        _ => None,
+    };
+    t.ok_or_else(bad)
+}
+
+/// Tile → reference code.
+pub fn ref_code(t: Tile) -> String {
+    let i = t.index();
+    match i {
+        0..=8 => format!("W{}", i + 1),
+        9..=17 => format!("B{}", i - 8),
+        18..=26 => format!("T{}", i - 17),
+        27..=30 => format!("F{}", i - 26),
+        _ => format!("J{}", i - 30),
+    }
+}
+
+fn extract_tiles(hand: &Bound<'_, PyAny>, max: usize) -> Result<Vec<Tile>, CoreError> {
+    let tup = hand.cast::<PyTuple>().map_err(|_| {
+        err(
+            "ERROR_WRONG_TILES_COUNT",
+            "hand must be a tuple of tile codes",
+        )
+    })?;
+    if tup.len() > max {
+        return Err(err(
+            "ERROR_WRONG_TILES_COUNT",
+            format!("{} tiles in hand (at most {max})", tup.len()),
+        ));
+    }
+    let mut out = Vec::with_capacity(tup.len());
+    for x in tup.iter() {
+        let s = x
+            .cast::<PyString>()
+            .map_err(|_| CoreError::tile("?", "ERROE_WRONG_TILE_CODE: tiles are strings"))?;
+        out.push(ref_tile(
+            s.to_str().map_err(|e| CoreError::hand(e.to_string()))?,
+        )?);
+    }
+    Ok(out)
+}
+
+fn extract_pack(pack: &Bound<'_, PyAny>) -> Result<Vec<Meld>, CoreError> {
+    let tup = pack.cast::<PyTuple>().map_err(|_| {
+        err(
+            "ERROE_WRONG_PACK_CODE",
+            "pack must be a tuple of (type, tile, offer)",
+        )
+    })?;
+    if tup.len() > 4 {
+        return Err(err(
+            "ERROE_WRONG_PACK_CODE",
+            format!("{} packs (at most 4)", tup.len()),
+        ));
+    }
+    let mut out = Vec::with_capacity(tup.len());
+    for p in tup.iter() {
+        let (kind, tile, offer): (String, String, i64) = p.extract().map_err(|_| {
+            err(
+                "ERROE_WRONG_PACK_CODE",
+                "each pack is a tuple (\"CHI\"|\"PENG\"|\"GANG\", tile, offer)",
+            )
+        })?;
+        let t = ref_tile(&tile)?;
+        if !(0..=3).contains(&offer) {
+            return Err(err(
+                "ERROE_WRONG_OFFER_CODE",
+                format!("offer {offer} not in 0..3"),
+            ));
+        }
+        let offer = offer as u8;
+        let m = match kind.as_str() {
+            "CHI" => {
+                if offer == 0 {
+                    return Err(err(
+                        "ERROE_WRONG_OFFER_CODE",
+                        "a CHI is claimed: offer 1..3",
+                    ));
+                }
+                let low = match t.rank() {
+                    Some(2..=8) => Tile::new_unchecked(t.index() - 1),
+                    _ => {
+                        return Err(err(
+                            "ERROE_WRONG_PACK_CODE",
+                            format!("{tile} cannot be the middle tile of a chow"),
+                        ));
+                    }
+                };
+                Meld::new(MeldKind::Chow, low, false, offer)
+            }
+            "PENG" => {
+                if offer == 0 {
+                    return Err(err(
+                        "ERROE_WRONG_OFFER_CODE",
+                        "a PENG is claimed: offer 1..3",
+                    ));
+                }
+                Meld::new(MeldKind::Pung, t, false, offer)
+            }
+            "GANG" => Meld::new(MeldKind::Kong, t, offer == 0, offer),
+            other => {
+                return Err(err(
+                    "ERROE_WRONG_PACK_CODE",
+                    format!("pack type {other:?} (CHI, PENG or GANG)"),
+                ));
+            }
+        }
+        .map_err(|e| err("ERROE_WRONG_PACK_CODE", e))?;
+        out.push(m);
+    }
+    Ok(out)
+}
+
+fn compat_variant() -> &'static Arc<Variant> {
+    static V: OnceLock<Arc<Variant>> = OnceLock::new();
+    V.get_or_init(|| {
+        Arc::new(
+            Variant::with_options("mcr", [("flag_policy", SwitchValue::Str("repair".into()))])
+                .expect("the mcr preset compiles"),
+        )
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn build(
+    pack: &Bound<'_, PyAny>,
+    hand: &Bound<'_, PyAny>,
+    win_tile: &str,
+    flower_count: i64,
+    self_drawn: bool,
+    fourth: bool,
+    about_kong: bool,
+    wall_last: bool,
+    seat: i64,
+    prevalent: i64,
+) -> Result<Situation, CoreError> {
+    let melds = extract_pack(pack)?;
+    let standing = extract_tiles(hand, 13)?;
+    let win = ref_tile(win_tile)?;
+    if standing.len() + 3 * melds.len() != 13 {
+        return Err(err(
+            "ERROR_WRONG_TILES_COUNT",
+            format!(
+                "{} standing tiles with {} packs (need {})",
+                standing.len(),
+                melds.len(),
+                13 - 3 * melds.len()
+            ),
+        ));
+    }
+    if !(0..=8).contains(&flower_count) {
+        return Err(err(
+            "ERROR_WRONG_FLOWER_COUNT",
+            format!("flowerCount {flower_count} not in 0..8"),
+        ));
+    }
+    let wind = |v: i64, what: &str| -> Result<Tile, CoreError> {
+        if (0..=3).contains(&v) {
+            Ok(Tile::honor(v as u8).unwrap_or(Tile::E))
+        } else {
+            Err(err("ERROR_WRONG_WIND", format!("{what} {v} not in 0..3")))
+        }
+    };
+    let seat_wind = wind(seat, "seatWind")?;
+    let prevalent_wind = wind(prevalent, "prevalentWind")?;
+    let n = melds.len();
+    let h = Hand::new(standing, melds).map_err(|e| err("ERROR_WRONG_TILES_COUNT", e))?;
+    let mut all = h.all_counts();
+    all[win.idx()] += 1;
+    if all[win.idx()] > 4 {
+        return Err(err(
+            "ERROR_TILE_COUNT_GREATER_THAN_4",
+            format!("five copies of {}", ref_code(win)),
+        ));
+    }
+    let win_type = match (self_drawn, about_kong) {
+        (true, false) => WinType::SelfDraw,
+        (true, true) => WinType::KongReplacement,
+        (false, false) => WinType::Discard,
+        (false, true) => WinType::RobKong,
+    };
+    Ok(Situation {
+        hand: h,
+        kong_kinds: vec![None; n],
+        win_tile: win,
+        win_type,
+        fourth_tile: fourth,
+        wall_last,
+        seat_wind,
+        prevalent_wind,
+        flowers: flower_count as u8,
+        flower_tiles: Vec::new(),
+        dealer: seat == 0,
+        blessing: None,
+        void_suit: None,
+    })
+}
+
+/// The reference's Chinese name of a fan (1.4.0 renamed the wait fans).
+fn ref_zh(i: usize, zh: &'static str) -> &'static str {
+    match i {
+        ids::EDGE_WAIT => "独听・边张",
+        ids::CLOSED_WAIT => "独听・嵌张",
+        ids::SINGLE_WAIT => "独听・单钓",
+        _ => zh,
+    }
+}
+
+/// `MahjongFanCalculator` of pymahjonggb on the MCR scorer (flag policy "repair" like the
+/// reference): verbose → tuple of `(points, count, zh, en)`, else `(points × count, zh)`.
+#[pyfunction]
+#[pyo3(signature = (pack, hand, win_tile, flower_count, self_drawn, fourth_tile, about_kong, wall_last, seat_wind, prevalent_wind, verbose=false))]
+#[allow(clippy::too_many_arguments)]
+pub fn mcr_fan_calculator<'py>(
+    py: Python<'py>,
+    pack: &Bound<'py, PyAny>,
+    hand: &Bound<'py, PyAny>,
+    win_tile: &str,
+    flower_count: i64,
+    self_drawn: bool,
+    fourth_tile: bool,
+    about_kong: bool,
+    wall_last: bool,
+    seat_wind: i64,
+    prevalent_wind: i64,
+    verbose: bool,
+) -> BindResult<Bound<'py, PyTuple>> {
+    let s = build(
+        pack,
+        hand,
+        win_tile,
+        flower_count,
+        self_drawn,
+        fourth_tile,
+        about_kong,
+        wall_last,
+        seat_wind,
+        prevalent_wind,
+    )?;
+    let v = compat_variant();
+    let Rules::Mcr(r) = v.rules() else {
+        unreachable!("mcr rules")
+    };
+    let sc = mcr::score(&s, r).map_err(|e| match e {
+        CoreError::InvalidHand(m) if m.starts_with("not a winning hand") => err("ERROR_NOT_WIN", m),
+        other => other,
+    })?;
+    let items: Vec<Bound<'py, PyTuple>> = sc
+        .fans
+        .iter()
+        .map(|&(i, c)| {
+            let zh = ref_zh(i, r.zh[i]);
+            if verbose {
+                (r.values[i], c, zh, r.en[i]).into_pyobject(py)
+            } else {
+                (r.values[i] * c as i32, zh).into_pyobject(py)
+            }
+            .map(|t| t.into_any().cast_into::<PyTuple>().expect("a tuple"))
+        })
+        .collect::<PyResult<_>>()?;
+    Ok(PyTuple::new(py, items)?)
+}
+
+/// Shanten entry points for the compat module (temporary simple implementation, see
+/// `hupai_core::mcr::shanten`): `kind` is "all", "regular", "seven_pairs", "thirteen_orphans",
+/// "honors_and_knitted" or "knitted_straight"; returns `(shanten, useful tiles as reference codes)`.
+#[pyfunction]
+#[pyo3(signature = (pack, hand, kind="all"))]
+pub fn mcr_shanten(
+    pack: &Bound<'_, PyAny>,
+    hand: &Bound<'_, PyAny>,
+    kind: &str,
+) -> BindResult<(i32, Vec<String>)> {
+    let melds = extract_pack(pack)?;
+    let tiles = extract_tiles(hand, 14)?;
+    let n = tiles.len() + 3 * melds.len();
+    if n != 13 && n != 14 && !(kind != "all" && melds.is_empty() && tiles.len() % 3 != 0) {
+        return Err(err(
+            "ERROR_WRONG_TILES_COUNT",
+            format!("{} tiles with {} packs", tiles.len(), melds.len()),
+        )
+        .into());
+    }
+    let counts = hupai_core::tile::to_counts(&tiles)
+        .map_err(|e| err("ERROR_TILE_COUNT_GREATER_THAN_4", e))?;
+    let mut all = counts;
+    for m in &melds {
+        m.add_to(&mut all);
+    }
+    hupai_core::hand::check_copies(&all).map_err(|e| err("ERROR_TILE_COUNT_GREATER_THAN_4", e))?;
+    let kind = match kind {
+        "all" => mcr::shanten::Kind::All,
+        "regular" => mcr::shanten::Kind::Regular,
+        "seven_pairs" => mcr::shanten::Kind::SevenPairs,
+        "thirteen_orphans" => mcr::shanten::Kind::ThirteenOrphans,
+        "honors_and_knitted" => mcr::shanten::Kind::HonorsAndKnitted,
+        "knitted_straight" => mcr::shanten::Kind::KnittedStraight,
+        other => return Err(CoreError::rule(format!("unknown shanten kind {other:?}")).into()),
+    };
+    let (sh, useful) = mcr::shanten::shanten_with_useful(&counts, melds.len(), kind);
+    // reference order of useful tiles: W (m), T (s), B (p), F, J
+    let mut useful: Vec<Tile> = useful;
+    useful.sort_by_key(|t| match t.index() {
+        i @ 0..=8 => i,
+        i @ 9..=17 => i + 9,
+        i @ 18..=26 => i - 9,
+        i => i,
+    });
+    Ok((sh, useful.into_iter().map(ref_code).collect()))
+}

@@ -1,0 +1,169 @@
+"""MCR scoring API: Situation, score, results, switches, typed errors, settlement, batch."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+import hupai
+import hupai.batch
+
+E1 = "[EEE,2][SSSS,1]55pWWWNN+N"  # gbm-unit-001 (the kong is melded)
+
+
+def _fans(r: hupai.Score) -> dict[str, int]:
+    return r.counts()
+
+
+def test_situation_forms_agree() -> None:
+    a = hupai.Situation.parse(E1, self_drawn=True)
+    b = hupai.Situation(
+        "55pWWWNN",
+        "N",
+        [{"type": "pung", "tile": "E", "offer": 2}, {"type": "kong", "tile": "S", "offer": 1}],
+        self_drawn=True,
+    )
+    c = hupai.Situation.from_dict(a.to_dict())
+    for s in (a, b, c):
+        r = hupai.score(s)
+        assert r.total == 98
+        assert _fans(r) == {"BIG_FOUR_WINDS": 1, "HALF_FLUSH": 1, "TWO_CONCEALED_PUNGS": 1, "MELDED_KONG": 1, "SELF_DRAWN": 1}
+    assert a.self_drawn and a.win_tile == "N" and a.seat_wind == "E"
+    d = hupai.score(a.to_dict(), "mcr")
+    assert d.total == 98
+
+
+def test_result_object() -> None:
+    r = hupai.score(hupai.Situation.parse("1p1p1p2p3p4p5p6p7p8p9p9p9p+2p"), hupai.Variant.load("mcr"))
+    assert r.total == 92 and r.form == "nine_gates"
+    f = r.fans[0]
+    assert (f.id, f.zh, f.en, f.points, f.count) == ("NINE_GATES", "九莲宝灯", "Nine Gates", 88, 1)
+    d = r.to_dict()
+    json.dumps(d)
+    assert d["decomposition"]["pair"] == "2p" and len(d["decomposition"]["sets"]) == 4
+    assert r.decomposition["form"] == "nine_gates"
+    assert {x["id"] for x in d["fans"]} == set(r.counts())
+
+
+def test_minimum_and_flowers() -> None:
+    r = hupai.score(hupai.Situation.parse("234567p234567sE+E", flowers=3))
+    assert r.total_without_flowers == 7 and r.total == 10 and not r.meets_minimum
+    assert hupai.score(hupai.Situation.parse("234567p234567sE+E", flowers=3), hupai.Variant("mcr", flowers_count_toward_minimum=True)).meets_minimum
+    with pytest.raises(hupai.InvalidHandError, match="诈和"):
+        hupai.score(hupai.Situation.parse("234567p234567sE+E"), hupai.Variant("mcr", require_minimum=True))
+
+
+def test_switches() -> None:
+    s = hupai.Situation.parse("[1111m][1111p,2]111s344s4s+5s", self_drawn=True)  # gbm-unit-040
+    assert hupai.score(s).total == 28 and "CONCEALED_KONG_AND_MELDED_KONG" in _fans(hupai.score(s))
+    off = hupai.score(s, hupai.Variant("mcr", concealed_and_melded_kong="off"))
+    assert off.total == 26 and {"MELDED_KONG", "CONCEALED_KONG"} <= set(_fans(off))
+    assert hupai.score(s, hupai.Variant("mcr", concealed_and_melded_kong="6")).total == 29
+    k = hupai.Situation.parse("258m234p69p147s88s+3p")  # gbm-unit-081
+    assert hupai.score(k).total == 17
+    assert hupai.score(k, hupai.Variant("mcr", knitted_straight_wait_fans=False)).total == 16
+
+
+def test_blessings_and_lianzhong() -> None:
+    s = hupai.Situation.parse("123m456p789s11pEE+E", self_drawn=True, blessing="heaven")
+    assert "BLESSING_OF_HEAVEN" not in _fans(hupai.score(s))  # off by default
+    on = hupai.score(s, hupai.Variant("mcr", blessings="lianzhong"))
+    assert on.counts()["BLESSING_OF_HEAVEN"] == 1 and "SELF_DRAWN" not in on.counts()
+    assert hupai.score(s, hupai.Variant("mcr", blessings="reference8")).total == hupai.score(s).total - 4 + 8  # 不求人 (4) gives way to 天和 8
+    bad = hupai.Situation.parse("123m456p789s11pEE+E", self_drawn=True, blessing="heaven", seat_wind="S")
+    with pytest.raises(hupai.InvalidHandError, match="天和"):
+        hupai.score(bad, hupai.Variant("mcr", blessings="lianzhong"))
+    human = hupai.Situation.parse("123m456p789s11pEE+E", seat_wind="W", blessing="human")
+    assert hupai.score(human, hupai.Variant("mcr", blessings="lianzhong")).counts()["BLESSING_OF_HUMAN"] == 1
+    green = hupai.Situation.parse("[EEE,1][SSS,2][WWW,3]NNNF+F")
+    assert "BIG_FOUR_WINDS_GREEN_PAIR" not in _fans(hupai.score(green))
+    lz = hupai.score(green, hupai.Variant("mcr", lianzhong_extras=True)).counts()
+    assert lz.get("BIG_FOUR_WINDS_GREEN_PAIR") == 1 and "BIG_FOUR_WINDS" not in lz and "ALL_HONORS" in lz
+
+
+@pytest.mark.parametrize(
+    ("text", "flags", "match"),
+    [
+        ("123m456p789s11pEE+E", {"about_kong": True}, "抢杠和"),  # robbing a tile already held
+        ("123m456p789s11pEE+E", {"about_kong": True, "self_drawn": True}, "杠上开花"),
+        ("123m456p789s13pEE+2p", {"about_kong": True, "wall_last": True}, "抢杠和 with wall_last"),
+        ("123m456p789s11pEE+E", {"fourth_tile": True}, "和绝张"),
+        ("123m456p789s11pEE+E", {"flowers": 9}, "flowers"),
+        ("123m456p789s11pEE+E", {"seat_wind": "C"}, "wind"),
+        ("123m456p789s12pEE+E", {}, "not a winning hand"),
+    ],
+)
+def test_impossible_situations_are_rejected(text: str, flags: dict[str, Any], match: str) -> None:
+    with pytest.raises(hupai.InvalidHandError, match=match):
+        hupai.score(hupai.Situation.parse(text, **flags))
+
+
+def test_repair_policy_reproduces_the_reference() -> None:
+    s = hupai.Situation.parse("123m456p789s11pEE+E", fourth_tile=True)
+    r = hupai.score(s, hupai.Variant("mcr", flag_policy="repair"))
+    assert "LAST_TILE" not in r.counts()
+
+
+def test_implied_last_tile() -> None:
+    r = hupai.score(hupai.Situation.parse("[666m,2][777m,2][999m,2]7888m+6m"))  # gbm-unit-032
+    assert r.total == 45 and r.counts()["LAST_TILE"] == 1
+
+
+def test_errors_are_typed() -> None:
+    with pytest.raises(hupai.InvalidTileError):
+        hupai.Situation("123m456p789s11pXE", "E")
+    with pytest.raises(hupai.InvalidHandError):
+        hupai.Situation("11111m456p789s11p", "E")
+    with pytest.raises(hupai.RuleConfigError):
+        hupai.score(hupai.Situation.parse(E1, self_drawn=True), "no-such-variant")
+    with pytest.raises(hupai.RuleConfigError):
+        hupai.Variant("mcr", concealed_and_melded_kong="7")
+    with pytest.raises(hupai.InvalidHandError):
+        hupai.score({"hand": {"concealed": ["1m"], "win_tile": "1m"}})
+    with pytest.raises(TypeError):
+        hupai.score(42)  # type: ignore[arg-type]
+
+
+def _zero_sum(pays: list[dict[str, Any]], winner: str) -> int:
+    bal: dict[str, int] = {}
+    for p in pays:
+        bal[p["payer"]] = bal.get(p["payer"], 0) - p["amount"]
+        bal[p["payee"]] = bal.get(p["payee"], 0) + p["amount"]
+    assert sum(bal.values()) == 0
+    return bal[winner]
+
+
+def test_settlement() -> None:
+    r = hupai.score(hupai.Situation.parse(E1, self_drawn=True))
+    pays = r.settlement()
+    assert [p["amount"] for p in pays] == [106, 106, 106] and _zero_sum(pays, "E") == 318
+    r = hupai.score(hupai.Situation.parse("11179999p11999s+8p", about_kong=True))  # gbm-unit-084
+    assert r.total == 40
+    pays = r.settlement(discarder="left")
+    assert _zero_sum(pays, "E") == 64
+    assert {p["payer"]: p["amount"] for p in pays} == {"N": 48, "S": 8, "W": 8}
+    pays = hupai.mcr_settlement(18, False, winner="S", discarder="W")
+    assert _zero_sum(pays, "S") == 42
+    with pytest.raises(hupai.InvalidHandError):
+        r.settlement()  # a discard win needs the discarder
+    with pytest.raises(hupai.InvalidHandError):
+        hupai.mcr_settlement(10, True, discarder="S")
+
+
+def test_waits() -> None:
+    assert hupai.mcr_waits(hupai.Situation.parse("123m4444m678m456p+1m")) == ["1m", "4m"]
+
+
+def test_batch_order_errors_threads() -> None:
+    good = hupai.Situation.parse(E1, self_drawn=True)
+    items: list[Any] = [good, {"hand": {"concealed": ["1m"], "win_tile": "1m"}}, good.to_dict(), "not json"]
+    for threads in (None, 1, 2):
+        out = hupai.batch.score(items, threads=threads)
+        assert out[0].total == 98 and out[2].total == 98
+        assert out[1]["error"] == "InvalidHandError" and out[3]["error"] == "InvalidHandError"
+    gen = (good for _ in range(10))
+    assert [r.total for r in hupai.batch.score(gen)] == [98] * 10
+    assert [r.total for r in hupai.batch.iter_score(iter([good] * 5), chunk=2)] == [98] * 5
+    assert hupai.batch.score([{**good.to_dict(), "variant": "no-such"}])[0]["error"] == "RuleConfigError"
