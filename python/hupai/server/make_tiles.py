@@ -42,7 +42,8 @@ def _frame(body: str, label: str) -> str:
 
 
 def _cell(col: int, row: int) -> tuple[float, float]:
-    return 12 + col * 18, 16 + row * 24
+    """Centre of grid cell (col, row)."""
+    return 14 + col * 16, 17 + row * 23
 
 
 def _circle(n: int) -> str:
@@ -57,16 +58,16 @@ def _circle(n: int) -> str:
         x, y = _cell(c, r)
         colour = RED if (n in (5, 9) and (c, r) == (1, 1)) or (n == 3 and i == 1) else BLUE
         parts.append(
-            f'<circle cx="{x + 6}" cy="{y + 8}" r="7" fill="none" stroke="{colour}" stroke-width="2.6"/>'
-            f'<circle cx="{x + 6}" cy="{y + 8}" r="2" fill="{colour}"/>'
+            f'<circle cx="{x}" cy="{y}" r="6.5" fill="none" stroke="{colour}" stroke-width="2.4"/>'
+            f'<circle cx="{x}" cy="{y}" r="2" fill="{colour}"/>'
         )
     return "".join(parts)
 
 
 def _stick(x: float, y: float, colour: str) -> str:
     return (
-        f'<rect x="{x + 3}" y="{y}" width="6" height="20" rx="3" fill="{colour}"/>'
-        f'<line x1="{x + 3}" y1="{y + 10}" x2="{x + 9}" y2="{y + 10}" stroke="#fbf6e9" stroke-width="1.4"/>'
+        f'<rect x="{x - 3}" y="{y - 10}" width="6" height="20" rx="3" fill="{colour}"/>'
+        f'<line x1="{x - 3}" y1="{y}" x2="{x + 3}" y2="{y}" stroke="#fbf6e9" stroke-width="1.4"/>'
     )
 
 
@@ -82,7 +83,7 @@ def _bamboo(n: int) -> str:
     parts = []
     for c, r in LAYOUT[n]:
         x, y = _cell(c, r)
-        parts.append(_stick(x, y + 2, RED if (n in (5, 9) and (c, r) == (1, 1)) else GREEN))
+        parts.append(_stick(x, y, RED if (n in (5, 9) and (c, r) == (1, 1)) else GREEN))
     return "".join(parts)
 
 
