@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import json
+from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import hupai
@@ -86,29 +88,37 @@ class BodyLimit:
                 if too_big:
                     await self._refuse(scope, receive, send)
                     return
+        # Read the whole body first (it is small by contract), refusing as soon as it is too big;
+        # then replay it to the app.
+        chunks: list[bytes] = []
         seen = 0
-
-        async def limited() -> Message:
-            nonlocal seen
+        more = True
+        while more:
             msg = await receive()
-            if msg["type"] == "http.request":
-                seen += len(msg.get("body", b""))
-                if seen > self.limit:
-                    raise _TooLarge()
-            return msg
+            if msg["type"] != "http.request":
+                return  # client went away
+            chunk = msg.get("body", b"")
+            seen += len(chunk)
+            if seen > self.limit:
+                await self._refuse(scope, receive, send)
+                return
+            chunks.append(chunk)
+            more = msg.get("more_body", False)
+        body = b"".join(chunks)
+        sent = False
 
-        try:
-            await self.app(scope, limited, send)
-        except _TooLarge:
-            await self._refuse(scope, receive, send)
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         resp = _error_response(413, "PayloadTooLarge", "body", f"request body over {self.limit} bytes")
         await resp(scope, receive, send)
-
-
-class _TooLarge(Exception):
-    pass
 
 
 # ---------------------------------------------------------------------------------------------
@@ -269,10 +279,17 @@ def create_app() -> FastAPI:
     async def _validation(_: Request, e: RequestValidationError) -> JSONResponse:
         errs = e.errors()
         first = errs[0] if errs else {"loc": ("body",), "msg": "invalid request", "type": ""}
-        loc = [_loc(p) for p in first.get("loc", ()) if p != "body" and _is_field(p)] or ["body"]
         status = 400 if first.get("type") == "json_invalid" else 422
+        loc = [_loc(p) for p in first.get("loc", ()) if p != "body" and _is_field(p)] or ["body"]
+        if status == 400:
+            loc = ["body"]
         msg = "; ".join(f"{'.'.join(str(p) for p in x.get('loc', ()))}: {x.get('msg')}" for x in errs[:5])
         return _error_response(status, "ValidationError", ".".join(loc), msg)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_: Request, e: StarletteHTTPException) -> JSONResponse:
+        name = "".join(w.capitalize() for w in str(HTTPStatus(e.status_code).phrase).split())
+        return _error_response(e.status_code, name, "body" if e.status_code == 400 else "path", str(e.detail))
 
     common: dict[str, Any] = {"responses": ERROR_RESPONSES}
 
