@@ -74,7 +74,7 @@ def hand_mix() -> list[dict[str, Any]]:
     return [b for b in bodies if client.post("/v1/score", json=b).status_code == 200]
 
 
-def lua_script(bodies: list[dict[str, Any]]) -> str:
+def lua_script(bodies: list[dict[str, Any]], path: str = "/v1/score") -> str:
     rows = []
     for b in bodies:
         text = json.dumps(b, separators=(",", ":"), ensure_ascii=False)
@@ -88,9 +88,23 @@ def lua_script(bodies: list[dict[str, Any]]) -> str:
         "local i = 0\n"
         "request = function()\n"
         "  i = i % n + 1\n"
-        '  return wrk.format(nil, "/v1/score", nil, bodies[i])\n'
+        f'  return wrk.format(nil, "{path}", nil, bodies[i])\n'
         "end\n"
     )
+
+
+def batch_bodies(bodies: list[dict[str, Any]], size: int) -> list[dict[str, Any]]:
+    """The same hands grouped ``size`` per ``POST /v1/score/batch`` body."""
+    return [{"items": bodies[i : i + size]} for i in range(0, len(bodies) - size + 1, size)]
+
+
+def run_wrk(wrk: str, base: str, script: str, args: argparse.Namespace, duration: int) -> tuple[str, list[str]]:
+    with tempfile.TemporaryDirectory() as tmp:
+        lua = Path(tmp) / "score.lua"
+        lua.write_text(script, encoding="utf-8")
+        cmd = [wrk, f"-t{args.threads}", f"-c{args.connections}", f"-d{duration}s", "--latency", "-s", str(lua), base]
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    return out, cmd
 
 
 def _free_port() -> int:
@@ -143,6 +157,8 @@ def main() -> int:
     ap.add_argument("--connections", type=int, default=32)
     ap.add_argument("--threads", type=int, default=2, help="wrk threads")
     ap.add_argument("--workers", type=int, default=2, help="uvicorn worker processes")
+    ap.add_argument("--batch-size", type=int, default=32, help="hands per /v1/score/batch body")
+    ap.add_argument("--batch-duration", type=int, default=20, help="wrk seconds on /v1/score/batch (0: skip)")
     ap.add_argument("--no-write", action="store_true", help="print, do not write RESULTS.md")
     args = ap.parse_args()
     wrk = shutil.which("wrk")
@@ -150,6 +166,7 @@ def main() -> int:
         print("wrk not found (apt-get install wrk)", file=sys.stderr)
         return 2
 
+    load0 = os.getloadavg()[0]
     bodies = hand_mix()
     n_sichuan = sum(b["variant"] == "sichuan" for b in bodies)
     print(f"{len(bodies)} request bodies ({len(bodies) - n_sichuan} MCR, {n_sichuan} 四川)")
@@ -167,11 +184,11 @@ def main() -> int:
                 time.sleep(0.1)
         else:
             raise RuntimeError("server did not start")
-        with tempfile.TemporaryDirectory() as tmp:
-            lua = Path(tmp) / "score.lua"
-            lua.write_text(lua_script(bodies), encoding="utf-8")
-            wrk_cmd = [wrk, f"-t{args.threads}", f"-c{args.connections}", f"-d{args.duration}s", "--latency", "-s", str(lua), base]
-            out = subprocess.run(wrk_cmd, capture_output=True, text=True, check=True).stdout
+        out, wrk_cmd = run_wrk(wrk, base, lua_script(bodies), args, args.duration)
+        bout = ""
+        if args.batch_duration > 0:
+            script = lua_script(batch_bodies(bodies, args.batch_size), "/v1/score/batch")
+            bout, _ = run_wrk(wrk, base, script, args, args.batch_duration)
     finally:
         server.terminate()
         try:
@@ -179,15 +196,28 @@ def main() -> int:
         except subprocess.TimeoutExpired:
             server.kill()
     print(out)
+    print(bout)
     r = parse_wrk(out)
+    rb = parse_wrk(bout) if bout else None
     direct = batch_throughput(bodies)
     ratio = direct / r["rps"]
     errors = r["non2xx"] + r["socket_errors"]
+    batch_rows = ""
+    if rb is not None:
+        errors += rb["non2xx"] + rb["socket_errors"]
+        hands = rb["rps"] * args.batch_size
+        batch_rows = (
+            f"| `/v1/score/batch`, {args.batch_size} hands per request, {args.batch_duration} s | "
+            f"{rb['rps']:.0f} requests/s = {hands:.0f} hands/s, p50 {rb['p50']:.2f} ms, p99 {rb['p99']:.2f} ms, "
+            f"errors {rb['non2xx'] + rb['socket_errors']} |\n"
+            f"| batch ÷ service (batch endpoint) | {direct / hands:.1f}× |\n"
+        )
     shown = " ".join(Path(c).name if i == 0 else c for i, c in enumerate(wrk_cmd[:-3])) + " -s score.lua URL"
     md = f"""## Scoring service under load (`benches/bench_service.py`)
 
 Machine: {machine()}.
-Command: `python benches/bench_service.py --duration {args.duration} --connections {args.connections} --threads {args.threads} --workers {args.workers}`
+Command: `python benches/bench_service.py --duration {args.duration} --connections {args.connections} --threads {args.threads} --workers {args.workers} --batch-size {args.batch_size} --batch-duration {args.batch_duration}`
+Load average when it started: {load0:.1f} (the machine is shared).
 (`hupai serve --workers {args.workers}` on 127.0.0.1, then `{shown}`; wrk and the server share the cores).
 Hand mix: {len(bodies)} `POST /v1/score` bodies cycled in order: every scorable case of `mcr_dev.jsonl`
 ({len(bodies) - n_sichuan} MCR) plus {n_sichuan} two-suit honour-free ones as 四川.
@@ -198,10 +228,10 @@ Hand mix: {len(bodies)} `POST /v1/score` bodies cycled in order: every scorable 
 | requests/s | {r["rps"]:.0f} |
 | latency p50 | {r["p50"]:.2f} ms |
 | latency p99 | {r["p99"]:.2f} ms |
-| errors (non-2xx + socket) | {errors} |
+| errors (non-2xx + socket, both runs) | {errors} |
 | `hupai.batch.score` on the same hands, in process | {direct:.0f} hands/s |
-| batch ÷ service | {ratio:.1f}× |
-
+| batch ÷ service (`/v1/score`) | {ratio:.1f}× |
+{batch_rows}
 Goal: zero errors ({"met" if errors == 0 else "NOT met"}); throughput within 2× of the direct batch call
 ({"met" if ratio <= 2 else "NOT met"}: each HTTP request carries one hand, so per-request HTTP/JSON work
 dominates; `POST /v1/score/batch` amortises it).

@@ -154,6 +154,15 @@ def test_waits_and_shanten(client: TestClient) -> None:
     assert r.status_code == 200 and set(r.json()["forms"]) <= {"standard", "seven_pairs", "seven_pairs_quads"}
 
 
+def test_waits_zipai(client: TestClient) -> None:
+    hand, melds = "d8d8d8 x2x7x10 d4d5d6 x6x7x8 x9x10", ["chi:d1d2d3", "peng:x5x5x5"]
+    r = client.post("/v1/waits", json={"hand": hand, "melds": melds, "variant": "zipai_guilin"})
+    assert r.status_code == 200, r.text
+    assert r.json()["waits"] == [str(c) for c, _ in hupai.zipai.waits(hand, melds=melds)] != []
+    assert r.json()["shanten"] is None
+    _err(client.post("/v1/waits", json={"hand": "123m", "melds": ["peng:x5x5x5"]}), 422, "melds")
+
+
 def test_waits_bad_input(client: TestClient) -> None:
     _err(client.post("/v1/waits", json={"hand": "12"}), 422, "hand")
     _err(client.post("/v1/waits", json={"hand": "123m", "shapes": ["bogus"]}), 422, "shapes")

@@ -234,11 +234,14 @@ def _analysis_hand(q: HandQuery) -> tuple[Any, dict[str, Any]]:
 def waits_one(q: HandQuery) -> dict[str, Any]:
     if _family(q.variant) == "zipai":
         try:
-            ws = hupai.zipai.waits(q.hand, variant=q.variant)
+            zws = hupai.zipai.waits(q.hand, q.melds, variant=q.variant)
         except hupai.HupaiError as e:
             raise _engine_error(e, "hand") from None
         text = q.hand if isinstance(q.hand, str) else " ".join(q.hand)
-        return {"hand": text, "waits": [str(c) for c, _ in ws], "shanten": 0 if ws else 1}
+        # 字牌 has no shanten in the engine: report the waits only
+        return {"hand": text, "waits": [str(c) for c, _ in zws], "shanten": None}
+    if q.melds:
+        raise ApiError(422, "InvalidHandError", "melds", "melds are for 字牌; write tile-game melds in hand: '[EEE,1]...'")
     hand, opts = _analysis_hand(q)
     try:
         h = hupai.format_tiles(hupai.parse_tiles(hand)) if isinstance(hand, list) else hand

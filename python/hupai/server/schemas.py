@@ -73,6 +73,9 @@ class HandQuery(BaseModel):
     variant: str = Field(default="mcr", max_length=64, description="preset whose rules apply")
     shapes: list[str] | None = Field(default=None, max_length=8, description="shape names")
     wildcards: int = Field(default=0, ge=0, le=8)
+    melds: list[Annotated[str, StringConstraints(max_length=40)]] | None = Field(
+        default=None, max_length=8, description="字牌 only: declared groups such as 'peng:x5x5x5' (tile games: bracket notation in hand)"
+    )
 
 
 class ErrorBody(BaseModel):
@@ -102,9 +105,11 @@ class BatchResult(BaseModel):
 
 
 class WaitsResult(BaseModel):
+    """``waits`` (empty unless the hand is ready); ``shanten`` (null for 字牌, which has none)."""
+
     hand: str
     waits: list[str]
-    shanten: int
+    shanten: int | None
 
 
 class ShantenResult(BaseModel):
