@@ -89,6 +89,9 @@ def test_score_zipai_bad_hand_is_422(client: TestClient) -> None:
         ({"hand": WIN, "extra": 1}, "extra", "ValidationError"),
         ({"hand": 5}, None, "ValidationError"),
         ({"hand": "1" * 1000}, None, "ValidationError"),
+        ({"hand": WIN, "situation": {"flowers": 10**30}}, "situation.flowers", "ValidationError"),
+        ({"hand": WIN, "options": {"min_fan": 10**30}}, "options.min_fan", "ValidationError"),
+        ({"hand": {"concealed": ["1m"], "melds": [{"type": "pung", "tiles": ["E"] * 3, "offer": 10**20}]}}, "hand.melds[0].offer", None),
     ],
 )
 def test_score_bad_input_names_the_field(client: TestClient, body: Any, field: str | None, error: str | None) -> None:
@@ -100,6 +103,12 @@ def test_score_bad_input_names_the_field(client: TestClient, body: Any, field: s
         assert b["field"] == field, b
     if error is not None:
         assert b["error"] == error
+
+
+def test_nan_is_refused(client: TestClient) -> None:
+    body = b'{"hand": "[EEE,1]123m456p78s99s+9s", "situation": {"flowers": NaN}}'
+    r = client.post("/v1/score", content=body, headers={"content-type": "application/json"})
+    _err(r, 422, "situation.flowers")
 
 
 def test_malformed_json_is_400(client: TestClient) -> None:

@@ -164,12 +164,40 @@ def _tile_game_hand(hand: str | HandIn) -> dict[str, Any]:
     return hand.model_dump(exclude_none=True)
 
 
+#: Integers beyond this are refused before they reach the engine (JSON's safe integer range).
+MAX_INT = 2**53
+
+
+def _check_ints(value: Any, path: str) -> None:
+    """Refuse out-of-range integers anywhere in ``value`` with the path of the first one."""
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        if abs(value) > MAX_INT:
+            raise ApiError(422, "ValidationError", path, f"integer {value} out of range (|n| <= 2**53)")
+    elif isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ApiError(422, "ValidationError", path, "NaN and infinities are not numbers here")
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _check_ints(v, f"{path}.{k}")
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            _check_ints(v, f"{path}[{i}]")
+
+
 def score_one(req: ScoreRequest) -> dict[str, Any]:
     """Score one request (raises ApiError on bad input)."""
     fam = _family(req.variant)
+    _check_ints(req.options, "options")
+    _check_ints(req.situation, "situation")
+    if isinstance(req.hand, HandIn):
+        _check_ints(req.hand.model_dump(), "hand")
     try:
         v = _variant(req.variant, json.dumps(req.options, sort_keys=True))
-    except hupai.HupaiError as e:
+    except (hupai.HupaiError, TypeError, OverflowError) as e:
+        if not isinstance(e, hupai.HupaiError):
+            raise ApiError(422, "RuleConfigError", "options", f"invalid switch value: {e}") from None
         raise _engine_error(e, "options" if req.options else "variant") from None
     try:
         if fam == "zipai":
@@ -189,7 +217,7 @@ def score_one(req: ScoreRequest) -> dict[str, Any]:
                 out = hupai.score(case, v).to_dict()
     except hupai.HupaiError as e:
         raise _engine_error(e, "situation" if _mentions_situation(e) else "hand") from None
-    except (TypeError, KeyError) as e:  # shapes the engine's converters refuse
+    except (TypeError, KeyError, OverflowError) as e:  # shapes the engine's converters refuse
         raise ApiError(422, "InvalidHandError", "situation", f"invalid situation: {e}") from None
     out["variant"] = req.variant
     if req.id is not None:
