@@ -384,7 +384,6 @@ def batch_shanten(hands: _Counts2D, /, *, shapes: _ShapesLike = None, wildcards:
 def batch_waits(hands: _Counts2D, /, *, shapes: _ShapesLike = None, wildcards: int = 0) -> npt.NDArray[np.bool_]: ...
 # ---- scoring (rust/py/src/score.rs) and the pymahjonggb-compatible entry points (compat.rs)
 
-_VariantLike = str | Variant
 
 @final
 class Situation:
