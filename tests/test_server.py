@@ -142,6 +142,24 @@ def test_batch_in_order_with_per_item_errors(client: TestClient) -> None:
     assert res[3]["error"] == "ValidationError" and res[3]["field"] == "items[3]"
 
 
+def test_batch_equals_single_calls(client: TestClient) -> None:
+    hands = [WIN, "[EEE,2][SSSS,1]55pWWWNN+N", "123m456p789s11155z+5z", "1112345678999m+5m", "19m19p19sESWNCFP+P", "12m"]
+    items: list[dict[str, Any]] = []
+    for k, h in enumerate(hands):
+        items.append({"hand": h, "situation": {"self_drawn": k % 2 == 1}, "id": k})
+        items.append({"hand": h, "options": {"min_fan": 1}, "id": f"o{k}"})
+    items.append({"variant": "sichuan", **SICHUAN})
+    items.append({"hand": WIN, "situation": {"flowers": 10**30}})
+    res = client.post("/v1/score/batch", json={"items": items}).json()["results"]
+    assert len(res) == len(items)
+    for i, (item, got) in enumerate(zip(items, res)):
+        single = client.post("/v1/score", json=item)
+        if single.status_code == 200:
+            assert got == single.json(), i
+        else:
+            assert got["error"] == single.json()["error"] and got["field"] == f"items[{i}].{single.json()['field']}", (i, got)
+
+
 def test_batch_limit_is_413(client: TestClient) -> None:
     ok = client.post("/v1/score/batch", json={"items": [{"hand": WIN}] * MAX_BATCH})
     assert ok.status_code == 200 and len(ok.json()["results"]) == MAX_BATCH

@@ -238,17 +238,57 @@ def _mentions_situation(e: Exception) -> bool:
     return "situation" in msg and "hand" not in msg.split("situation")[0][-12:]
 
 
+def _prepare_mcr(req: ScoreRequest) -> tuple[hupai.Variant, dict[str, Any]]:
+    """The compiled variant and the case dict of an MCR-family request (ApiError if bad)."""
+    _check_ints(req.options, "options")
+    _check_ints(req.situation, "situation")
+    if isinstance(req.hand, HandIn):
+        _check_ints(req.hand.model_dump(), "hand")
+    try:
+        v = _variant(req.variant, json.dumps(req.options, sort_keys=True))
+    except (hupai.HupaiError, TypeError, OverflowError) as e:
+        if not isinstance(e, hupai.HupaiError):
+            raise ApiError(422, "RuleConfigError", "options", f"invalid switch value: {e}") from None
+        raise _engine_error(e, "options" if req.options else "variant") from None
+    try:
+        return v, {"hand": _tile_game_hand(req.hand), "situation": req.situation}
+    except hupai.HupaiError as e:
+        raise _engine_error(e, "hand") from None
+
+
 def score_many(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
+    """Score a batch in input order. MCR-family items go through ``hupai.batch.score`` (parallel,
+    GIL released), one call per distinct variant; the others are scored one by one."""
+    out: list[dict[str, Any] | None] = [None] * len(items)
+    groups: dict[int, tuple[hupai.Variant, list[tuple[int, ScoreRequest, dict[str, Any]]]]] = {}
     for i, item in enumerate(items):
         try:
             req = ScoreRequest.model_validate(item)
-            out.append(score_one(req))
+            if _family(req.variant) == "mcr":
+                v, case = _prepare_mcr(req)
+                groups.setdefault(id(v), (v, []))[1].append((i, req, case))
+            else:
+                out[i] = score_one(req)
         except ApiError as e:
-            out.append({"error": e.error, "field": f"items[{i}].{e.field}", "message": e.message})
+            out[i] = {"error": e.error, "field": f"items[{i}].{e.field}", "message": e.message}
         except ValueError as e:  # pydantic.ValidationError is a ValueError
-            out.append({"error": "ValidationError", "field": f"items[{i}]", "message": str(e)})
-    return out
+            out[i] = {"error": "ValidationError", "field": f"items[{i}]", "message": str(e)}
+    for v, jobs in groups.values():
+        try:
+            results = hupai.batch.score([case for _, _, case in jobs], v)
+        except (TypeError, OverflowError) as e:  # defensive: the items were checked above
+            results = [{"error": "InvalidHandError", "message": str(e)}] * len(jobs)
+        for (i, req, _), r in zip(jobs, results):
+            if isinstance(r, dict):
+                field = "situation" if _mentions_situation(Exception(r.get("message", ""))) else "hand"
+                out[i] = {"error": r.get("error", "InvalidHandError"), "field": f"items[{i}].{field}", "message": r.get("message", "")}
+                continue
+            d = r.to_dict()
+            d["variant"] = req.variant
+            if req.id is not None:
+                d["id"] = req.id
+            out[i] = d
+    return [o if o is not None else {"error": "InternalError", "field": "items", "message": "not scored"} for o in out]
 
 
 def _analysis_hand(q: HandQuery) -> tuple[Any, dict[str, Any]]:
