@@ -446,7 +446,35 @@ def build_parser() -> argparse.ArgumentParser:
     demo.set_defaults(func=_cmd_demo)
     _add_score_parser(sub)
     _add_zipai(sub)
+    _add_serve(sub)
     return p
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+    except ImportError:
+        print("hupai: error: the service needs the server extra: pip install 'hupai[server]'", file=sys.stderr)
+        return 2
+    uvicorn.run(
+        "hupai.server.app:create_app",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        log_level=args.log_level,
+    )
+    return 0
+
+
+def _add_serve(sub: Any) -> None:
+    """``hupai serve``: the scoring service and the web fan calculator (hupai.server)."""
+    sv = sub.add_parser("serve", help="run the scoring service and web fan calculator (needs hupai[server])")
+    sv.add_argument("--host", default="127.0.0.1")
+    sv.add_argument("--port", type=int, default=8000)
+    sv.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    sv.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"])
+    sv.set_defaults(func=_cmd_serve)
 
 
 def _add_zipai(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -1,0 +1,1 @@
+"""The scoring service and web fan calculator (``hupai serve``; needs the ``server`` extra)."""

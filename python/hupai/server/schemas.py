@@ -1,0 +1,130 @@
+"""Request and response models of the scoring service (they generate the OpenAPI document).
+
+The models only check the JSON shape; every rule decision (is this a hand, which fans, which
+waits) is made by the Rust core through the public ``hupai`` API.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+#: Most items accepted by ``POST /v1/score/batch`` (more → 413).
+MAX_BATCH = 256
+#: Largest request body in bytes (more → 413).
+MAX_BODY = 256 * 1024
+#: Longest hand string accepted anywhere.
+MAX_HAND_CHARS = 200
+
+SwitchValue = bool | int | str
+HandText = Annotated[str, StringConstraints(max_length=MAX_HAND_CHARS)]
+
+
+class Meld(BaseModel):
+    """A declared meld: ``type`` (chow/pung/kong for MCR and 四川; chi/peng/… for 字牌) and its tiles."""
+
+    model_config = ConfigDict(extra="allow")
+    type: str = Field(max_length=32)
+    tiles: list[str] = Field(max_length=8)
+
+
+class HandIn(BaseModel):
+    """A hand in the case schema: standing tiles, declared melds and the winning tile."""
+
+    model_config = ConfigDict(extra="allow")
+    concealed: list[str] = Field(max_length=40)
+    melds: list[Meld] = Field(default_factory=list, max_length=8)
+    win_tile: str | None = Field(default=None, max_length=8)
+
+
+class ScoreRequest(BaseModel):
+    """One win to score.
+
+    ``hand`` is either a string in any notation hupai reads (``"[EEE,1]123m456p78s99s+9s"``: bracket
+    melds, ``+`` winning tile; for 字牌 the card codes) or a ``HandIn`` object. ``situation`` holds the
+    preset's flags (MCR: ``self_drawn``, ``fourth_tile``, ``about_kong``, ``wall_last``,
+    ``seat_wind``, ``prevalent_wind``, ``flowers``; 四川: ``win_type``, ``dealer``, ``void_suit``, …;
+    字牌: ``win_type``, ``seat``, ``discarder``, …). ``options`` are the preset's switches.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+    variant: str = Field(default="mcr", max_length=64, examples=["mcr"])
+    options: dict[str, SwitchValue] = Field(default_factory=dict, max_length=64)
+    hand: HandText | HandIn = Field(examples=["[EEE,1]123m456p78s99s+9s"])
+    situation: dict[str, Any] = Field(default_factory=dict, max_length=64)
+    id: str | int | None = Field(default=None, description="echoed in the result")
+
+
+class BatchRequest(BaseModel):
+    """Up to ``MAX_BATCH`` items; each is scored independently (a bad item yields an error object)."""
+
+    model_config = ConfigDict(extra="forbid")
+    items: list[dict[str, Any]] = Field(description=f"ScoreRequest objects, at most {MAX_BATCH}")
+
+
+class HandQuery(BaseModel):
+    """A hand for waits / shanten: any notation string, or a list of tiles."""
+
+    model_config = ConfigDict(extra="forbid")
+    hand: HandText | list[Annotated[str, StringConstraints(max_length=8)]] = Field(examples=["1112345678999m"])
+    variant: str = Field(default="mcr", max_length=64, description="preset whose rules apply")
+    shapes: list[str] | None = Field(default=None, max_length=8, description="shape names")
+    wildcards: int = Field(default=0, ge=0, le=8)
+    melds: list[Annotated[str, StringConstraints(max_length=40)]] | None = Field(
+        default=None, max_length=8, description="字牌 only: declared groups such as 'peng:x5x5x5' (tile games: bracket notation in hand)"
+    )
+
+
+class ErrorBody(BaseModel):
+    """Every 4xx answer: ``error`` (exception name), ``field`` (JSON path of the bad input),
+    ``message`` (what is wrong)."""
+
+    error: str
+    field: str
+    message: str
+
+
+class FanOut(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class ScoreResult(BaseModel):
+    """The scorer's JSON-ready result: for MCR ``total``, ``fans`` (``id``, ``zh``, ``en``,
+    ``points``, ``count``), ``meets_minimum``, ``decomposition`` …; other presets their own fields.
+    Always has ``variant``."""
+
+    model_config = ConfigDict(extra="allow")
+    variant: str
+
+
+class BatchResult(BaseModel):
+    results: list[dict[str, Any]]
+
+
+class WaitsResult(BaseModel):
+    """``waits`` (empty unless the hand is ready); ``shanten`` (null for 字牌, which has none)."""
+
+    hand: str
+    waits: list[str]
+    shanten: int | None
+
+
+class ShantenResult(BaseModel):
+    hand: str
+    shanten: int
+    forms: dict[str, int]
+
+
+class Health(BaseModel):
+    status: Literal["ok"]
+    version: str
+
+
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorBody, "description": "malformed JSON"},
+    413: {"model": ErrorBody, "description": "body or batch too large"},
+    422: {"model": ErrorBody, "description": "invalid input (names the field)"},
+}
