@@ -65,3 +65,16 @@ def test_cli_score_routes_by_variant(capsys: pytest.CaptureFixture[str]) -> None
     argv += ["--meld", "chi:d1d2d3", "--meld", "peng:x5x5x5", "--seat", "1", "--discarder", "2", "--flip", "d7"]
     assert main(argv) == 0
     assert "胡息 16" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: hupai.Situation.parse("[EEE,1]123m456p78s99s+9s", flowers=10**30),
+        lambda: hupai.score({"hand": {"concealed": ["1m"], "win_tile": "1m"}, "situation": {"flowers": 10**30}}),
+        lambda: hupai.Variant("mcr", min_fan=10**30),
+    ],
+)
+def test_huge_integers_are_typed_errors(make: Any) -> None:
+    with pytest.raises(hupai.HupaiError, match="out of range"):
+        make()

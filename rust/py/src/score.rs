@@ -32,7 +32,12 @@ pub fn py_to_json(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
         return Ok(Value::Bool(b.is_true()));
     }
     if obj.cast::<PyInt>().is_ok() {
-        let i: i64 = obj.extract()?;
+        let i: i64 = obj.extract().map_err(|_| {
+            crate::errors::InvalidHandError::new_err(format!(
+                "integer {} is out of range",
+                obj.str().map(|s| s.to_string()).unwrap_or_default()
+            ))
+        })?;
         return Ok(json!(i));
     }
     if let Ok(f) = obj.cast::<PyFloat>() {

@@ -27,7 +27,11 @@ fn switch_value(name: &str, v: &Bound<'_, PyAny>) -> BindResult<SwitchValue> {
         return Ok(SwitchValue::Bool(b.is_true()));
     }
     if v.cast::<PyInt>().is_ok() {
-        return Ok(SwitchValue::Int(v.extract()?));
+        return v.extract().map(SwitchValue::Int).map_err(|_| {
+            BindError::Py(RuleConfigError::new_err(format!(
+                "switch {name:?}: integer out of range"
+            )))
+        });
     }
     if let Ok(s) = v.cast::<PyString>() {
         return Ok(SwitchValue::Str(s.to_str()?.to_string()));
