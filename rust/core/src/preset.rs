@@ -23,6 +23,7 @@ const SOURCES: &[(&str, &str)] = &[
         "zipai_hunan",
         include_str!("../../../presets/zipai_hunan.toml"),
     ),
+    ("kawuxing", include_str!("../../../presets/kawuxing.toml")),
 ];
 
 /// How a fan / pattern value combines with the others (common.md §5.2).

@@ -16,6 +16,8 @@ pub enum Rules {
     Sichuan(Box<crate::sichuan::SichuanRules>),
     /// 字牌 presets (`zipai_guilin`, `zipai_hunan`).
     Zipai(Box<crate::zipai::ZipaiRules>),
+    /// 卡五星 (`presets/kawuxing.toml`, `crate::kawuxing`).
+    Kawuxing(Box<crate::kawuxing::KawuxingRules>),
 }
 
 impl Rules {
@@ -30,6 +32,9 @@ impl Rules {
             ))),
             "zipai_guilin" | "zipai_hunan" => Ok(Rules::Zipai(Box::new(
                 crate::zipai::ZipaiRules::compile(preset, options)?,
+            ))),
+            "kawuxing" => Ok(Rules::Kawuxing(Box::new(
+                crate::kawuxing::KawuxingRules::compile(preset, options)?,
             ))),
             _ => Ok(Rules::Generic),
         }

@@ -8,6 +8,7 @@ mod convert;
 mod errors;
 mod hand;
 mod score;
+mod score_regional;
 mod score_sichuan;
 mod settlement;
 mod tiles;
@@ -38,6 +39,8 @@ mod _core {
     use crate::score::{
         PyFan, PyScore, PySituation, mcr_settlement, mcr_waits, score, score_batch, score_json,
     };
+    #[pymodule_export]
+    use crate::score_regional::{PyVariantScore, kawuxing_da_jiao, kawuxing_score, kawuxing_settle};
     #[pymodule_export]
     use crate::score_sichuan::{PySichuanScore, sichuan_max_win_value, sichuan_score};
     #[pymodule_export]

@@ -582,14 +582,19 @@ fn situation_arg(obj: &Bound<'_, PyAny>) -> BindResult<Arc<Situation>> {
 /// ``variant`` a preset id or a ``hupai.Variant``.
 #[pyfunction]
 #[pyo3(signature = (situation, variant=None))]
-pub fn score(
-    situation: &Bound<'_, PyAny>,
-    variant: Option<&Bound<'_, PyAny>>,
-) -> BindResult<PyScore> {
+pub fn score<'py>(
+    py: Python<'py>,
+    situation: &Bound<'py, PyAny>,
+    variant: Option<&Bound<'py, PyAny>>,
+) -> BindResult<Bound<'py, PyAny>> {
     let v = variant_from_py(variant)?;
+    // Regional presets with their own result type (`VariantScore`, score_regional.rs).
+    if let Some(r) = crate::score_regional::score_regional(py, situation, &v)? {
+        return Ok(r);
+    }
     let s = situation_arg(situation)?;
     let sc = score_core(&s, &v)?;
-    Ok(make_score(&s, v, sc))
+    Ok(Bound::new(py, make_score(&s, v, sc))?.into_any())
 }
 
 fn score_value(case: &Value, default_variant: Option<&Arc<Variant>>) -> Result<Value, CoreError> {
@@ -659,6 +664,7 @@ fn error_dict<'py>(py: Python<'py>, e: &CoreError) -> PyResult<Bound<'py, PyAny>
         CoreError::InvalidTile { .. } => "InvalidTileError",
         CoreError::InvalidHand(_) => "InvalidHandError",
         CoreError::RuleConfig(_) => "RuleConfigError",
+        CoreError::Settlement(_) => "SettlementError", // snapshot compile fix (presets2)
     };
     d.set_item("error", kind)?;
     d.set_item("message", e.to_string())?;
