@@ -50,6 +50,7 @@ from hupai._core import (
     useful_tiles,
     Variant,
     variants,
+    VariantScore,
     waits,
     __version__,
 )
@@ -63,6 +64,7 @@ from hupai.errors import (
 )
 from hupai.sichuan import max_win_value
 from hupai import zipai
+from hupai import kawuxing
 
 __all__ = [
     "batch",
@@ -76,6 +78,7 @@ __all__ = [
     "InvalidHandError",
     "InvalidTileError",
     "is_winning",
+    "kawuxing",
     "max_win_value",
     "mcr_settlement",
     "mcr_waits",
@@ -98,6 +101,7 @@ __all__ = [
     "useful_tiles",
     "Variant",
     "variants",
+    "VariantScore",
     "waits",
     "zipai",
     "__version__",

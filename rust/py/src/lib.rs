@@ -40,7 +40,9 @@ mod _core {
         PyFan, PyScore, PySituation, mcr_settlement, mcr_waits, score, score_batch, score_json,
     };
     #[pymodule_export]
-    use crate::score_regional::{PyVariantScore, kawuxing_da_jiao, kawuxing_score, kawuxing_settle};
+    use crate::score_regional::{
+        PyVariantScore, kawuxing_da_jiao, kawuxing_score, kawuxing_settle,
+    };
     #[pymodule_export]
     use crate::score_sichuan::{PySichuanScore, sichuan_max_win_value, sichuan_score};
     #[pymodule_export]

@@ -29,7 +29,10 @@ pub struct PyVariantScore {
 impl PyVariantScore {
     #[getter]
     fn variant(&self) -> String {
-        self.json["variant"].as_str().unwrap_or_default().to_string()
+        self.json["variant"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
     }
     /// Counted patterns: dicts with ``id``, ``zh``, ``en``, ``value``, ``count``, ``op``, ``scope``.
     #[getter]
@@ -182,4 +185,3 @@ pub fn kawuxing_da_jiao(
         .da_jiao(&hand, liangdao)?
         .map(|(t, x)| (t.to_string(), x)))
 }
-

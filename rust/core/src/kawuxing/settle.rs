@@ -48,10 +48,7 @@ impl Table<'_> {
         } else {
             Err(err(
                 i,
-                format!(
-                    "{what} {name:?} is not a seat ({})",
-                    self.seats.join(", ")
-                ),
+                format!("{what} {name:?} is not a seat ({})", self.seats.join(", ")),
             ))
         }
     }
@@ -67,7 +64,12 @@ fn waiting_hand(v: &Value, what: &str, i: usize) -> Result<crate::hand::Hand> {
         .map_err(|e| err(i, format!("{what}: {e}")))
 }
 
-fn piao_map(v: Option<&Value>, t: &Table<'_>, i: usize, allowed: bool) -> Result<BTreeMap<String, i64>> {
+fn piao_map(
+    v: Option<&Value>,
+    t: &Table<'_>,
+    i: usize,
+    allowed: bool,
+) -> Result<BTreeMap<String, i64>> {
     let mut out = BTreeMap::new();
     let Some(v) = v else { return Ok(out) };
     let Value::Object(m) = v else {
@@ -76,7 +78,10 @@ fn piao_map(v: Option<&Value>, t: &Table<'_>, i: usize, allowed: bool) -> Result
     for (k, a) in m {
         let s = t.seat(k, "piao seat", i)?;
         let Some(a) = a.as_i64().filter(|a| (0..=1000).contains(a)) else {
-            return Err(err(i, format!("piao of {k}: {a} is not an amount in 0..=1000")));
+            return Err(err(
+                i,
+                format!("piao of {k}: {a} is not an amount in 0..=1000"),
+            ));
         };
         if a != 0 && !allowed {
             return Err(err(i, "漂 is off (switch piao = false)"));
@@ -237,7 +242,10 @@ pub fn settle(
                             ));
                         }
                         if !r.tile_kinds().contains(&tile) {
-                            return Err(err(i, format!("mai_ma: {tile} is not in the 84-tile set")));
+                            return Err(err(
+                                i,
+                                format!("mai_ma: {tile} is not in the 84-tile set"),
+                            ));
                         }
                         (tile.rank().map_or(10, i64::from)) * unit
                     }
@@ -303,7 +311,10 @@ pub fn settle(
                         }
                     };
                     if ld && dj.is_none() {
-                        return Err(err(i, format!("{s} declared 亮倒 but the hand given is not ready")));
+                        return Err(err(
+                            i,
+                            format!("{s} declared 亮倒 but the hand given is not ready"),
+                        ));
                     }
                     liang.insert(s.clone(), ld);
                     jiao.insert(s.clone(), dj);
@@ -357,7 +368,12 @@ pub fn settle(
                         "LIANGDAO_DRAW"
                     }
                 };
-                ledger.record_payments(kind, "荒庄 (kong money stands; the dealer stays)", &lines, None)?;
+                ledger.record_payments(
+                    kind,
+                    "荒庄 (kong money stands; the dealer stays)",
+                    &lines,
+                    None,
+                )?;
                 ledger.end_hand();
             }
             "forced_end" => {
@@ -366,7 +382,8 @@ pub fn settle(
                 }
                 ended = true;
                 let payer = t.seat(
-                    str_field(e, "payer", i)?.ok_or_else(|| err(i, "forced_end needs \"payer\""))?,
+                    str_field(e, "payer", i)?
+                        .ok_or_else(|| err(i, "forced_end needs \"payer\""))?,
                     "payer",
                     i,
                 )?;

@@ -47,7 +47,12 @@ fn balances(l: &crate::settlement::Ledger) -> Vec<(String, i64)> {
 #[test]
 fn example1_liangdao_self_draw_ka_wu_xing_mai_ma() {
     let r = rules();
-    let c = case("46s123p789pCCCFF", "5s", json!([]), json!({"self_drawn": true, "liangdao": true}));
+    let c = case(
+        "46s123p789pCCCFF",
+        "5s",
+        json!([]),
+        json!({"self_drawn": true, "liangdao": true}),
+    );
     let sc = score(&r, &c).unwrap();
     assert_eq!(ids(&sc), ["KA_WU_XING", "LIANG_DAO"]);
     assert_eq!(sc.value, 4);
@@ -111,7 +116,13 @@ fn example3_kong_chain_then_gang_shang_kai_hua() {
     win["kind"] = json!("win");
     win["winner"] = json!("W");
     win["mai_ma"] = json!("C");
-    let l = settle(&r, &seats(), &[kong1.clone(), kong2.clone(), win.clone()], 1).unwrap();
+    let l = settle(
+        &r,
+        &seats(),
+        &[kong1.clone(), kong2.clone(), win.clone()],
+        1,
+    )
+    .unwrap();
     assert_eq!(
         balances(&l),
         [("A".into(), -20), ("B".into(), -18), ("W".into(), 38)]
@@ -145,12 +156,17 @@ fn example4_draw_chajiao() {
         "C": {"hand": waiting("111p234p567p78p99p"), "liangdao": false}}});
     let kong = json!({"kind": "kong", "owner": "C", "type": "concealed"});
     let r = rules();
-    let (hand_c, _) = crate::sichuan::waiting_hand_from_json(&waiting("111p234p567p78p99p").to_string()).unwrap();
+    let (hand_c, _) =
+        crate::sichuan::waiting_hand_from_json(&waiting("111p234p567p78p99p").to_string()).unwrap();
     assert_eq!(r.da_jiao(&hand_c, false).unwrap().map(|x| x.1), Some(4));
     let l = settle(&r, &seats, &[kong, draw.clone()], 1).unwrap();
     assert_eq!(
         balances(&l),
-        [("A".into(), 4 - 2), ("B".into(), -8 - 2), ("C".into(), 4 + 4)]
+        [
+            ("A".into(), 4 - 2),
+            ("B".into(), -8 - 2),
+            ("C".into(), 4 + 4)
+        ]
     );
     let rk1 = rules_with(&[("draw_settlement", SwitchValue::Str("liangdao_pays".into()))]);
     let l = settle(&rk1, &seats, &[draw], 1).unwrap();
@@ -168,7 +184,10 @@ fn forced_end_pays_best_value_per_liangdao_player() {
     let ev = json!({"kind": "forced_end", "payer": "C", "held": ["5s", "4s"],
         "liangdao_hands": {"A": waiting("46s123p789pCCCFF")}});
     let l = settle(&r, &seats, &[ev], 1).unwrap();
-    assert_eq!(balances(&l), [("A".into(), 4), ("B".into(), 0), ("C".into(), -4)]);
+    assert_eq!(
+        balances(&l),
+        [("A".into(), 4), ("B".into(), 0), ("C".into(), -4)]
+    );
 }
 
 fn reference_cases() -> Vec<Value> {
@@ -193,13 +212,24 @@ fn kwx_reference_cases() {
             .map(|(k, v)| (k.clone(), SwitchValue::Int(v.as_i64().unwrap())))
             .collect();
         let v = Variant::with_options("kawuxing", opts).unwrap();
-        let Rules::Kawuxing(r) = v.rules() else { unreachable!() };
+        let Rules::Kawuxing(r) = v.rules() else {
+            unreachable!()
+        };
         let input = json!({"hand": {"concealed": c["concealed"], "win_tile": c["win_tile"],
             "melds": c["melds"]}, "situation": c["situation"]});
         let sc = score(r, &input).unwrap();
-        assert_eq!(sc.value, c["expected"]["multiplier"].as_i64().unwrap(), "{}", c["id"]);
-        let want: Vec<i64> = c["expected"]["fans"].as_array().unwrap().iter()
-            .map(|f| f["value"].as_i64().unwrap()).collect();
+        assert_eq!(
+            sc.value,
+            c["expected"]["multiplier"].as_i64().unwrap(),
+            "{}",
+            c["id"]
+        );
+        let want: Vec<i64> = c["expected"]["fans"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["value"].as_i64().unwrap())
+            .collect();
         let mut got: Vec<i64> = sc.patterns.iter().map(|p| p.value).collect();
         let mut want_sorted = want.clone();
         got.sort_unstable();
@@ -212,7 +242,12 @@ fn kwx_reference_cases() {
 fn points_easy_to_get_wrong() {
     let r = rules();
     // 2番起胡: a bare 屁胡 cannot win, even self-drawn; K6 allows it by self-draw.
-    let pi = case("123p456p789p12s99s", "3s", json!([]), json!({"self_drawn": true}));
+    let pi = case(
+        "123p456p789p12s99s",
+        "3s",
+        json!([]),
+        json!({"self_drawn": true}),
+    );
     assert!(matches!(score(&r, &pi), Err(Error::InvalidHand(m)) if m.contains("起胡")));
     let r6 = rules_with(&[("min_multiplier", SwitchValue::Str("discard_only".into()))]);
     assert_eq!(score(&r6, &pi).unwrap().value, 1);
@@ -220,12 +255,27 @@ fn points_easy_to_get_wrong() {
     pi_d["situation"] = json!({});
     assert!(score(&r6, &pi_d).is_err());
     // 84 tiles: no 万, no winds.
-    let bad = case("123m456p789p12s99s", "3s", json!([]), json!({"liangdao": true}));
+    let bad = case(
+        "123m456p789p12s99s",
+        "3s",
+        json!([]),
+        json!({"liangdao": true}),
+    );
     assert!(matches!(score(&r, &bad), Err(Error::InvalidHand(_))));
-    let bad = case("123s456p789p12sEE", "3s", json!([]), json!({"liangdao": true}));
+    let bad = case(
+        "123s456p789p12sEE",
+        "3s",
+        json!([]),
+        json!({"liangdao": true}),
+    );
     assert!(matches!(score(&r, &bad), Err(Error::InvalidHand(_))));
     // 吃 is not allowed.
-    let chow = case("456p789p12s99s", "3s", json!([{"type": "chow", "tile": "2p"}]), json!({"liangdao": true}));
+    let chow = case(
+        "456p789p12s99s",
+        "3s",
+        json!([{"type": "chow", "tile": "2p"}]),
+        json!({"liangdao": true}),
+    );
     assert!(matches!(score(&r, &chow), Err(Error::InvalidHand(_))));
     // multiplicative: 清一色 ×4 × 碰碰胡 ×2 × 暗四归 ×4 = 32 → cap 8.
     let big = case("111s333s555s777s9s", "9s", json!([]), json!({}));
@@ -234,7 +284,12 @@ fn points_easy_to_get_wrong() {
     let big = case("111s333s555s77s99s", "9s", json!([]), json!({}));
     let sc = score(&rn, &big).unwrap();
     assert_eq!(ids(&sc), ["PENG_PENG_HU", "QING_YI_SE"]);
-    let big = case("111s333s555s777s9s", "9s", json!([]), json!({"self_drawn": true, "liangdao": true}));
+    let big = case(
+        "111s333s555s777s9s",
+        "9s",
+        json!([]),
+        json!({"self_drawn": true, "liangdao": true}),
+    );
     assert_eq!(score(&rn, &big).unwrap().raw, 16);
     assert_eq!(score(&r, &big).unwrap().value, 8);
     // 暗四归 on a discard ("逮炮也算") and 龙七对 does not add it.
@@ -247,7 +302,10 @@ fn points_easy_to_get_wrong() {
     // 双龙七对 and three quads (Q6 default ×16; K2 ×128).
     let sl = case("1111s3333s5555sC", "C", json!([]), json!({}));
     assert_eq!(score(&rn, &sl).unwrap().value, 16 * 4 / 4 * 1);
-    let rh = rules_with(&[("cap", SwitchValue::Int(0)), ("qidui_quads", SwitchValue::Str("haohua".into()))]);
+    let rh = rules_with(&[
+        ("cap", SwitchValue::Int(0)),
+        ("qidui_quads", SwitchValue::Str("haohua".into())),
+    ]);
     assert_eq!(score(&rh, &sl).unwrap().value, 128);
     // 大三元 excludes 小三元.
     let dsy = case("CCCFFFPPP123p5s", "5s", json!([]), json!({}));
@@ -258,17 +316,43 @@ fn points_easy_to_get_wrong() {
     let xsy = case("CCCFFFP123p456s", "P", json!([]), json!({}));
     assert_eq!(ids(&score(&rn, &xsy).unwrap()), ["XIAO_SAN_YUAN"]);
     // 海底捞月 only on a self-draw; off under hai_di = false.
-    let hd = case("46s123p789pCCCFF", "5s", json!([]), json!({"self_drawn": true, "wall_last": true}));
-    assert_eq!(ids(&score(&r, &hd).unwrap()), ["KA_WU_XING", "HAI_DI_LAO_YUE"]);
-    let hd2 = case("46s123p789pCCCFF", "5s", json!([]), json!({"wall_last": true}));
+    let hd = case(
+        "46s123p789pCCCFF",
+        "5s",
+        json!([]),
+        json!({"self_drawn": true, "wall_last": true}),
+    );
+    assert_eq!(
+        ids(&score(&r, &hd).unwrap()),
+        ["KA_WU_XING", "HAI_DI_LAO_YUE"]
+    );
+    let hd2 = case(
+        "46s123p789pCCCFF",
+        "5s",
+        json!([]),
+        json!({"wall_last": true}),
+    );
     assert_eq!(ids(&score(&r, &hd2).unwrap()), ["KA_WU_XING"]);
     // 卡五星 only with the 5 in a 456 sequence: 3-4 wait on 5 is not 卡五星.
-    let k = case("34s123p789pCCCFF", "5s", json!([]), json!({"liangdao": true}));
+    let k = case(
+        "34s123p789pCCCFF",
+        "5s",
+        json!([]),
+        json!({"liangdao": true}),
+    );
     assert_eq!(ids(&score(&r, &k).unwrap()), ["LIANG_DAO"]);
     // 手抓一.
-    let sz = case("2s", "2s", json!([{"type": "pon", "tile": "1p"}, {"type": "pon", "tile": "3p"},
-        {"type": "pon", "tile": "C"}, {"type": "kong_open", "tile": "9s"}]), json!({}));
-    assert_eq!(ids(&score(&rn, &sz).unwrap()), ["PENG_PENG_HU", "SHOU_ZHUA_YI"]);
+    let sz = case(
+        "2s",
+        "2s",
+        json!([{"type": "pon", "tile": "1p"}, {"type": "pon", "tile": "3p"},
+        {"type": "pon", "tile": "C"}, {"type": "kong_open", "tile": "9s"}]),
+        json!({}),
+    );
+    assert_eq!(
+        ids(&score(&rn, &sz).unwrap()),
+        ["PENG_PENG_HU", "SHOU_ZHUA_YI"]
+    );
 }
 
 #[test]
@@ -282,11 +366,22 @@ fn settlement_errors_are_typed() {
         json!({"kind": "kong", "owner": "W", "type": "added", "chain": 0}),
     ];
     for b in bad {
-        assert!(matches!(settle(&r, &seats(), &[b.clone()], 1), Err(Error::Settlement(_))), "{b}");
+        assert!(
+            matches!(
+                settle(&r, &seats(), &[b.clone()], 1),
+                Err(Error::Settlement(_))
+            ),
+            "{b}"
+        );
     }
     assert!(settle(&r, &seats()[..2], &[], 1).is_err());
     // a win below the minimum is rejected; a second self-draw win is rejected.
-    let mut w = case("46s123p789pCCCFF", "5s", json!([]), json!({"self_drawn": true}));
+    let mut w = case(
+        "46s123p789pCCCFF",
+        "5s",
+        json!([]),
+        json!({"self_drawn": true}),
+    );
     w["kind"] = json!("win");
     w["winner"] = json!("W");
     let mut w2 = w.clone();
@@ -302,7 +397,10 @@ fn settlement_errors_are_typed() {
     b["winner"] = json!("A");
     b["discarder"] = json!("B");
     let l = settle(&r, &seats(), &[a, b], 1).unwrap();
-    assert_eq!(balances(&l), [("A".into(), 2), ("B".into(), -4), ("W".into(), 2)]);
+    assert_eq!(
+        balances(&l),
+        [("A".into(), 2), ("B".into(), -4), ("W".into(), 2)]
+    );
     // 上楼: base factor 2 doubles everything.
     let l = settle(&r, &seats(), &[w], 2).unwrap();
     assert_eq!(l.balances()[2].1, 8);
