@@ -24,6 +24,10 @@ const SOURCES: &[(&str, &str)] = &[
         include_str!("../../../presets/zipai_hunan.toml"),
     ),
     ("kawuxing", include_str!("../../../presets/kawuxing.toml")),
+    (
+        "hebei_draft4",
+        include_str!("../../../presets/hebei_draft4.toml"),
+    ),
 ];
 
 /// How a fan / pattern value combines with the others (common.md §5.2).

@@ -18,6 +18,8 @@ pub enum Rules {
     Zipai(Box<crate::zipai::ZipaiRules>),
     /// 卡五星 (`presets/kawuxing.toml`, `crate::kawuxing`).
     Kawuxing(Box<crate::kawuxing::KawuxingRules>),
+    /// 河北 第4稿 (`presets/hebei_draft4.toml`, `crate::hebei_draft4`).
+    HebeiDraft4(Box<crate::hebei_draft4::HebeiDraft4Rules>),
 }
 
 impl Rules {
@@ -35,6 +37,9 @@ impl Rules {
             ))),
             "kawuxing" => Ok(Rules::Kawuxing(Box::new(
                 crate::kawuxing::KawuxingRules::compile(preset, options)?,
+            ))),
+            "hebei_draft4" => Ok(Rules::HebeiDraft4(Box::new(
+                crate::hebei_draft4::HebeiDraft4Rules::compile(preset, options)?,
             ))),
             _ => Ok(Rules::Generic),
         }
