@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use hupai_core::Variant;
+use hupai_core::hebei_draft4::{self, HebeiDraft4Rules};
 use hupai_core::kawuxing::{self, KawuxingRules};
 use hupai_core::variant::Rules;
 use pyo3::prelude::*;
@@ -131,6 +132,7 @@ pub fn score_regional<'py>(
 ) -> BindResult<Option<Bound<'py, PyAny>>> {
     let json = match v.rules() {
         Rules::Kawuxing(r) => kwx_score_value(r, situation)?,
+        Rules::HebeiDraft4(r) => hebei_draft4_score_value(r, situation)?,
         _ => return Ok(None),
     };
     Ok(Some(Bound::new(py, PyVariantScore { json })?.into_any()))
@@ -184,4 +186,42 @@ pub fn kawuxing_da_jiao(
     Ok(kwx_rules(&v)?
         .da_jiao(&hand, liangdao)?
         .map(|(t, x)| (t.to_string(), x)))
+}
+
+fn hebei_draft4_rules(v: &Variant) -> BindResult<&HebeiDraft4Rules> {
+    match v.rules() {
+        Rules::HebeiDraft4(r) => Ok(r),
+        _ => Err(BindError::Py(RuleConfigError::new_err(format!(
+            "variant {} is not a hebei_draft4 variant",
+            v.id()
+        )))),
+    }
+}
+
+fn hebei_draft4_score_value(
+    r: &HebeiDraft4Rules,
+    situation: &Bound<'_, PyAny>,
+) -> BindResult<Value> {
+    let sc = if let Ok(s) = situation.cast::<PySituation>() {
+        r.score(&s.get().inner)?
+    } else {
+        let v = json_arg(situation, "situation")?;
+        r.score(&hebei_draft4::situation_from_value(&v)?)?
+    };
+    Ok(sc.to_json_value())
+}
+
+/// Settle one 河北 第4稿 hand (``{"seats", "dealer", "floor", "gen_zhuang", "kongs", "win"}``, see
+/// ``hupai.hebei_draft4.settle``); returns the ledger as a dict.
+#[pyfunction]
+#[pyo3(signature = (hand, variant=None))]
+pub fn hebei_draft4_settle<'py>(
+    py: Python<'py>,
+    hand: &Bound<'py, PyAny>,
+    variant: Option<&Bound<'py, PyAny>>,
+) -> BindResult<Bound<'py, PyAny>> {
+    let v = variant_arg(variant, "hebei_draft4")?;
+    let h = json_arg(hand, "hand")?;
+    let ledger = hebei_draft4::settle(hebei_draft4_rules(&v)?, &h)?;
+    Ok(json_to_py(py, &ledger.to_json_value())?)
 }
