@@ -8,6 +8,7 @@ pub mod analysis;
 pub mod decompose;
 pub mod error;
 pub mod hand;
+pub mod hebei;
 pub mod hebei_draft4;
 pub mod kawuxing;
 pub mod mcr;

@@ -24,6 +24,7 @@ const SOURCES: &[(&str, &str)] = &[
         include_str!("../../../presets/zipai_hunan.toml"),
     ),
     ("kawuxing", include_str!("../../../presets/kawuxing.toml")),
+    ("hebei", include_str!("../../../presets/hebei.toml")),
     (
         "hebei_draft4",
         include_str!("../../../presets/hebei_draft4.toml"),

@@ -20,6 +20,8 @@ pub enum Rules {
     Kawuxing(Box<crate::kawuxing::KawuxingRules>),
     /// 河北 第4稿 (`presets/hebei_draft4.toml`, `crate::hebei_draft4`).
     HebeiDraft4(Box<crate::hebei_draft4::HebeiDraft4Rules>),
+    /// 河北 basic 推倒胡 (`presets/hebei.toml`, `crate::hebei`).
+    Hebei(Box<crate::hebei::HebeiRules>),
 }
 
 impl Rules {
@@ -41,6 +43,9 @@ impl Rules {
             "hebei_draft4" => Ok(Rules::HebeiDraft4(Box::new(
                 crate::hebei_draft4::HebeiDraft4Rules::compile(preset, options)?,
             ))),
+            "hebei" => Ok(Rules::Hebei(Box::new(crate::hebei::HebeiRules::compile(
+                preset, options,
+            )?))),
             _ => Ok(Rules::Generic),
         }
     }
