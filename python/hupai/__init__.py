@@ -65,7 +65,7 @@ from hupai.errors import (
 from hupai.sichuan import max_win_value
 from hupai import zipai
 from hupai import kawuxing
-from hupai import hebei_draft4
+from hupai import hebei, hebei_draft4
 
 __all__ = [
     "batch",
@@ -75,6 +75,7 @@ __all__ = [
     "format_tiles",
     "from_counts",
     "Hand",
+    "hebei",
     "hebei_draft4",
     "HupaiError",
     "InvalidHandError",

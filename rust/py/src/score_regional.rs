@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use hupai_core::Variant;
+use hupai_core::hebei::{self, HebeiRules};
 use hupai_core::hebei_draft4::{self, HebeiDraft4Rules};
 use hupai_core::kawuxing::{self, KawuxingRules};
 use hupai_core::variant::Rules;
@@ -133,6 +134,7 @@ pub fn score_regional<'py>(
     let json = match v.rules() {
         Rules::Kawuxing(r) => kwx_score_value(r, situation)?,
         Rules::HebeiDraft4(r) => hebei_draft4_score_value(r, situation)?,
+        Rules::Hebei(r) => hebei_score_value(r, situation)?,
         _ => return Ok(None),
     };
     Ok(Some(Bound::new(py, PyVariantScore { json })?.into_any()))
@@ -223,5 +225,40 @@ pub fn hebei_draft4_settle<'py>(
     let v = variant_arg(variant, "hebei_draft4")?;
     let h = json_arg(hand, "hand")?;
     let ledger = hebei_draft4::settle(hebei_draft4_rules(&v)?, &h)?;
+    Ok(json_to_py(py, &ledger.to_json_value())?)
+}
+
+fn hebei_rules(v: &Variant) -> BindResult<&HebeiRules> {
+    match v.rules() {
+        Rules::Hebei(r) => Ok(r),
+        _ => Err(BindError::Py(RuleConfigError::new_err(format!(
+            "variant {} is not a hebei variant",
+            v.id()
+        )))),
+    }
+}
+
+fn hebei_score_value(r: &HebeiRules, situation: &Bound<'_, PyAny>) -> BindResult<Value> {
+    let sc = if let Ok(s) = situation.cast::<PySituation>() {
+        r.score(&s.get().inner)?
+    } else {
+        let v = json_arg(situation, "situation")?;
+        r.score(&hebei_draft4::situation_from_value(&v)?)?
+    };
+    Ok(sc.to_json_value())
+}
+
+/// Settle one 河北 推倒胡 hand (``{"seats", "dealer", "kongs", "win"}``, see
+/// ``hupai.hebei.settle``); returns the ledger as a dict.
+#[pyfunction]
+#[pyo3(signature = (hand, variant=None))]
+pub fn hebei_settle<'py>(
+    py: Python<'py>,
+    hand: &Bound<'py, PyAny>,
+    variant: Option<&Bound<'py, PyAny>>,
+) -> BindResult<Bound<'py, PyAny>> {
+    let v = variant_arg(variant, "hebei")?;
+    let h = json_arg(hand, "hand")?;
+    let ledger = hebei::settle(hebei_rules(&v)?, &h)?;
     Ok(json_to_py(py, &ledger.to_json_value())?)
 }
