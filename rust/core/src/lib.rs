@@ -14,6 +14,7 @@ pub mod kawuxing;
 pub mod mcr;
 pub mod preset;
 pub mod settlement;
+pub mod shanghai;
 pub mod sichuan;
 pub mod situation;
 pub mod tables;

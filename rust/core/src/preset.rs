@@ -25,6 +25,7 @@ const SOURCES: &[(&str, &str)] = &[
     ),
     ("kawuxing", include_str!("../../../presets/kawuxing.toml")),
     ("hebei", include_str!("../../../presets/hebei.toml")),
+    ("shanghai", include_str!("../../../presets/shanghai.toml")),
     (
         "hebei_draft4",
         include_str!("../../../presets/hebei_draft4.toml"),

@@ -22,6 +22,8 @@ pub enum Rules {
     HebeiDraft4(Box<crate::hebei_draft4::HebeiDraft4Rules>),
     /// 河北 basic 推倒胡 (`presets/hebei.toml`, `crate::hebei`).
     Hebei(Box<crate::hebei::HebeiRules>),
+    /// 上海 清混碰 (`presets/shanghai.toml`, `crate::shanghai`).
+    Shanghai(Box<crate::shanghai::ShanghaiRules>),
 }
 
 impl Rules {
@@ -46,6 +48,9 @@ impl Rules {
             "hebei" => Ok(Rules::Hebei(Box::new(crate::hebei::HebeiRules::compile(
                 preset, options,
             )?))),
+            "shanghai" => Ok(Rules::Shanghai(Box::new(
+                crate::shanghai::ShanghaiRules::compile(preset, options)?,
+            ))),
             _ => Ok(Rules::Generic),
         }
     }
