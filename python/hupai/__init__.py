@@ -65,7 +65,7 @@ from hupai.errors import (
 from hupai.sichuan import max_win_value
 from hupai import zipai
 from hupai import kawuxing
-from hupai import hebei, hebei_draft4
+from hupai import hebei, hebei_draft4, shanghai
 
 __all__ = [
     "batch",
@@ -96,6 +96,7 @@ __all__ = [
     "shanten",
     "shanten_forms",
     "Shapes",
+    "shanghai",
     "sichuan",
     "SichuanScore",
     "Situation",

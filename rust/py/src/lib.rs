@@ -42,7 +42,7 @@ mod _core {
     #[pymodule_export]
     use crate::score_regional::{
         PyVariantScore, hebei_draft4_settle, hebei_settle, kawuxing_da_jiao, kawuxing_score,
-        kawuxing_settle,
+        kawuxing_settle, shanghai_settle,
     };
     #[pymodule_export]
     use crate::score_sichuan::{PySichuanScore, sichuan_max_win_value, sichuan_score};

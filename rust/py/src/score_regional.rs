@@ -9,6 +9,7 @@ use hupai_core::Variant;
 use hupai_core::hebei::{self, HebeiRules};
 use hupai_core::hebei_draft4::{self, HebeiDraft4Rules};
 use hupai_core::kawuxing::{self, KawuxingRules};
+use hupai_core::shanghai::{self, ShanghaiRules};
 use hupai_core::variant::Rules;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
@@ -135,6 +136,7 @@ pub fn score_regional<'py>(
         Rules::Kawuxing(r) => kwx_score_value(r, situation)?,
         Rules::HebeiDraft4(r) => hebei_draft4_score_value(r, situation)?,
         Rules::Hebei(r) => hebei_score_value(r, situation)?,
+        Rules::Shanghai(r) => shanghai_score_value(r, situation)?,
         _ => return Ok(None),
     };
     Ok(Some(Bound::new(py, PyVariantScore { json })?.into_any()))
@@ -260,5 +262,41 @@ pub fn hebei_settle<'py>(
     let v = variant_arg(variant, "hebei")?;
     let h = json_arg(hand, "hand")?;
     let ledger = hebei::settle(hebei_rules(&v)?, &h)?;
+    Ok(json_to_py(py, &ledger.to_json_value())?)
+}
+
+fn shanghai_rules(v: &Variant) -> BindResult<&ShanghaiRules> {
+    match v.rules() {
+        Rules::Shanghai(r) => Ok(r),
+        _ => Err(BindError::Py(RuleConfigError::new_err(format!(
+            "variant {} is not a shanghai variant",
+            v.id()
+        )))),
+    }
+}
+
+fn shanghai_score_value(r: &ShanghaiRules, situation: &Bound<'_, PyAny>) -> BindResult<Value> {
+    let sc = if let Ok(s) = situation.cast::<PySituation>() {
+        r.score(&s.get().inner, shanghai::Pending::default())?
+    } else {
+        let v = json_arg(situation, "situation")?;
+        let (s, p) = shanghai::situation_from_value(&v)?;
+        r.score(&s, p)?
+    };
+    Ok(sc.to_json_value())
+}
+
+/// Settle one 上海 hand (``{"seats", "wins" | "win"}``, see ``hupai.shanghai.settle``); returns
+/// the ledger as a dict.
+#[pyfunction]
+#[pyo3(signature = (hand, variant=None))]
+pub fn shanghai_settle<'py>(
+    py: Python<'py>,
+    hand: &Bound<'py, PyAny>,
+    variant: Option<&Bound<'py, PyAny>>,
+) -> BindResult<Bound<'py, PyAny>> {
+    let v = variant_arg(variant, "shanghai")?;
+    let h = json_arg(hand, "hand")?;
+    let ledger = shanghai::settle(shanghai_rules(&v)?, &h)?;
     Ok(json_to_py(py, &ledger.to_json_value())?)
 }
