@@ -51,6 +51,13 @@ __all__ = [
     "useful_tiles",
     "Variant",
     "variants",
+    "VariantScore",
+    "hebei_draft4_settle",
+    "hebei_settle",
+    "kawuxing_da_jiao",
+    "kawuxing_score",
+    "kawuxing_settle",
+    "shanghai_settle",
     "waits",
     "zipai_batch_huxi",
     "zipai_batch_is_winning",
@@ -415,7 +422,7 @@ def batch_shanten(hands: _Counts2D, /, *, shapes: _ShapesLike = None, wildcards:
 def batch_waits(hands: _Counts2D, /, *, shapes: _ShapesLike = None, wildcards: int = 0) -> npt.NDArray[np.bool_]: ...
 # ---- scoring (rust/py/src/score.rs) and the pymahjonggb-compatible entry points (compat.rs)
 
-_VariantLike = str | Variant
+# (_VariantLike is defined above; duplicate from the trial merge removed)
 
 @final
 class Situation:
