@@ -50,6 +50,7 @@ from hupai._core import (
     useful_tiles,
     Variant,
     variants,
+    VariantScore,
     waits,
     __version__,
 )
@@ -63,6 +64,8 @@ from hupai.errors import (
 )
 from hupai.sichuan import max_win_value
 from hupai import zipai
+from hupai import kawuxing
+from hupai import hebei, hebei_draft4, shanghai
 
 __all__ = [
     "batch",
@@ -72,10 +75,13 @@ __all__ = [
     "format_tiles",
     "from_counts",
     "Hand",
+    "hebei",
+    "hebei_draft4",
     "HupaiError",
     "InvalidHandError",
     "InvalidTileError",
     "is_winning",
+    "kawuxing",
     "max_win_value",
     "mcr_settlement",
     "mcr_waits",
@@ -90,6 +96,7 @@ __all__ = [
     "shanten",
     "shanten_forms",
     "Shapes",
+    "shanghai",
     "sichuan",
     "SichuanScore",
     "Situation",
@@ -98,6 +105,7 @@ __all__ = [
     "useful_tiles",
     "Variant",
     "variants",
+    "VariantScore",
     "waits",
     "zipai",
     "__version__",

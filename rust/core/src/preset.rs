@@ -23,6 +23,13 @@ const SOURCES: &[(&str, &str)] = &[
         "zipai_hunan",
         include_str!("../../../presets/zipai_hunan.toml"),
     ),
+    ("kawuxing", include_str!("../../../presets/kawuxing.toml")),
+    ("hebei", include_str!("../../../presets/hebei.toml")),
+    ("shanghai", include_str!("../../../presets/shanghai.toml")),
+    (
+        "hebei_draft4",
+        include_str!("../../../presets/hebei_draft4.toml"),
+    ),
 ];
 
 /// How a fan / pattern value combines with the others (common.md §5.2).

@@ -16,6 +16,14 @@ pub enum Rules {
     Sichuan(Box<crate::sichuan::SichuanRules>),
     /// 字牌 presets (`zipai_guilin`, `zipai_hunan`).
     Zipai(Box<crate::zipai::ZipaiRules>),
+    /// 卡五星 (`presets/kawuxing.toml`, `crate::kawuxing`).
+    Kawuxing(Box<crate::kawuxing::KawuxingRules>),
+    /// 河北 第4稿 (`presets/hebei_draft4.toml`, `crate::hebei_draft4`).
+    HebeiDraft4(Box<crate::hebei_draft4::HebeiDraft4Rules>),
+    /// 河北 basic 推倒胡 (`presets/hebei.toml`, `crate::hebei`).
+    Hebei(Box<crate::hebei::HebeiRules>),
+    /// 上海 清混碰 (`presets/shanghai.toml`, `crate::shanghai`).
+    Shanghai(Box<crate::shanghai::ShanghaiRules>),
 }
 
 impl Rules {
@@ -30,6 +38,18 @@ impl Rules {
             ))),
             "zipai_guilin" | "zipai_hunan" => Ok(Rules::Zipai(Box::new(
                 crate::zipai::ZipaiRules::compile(preset, options)?,
+            ))),
+            "kawuxing" => Ok(Rules::Kawuxing(Box::new(
+                crate::kawuxing::KawuxingRules::compile(preset, options)?,
+            ))),
+            "hebei_draft4" => Ok(Rules::HebeiDraft4(Box::new(
+                crate::hebei_draft4::HebeiDraft4Rules::compile(preset, options)?,
+            ))),
+            "hebei" => Ok(Rules::Hebei(Box::new(crate::hebei::HebeiRules::compile(
+                preset, options,
+            )?))),
+            "shanghai" => Ok(Rules::Shanghai(Box::new(
+                crate::shanghai::ShanghaiRules::compile(preset, options)?,
             ))),
             _ => Ok(Rules::Generic),
         }

@@ -8,6 +8,7 @@ mod convert;
 mod errors;
 mod hand;
 mod score;
+mod score_regional;
 mod score_sichuan;
 mod settlement;
 mod tiles;
@@ -37,6 +38,11 @@ mod _core {
     #[pymodule_export]
     use crate::score::{
         PyFan, PyScore, PySituation, mcr_settlement, mcr_waits, score, score_batch, score_json,
+    };
+    #[pymodule_export]
+    use crate::score_regional::{
+        PyVariantScore, hebei_draft4_settle, hebei_settle, kawuxing_da_jiao, kawuxing_score,
+        kawuxing_settle, shanghai_settle,
     };
     #[pymodule_export]
     use crate::score_sichuan::{PySichuanScore, sichuan_max_win_value, sichuan_score};

@@ -598,6 +598,10 @@ pub fn score<'py>(
     variant: Option<&Bound<'py, PyAny>>,
 ) -> BindResult<Bound<'py, PyAny>> {
     let v = variant_from_py(variant)?;
+    // Regional presets with their own result type (`VariantScore`, score_regional.rs).
+    if let Some(r) = crate::score_regional::score_regional(py, situation, &v)? {
+        return Ok(r);
+    }
     match v.rules() {
         Rules::Sichuan(r) => {
             let s = situation_arg(situation)?;

@@ -1,0 +1,386 @@
+//! 河北麻将 basic 推倒胡 (`hebei`): scoring of one win (one pattern counts, then a situational
+//! floor; the gap-fill `tdh_points` profile) and the settlement of a hand on the shared ledger
+//! (kongs paid at the end of a won hand, 荒庄荒杠). Spec: `shared/rules/hebei.md`; the numbers come
+//! from `presets/hebei.toml`.
+
+#[cfg(test)]
+mod tests;
+
+use serde_json::{Value, json};
+
+use crate::decompose::{Decomposition, Form, Shapes, decompose};
+use crate::error::{Error, Result};
+use crate::hand::MeldKind;
+use crate::preset::{FanDef, Options, PresetData};
+use crate::settlement::{Ledger, SettlementRules};
+use crate::situation::{Situation, WinType};
+
+/// Who pays a discard win (switch `discard_payers`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DiscardPayers {
+    Discarder,
+    AllThree,
+    DaBao,
+}
+
+/// The compiled rules.
+#[derive(Clone, Debug)]
+pub struct HebeiRules {
+    pub fans: Vec<FanDef>,
+    pub flat: bool,
+    pub zimo_double: bool,
+    pub discard_payers: DiscardPayers,
+    pub chi_allowed: bool,
+    pub kong_instant: bool,
+    pub dealer_double: bool,
+    pub base: i64,
+    pub ping_hu_self_draw: i64,
+    pub kong_concealed: i64,
+    pub kong_added: i64,
+    pub kong_open: i64,
+    pub shapes: Shapes,
+}
+
+fn int_param(p: &toml::Table, key: &str) -> Result<i64> {
+    p.get(key)
+        .and_then(toml::Value::as_integer)
+        .ok_or_else(|| Error::rule(format!("hebei: params.{key} missing")))
+}
+
+impl HebeiRules {
+    pub fn compile(preset: &PresetData, o: &Options) -> Result<HebeiRules> {
+        let (fans, combine, _) = preset.fans_for_profile(Some(o.str("fan_profile")?));
+        let p = &preset.params;
+        let has = |s: &str| preset.rules.shapes.iter().any(|x| x == s);
+        Ok(HebeiRules {
+            fans,
+            flat: combine == "flat",
+            zimo_double: o.bool("zimo_double")?,
+            discard_payers: match o.str("discard_payers")? {
+                "all_three" => DiscardPayers::AllThree,
+                "da_bao" => DiscardPayers::DaBao,
+                _ => DiscardPayers::Discarder,
+            },
+            chi_allowed: o.bool("chi_allowed")?,
+            kong_instant: o.str("kong_payment")? == "instant",
+            dealer_double: o.str("dealer_factor")? == "double",
+            base: int_param(p, "base")?,
+            ping_hu_self_draw: int_param(p, "ping_hu_self_draw")?,
+            kong_concealed: int_param(p, "kong_concealed")?,
+            kong_added: int_param(p, "kong_added")?,
+            kong_open: int_param(p, "kong_open")?,
+            shapes: Shapes {
+                standard: has("standard"),
+                seven_pairs: has("seven_pairs"),
+                seven_pairs_quads: preset.rules.qidui_quad_as_two_pairs,
+                thirteen_orphans: has("thirteen_orphans"),
+                honors_knitted: false,
+                knitted_straight: false,
+            },
+        })
+    }
+
+    fn fan(&self, id: &str) -> Option<&FanDef> {
+        self.fans.iter().find(|f| f.id == id && f.enabled)
+    }
+}
+
+/// The score of one win.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HebeiScore {
+    /// The counted pattern (id, zh, en, points).
+    pub pattern: (String, String, String, i64),
+    /// The situational floor that applied, if it raised the points.
+    pub floor: Option<(String, String, String, i64)>,
+    /// Points per payer (before 自摸加番 / 庄闲 factors, which `payments` applies).
+    pub points: i64,
+    pub win_type: WinType,
+    pub decomposition: Decomposition,
+}
+
+impl HebeiScore {
+    pub fn to_json_value(&self) -> Value {
+        let item = |(id, zh, en, v): &(String, String, String, i64)| json!({"id": id, "zh": zh, "en": en, "value": v, "count": 1, "op": "base"});
+        let mut fans = vec![item(&self.pattern)];
+        if let Some(f) = &self.floor {
+            fans.push(item(f));
+        }
+        json!({
+            "variant": "hebei",
+            "fans": fans,
+            "points": self.points,
+            "raw_multiplier": self.points,
+            "multiplier": self.points,
+            "win_type": self.win_type.name(),
+            "decomposition": crate::sichuan::decomposition_json(&self.decomposition),
+        })
+    }
+}
+
+fn detect(d: &Decomposition, all: &[u8]) -> &'static str {
+    match d.form {
+        Form::SevenPairs if d.pairs.windows(2).any(|p| p[0] == p[1]) => "LONG_QI_DUI",
+        Form::ThirteenOrphans => "SHI_SAN_YAO",
+        Form::Standard
+            if (0..3u8).any(|k| {
+                [0u8, 3, 6].iter().all(|r| {
+                    d.sets
+                        .iter()
+                        .any(|x| x.kind == MeldKind::Chow && x.tile.index() == k * 9 + r)
+                })
+            }) =>
+        {
+            "YI_TIAO_LONG"
+        }
+        Form::SevenPairs => "QI_DUI",
+        _ => {
+            let suits = (0..3)
+                .filter(|&k| (k * 9..k * 9 + 9).any(|i| all[i] > 0))
+                .count();
+            if suits == 1 && (27..34).all(|i| all[i] == 0) {
+                "QING_YI_SE"
+            } else {
+                "PING_HU"
+            }
+        }
+    }
+}
+
+impl HebeiRules {
+    /// Score one win.
+    pub fn score(&self, s: &Situation) -> Result<HebeiScore> {
+        if s.flowers > 0 || !s.flower_tiles.is_empty() {
+            return Err(Error::hand("hebei plays without flowers"));
+        }
+        if !self.chi_allowed {
+            if let Some(i) = s.hand.melds().iter().position(|m| m.kind == MeldKind::Chow) {
+                return Err(Error::hand(format!(
+                    "hand.melds[{i}]: 吃 (chow) is not allowed in hebei (\"不允许吃\"; switch chi_allowed)"
+                )));
+            }
+        }
+        let mut all = s.hand.all_counts();
+        all[s.win_tile.idx()] += 1;
+        let decs = decompose(&s.full_counts(), s.hand.melds(), self.shapes)?;
+        if decs.is_empty() {
+            return Err(Error::hand(format!(
+                "not a winning hand: {} + {} is not 4 sets + a pair, 七对 or 十三幺",
+                s.hand, s.win_tile
+            )));
+        }
+        let floor_id = match s.win_type {
+            WinType::RobKong => Some("QIANG_GANG_HU"),
+            WinType::KongReplacement => Some("GANG_SHANG_KAI_HUA"),
+            WinType::AfterKongDiscard => Some("GANG_SHANG_PAO"),
+            _ => None,
+        };
+        let tuple = |f: &FanDef, v: i64| (f.id.clone(), f.zh.clone(), f.en.clone(), v);
+        let mut best: Option<HebeiScore> = None;
+        for d in decs {
+            let id = detect(&d, &all);
+            let f = self
+                .fan(id)
+                .or_else(|| self.fan("PING_HU"))
+                .ok_or_else(|| Error::rule("hebei: PING_HU is missing from the table"))?;
+            let mut v = f.value;
+            if f.id == "PING_HU" && s.is_self_drawn() {
+                v = self.ping_hu_self_draw;
+            }
+            if self.flat {
+                v = 1;
+            }
+            let pattern = tuple(f, v);
+            let mut points = v;
+            let mut floor = None;
+            if !self.flat {
+                if let Some(fl) = floor_id.and_then(|x| self.fan(x)) {
+                    if fl.value > points {
+                        points = fl.value;
+                        floor = Some(tuple(fl, fl.value));
+                    }
+                }
+            }
+            if best.as_ref().is_some_and(|b| b.points >= points) {
+                continue;
+            }
+            best = Some(HebeiScore {
+                pattern,
+                floor,
+                points,
+                win_type: s.win_type,
+                decomposition: d,
+            });
+        }
+        Ok(best.expect("at least one decomposition"))
+    }
+}
+
+fn seat_of(seats: &[String], v: Option<&Value>, what: &str) -> Result<Option<usize>> {
+    match v {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => seats.iter().position(|x| x == s).map(Some).ok_or_else(|| {
+            Error::settlement(format!("{what} {s:?} is not a seat ({})", seats.join(", ")))
+        }),
+        Some(other) => Err(Error::settlement(format!(
+            "{what} must be a seat name, got {other}"
+        ))),
+    }
+}
+
+/// Settle one hand: `{"seats": [4], "dealer": seat, "kongs": [{"owner", "type", "feeder"}],
+/// "win": {"winner", "discarder", "hand", "situation"} | null}` (`null`: 荒庄).
+pub fn settle(r: &HebeiRules, hand: &Value) -> Result<Ledger> {
+    let seats: Vec<String> = match hand.get("seats") {
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|x| {
+                x.as_str()
+                    .map(String::from)
+                    .ok_or_else(|| Error::settlement("seats are names"))
+            })
+            .collect::<Result<_>>()?,
+        _ => {
+            return Err(Error::settlement(
+                "\"seats\": a list of the 4 seat names is required",
+            ));
+        }
+    };
+    if seats.len() != 4 {
+        return Err(Error::settlement(format!(
+            "hebei has 4 seats, got {}",
+            seats.len()
+        )));
+    }
+    let dealer = seat_of(&seats, hand.get("dealer"), "dealer")?;
+    let mut ledger = Ledger::new(
+        seats.clone(),
+        SettlementRules {
+            base: r.base,
+            ..SettlementRules::default()
+        },
+    )?;
+    let dealer_factor = |a: usize, b: usize| -> i64 {
+        if r.dealer_double && (Some(a) == dealer || Some(b) == dealer) {
+            2
+        } else {
+            1
+        }
+    };
+    let kongs = match hand.get("kongs") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(a)) => a.clone(),
+        Some(_) => return Err(Error::settlement("\"kongs\" must be a list")),
+    };
+    let mut kong_events = Vec::new();
+    for (i, k) in kongs.iter().enumerate() {
+        let owner = seat_of(&seats, k.get("owner"), "kong owner")?
+            .ok_or_else(|| Error::settlement(format!("kongs[{i}] needs \"owner\"")))?;
+        let ty = k.get("type").and_then(Value::as_str).unwrap_or("");
+        let lines: Vec<(String, String, i64)> = match ty {
+            "open" | "kong_open" => {
+                let f = seat_of(&seats, k.get("feeder"), "kong feeder")?.ok_or_else(|| {
+                    Error::settlement(format!("kongs[{i}]: a 直杠 needs \"feeder\""))
+                })?;
+                if f == owner {
+                    return Err(Error::settlement(format!(
+                        "kongs[{i}]: the feeder cannot be the owner"
+                    )));
+                }
+                vec![(seats[f].clone(), seats[owner].clone(), r.kong_open * r.base)]
+            }
+            "added" | "kong_added" | "concealed" | "kong_concealed" => {
+                let a = if ty.ends_with("added") {
+                    r.kong_added
+                } else {
+                    r.kong_concealed
+                };
+                (0..4)
+                    .filter(|&p| p != owner)
+                    .map(|p| (seats[p].clone(), seats[owner].clone(), a * r.base))
+                    .collect()
+            }
+            other => {
+                return Err(Error::settlement(format!(
+                    "kongs[{i}]: type {other:?} (open, added, concealed)"
+                )));
+            }
+        };
+        kong_events.push((ty.to_string(), lines));
+    }
+    let record_kongs = |ledger: &mut Ledger, kind: &str| -> Result<()> {
+        for (ty, lines) in &kong_events {
+            ledger.record_payments(kind, &format!("{ty} kong"), lines, None)?;
+        }
+        Ok(())
+    };
+    if r.kong_instant {
+        record_kongs(&mut ledger, "KONG_INSTANT")?;
+    }
+    let Some(win) = hand.get("win").filter(|w| !w.is_null()) else {
+        ledger.end_hand(); // 荒庄: nothing else is paid (荒庄荒杠 unless instant)
+        return Ok(ledger);
+    };
+    let winner = seat_of(&seats, win.get("winner"), "winner")?
+        .ok_or_else(|| Error::settlement("win needs \"winner\""))?;
+    let discarder = seat_of(&seats, win.get("discarder"), "discarder")?;
+    let s = crate::hebei_draft4::situation_from_value(win)?;
+    let sc = r.score(&s)?;
+    let mut pts = sc.points * r.base;
+    if r.zimo_double && s.is_self_drawn() {
+        pts *= 2;
+    }
+    let others: Vec<usize> = (0..4).filter(|&p| p != winner).collect();
+    let lines: Vec<(String, String, i64)> = if s.is_self_drawn() {
+        if discarder.is_some() {
+            return Err(Error::settlement("a self-drawn win has no discarder"));
+        }
+        others
+            .iter()
+            .map(|&p| {
+                (
+                    seats[p].clone(),
+                    seats[winner].clone(),
+                    pts * dealer_factor(p, winner),
+                )
+            })
+            .collect()
+    } else {
+        let d =
+            discarder.ok_or_else(|| Error::settlement("a win on a discard needs \"discarder\""))?;
+        if d == winner {
+            return Err(Error::settlement("the discarder cannot be the winner"));
+        }
+        match r.discard_payers {
+            DiscardPayers::Discarder => vec![(
+                seats[d].clone(),
+                seats[winner].clone(),
+                pts * dealer_factor(d, winner),
+            )],
+            DiscardPayers::AllThree => others
+                .iter()
+                .map(|&p| {
+                    (
+                        seats[p].clone(),
+                        seats[winner].clone(),
+                        pts * dealer_factor(p, winner),
+                    )
+                })
+                .collect(),
+            DiscardPayers::DaBao => {
+                let total: i64 = others.iter().map(|&p| pts * dealer_factor(p, winner)).sum();
+                vec![(seats[d].clone(), seats[winner].clone(), total)]
+            }
+        }
+    };
+    ledger.record_payments(
+        "WIN",
+        &format!("{} wins: {} points", seats[winner], sc.points),
+        &lines,
+        None,
+    )?;
+    if !r.kong_instant {
+        record_kongs(&mut ledger, "KONG_DEFERRED")?;
+    }
+    ledger.end_hand();
+    Ok(ledger)
+}

@@ -1,0 +1,420 @@
+//! 上海麻将 清混碰 (`shanghai`): scoring of one win (P group: the highest of 碰碰胡/混一色/清一色/
+//! 混碰/八花齐/清碰/风一色/风碰; S group adds 杠开/大吊车/开宝/黄番; stake (底 + 花) × 2^番 capped by the
+//! 勒子) and the settlement of a hand on the shared ledger (承包, 抢杠 3 shares, 一炮多响). Spec:
+//! `shared/rules/shanghai.md`; numbers come from `presets/shanghai.toml`.
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use crate::decompose::{Shapes, decompose};
+use crate::error::{Error, Result};
+use crate::hand::MeldKind;
+use crate::preset::{FanDef, Options, PresetData};
+use crate::settlement::{Ledger, SettlementRules};
+use crate::situation::{Situation, SituationInput, WinType};
+
+/// The compiled rules.
+#[derive(Clone, Debug)]
+pub struct ShanghaiRules {
+    pub fans: Vec<FanDef>,
+    pub any_hand: bool,
+    pub must_have_hua: bool,
+    pub base_chips: i64,
+    pub hua_chip: i64,
+    pub lezi: i64,
+    pub winds_only: bool,
+    pub bao_both: bool,
+    pub cap_per_person: bool,
+    pub chengbao_claims: i64,
+}
+
+impl ShanghaiRules {
+    pub fn compile(preset: &PresetData, o: &Options) -> Result<ShanghaiRules> {
+        let (mut fans, _, _) = preset.fans_for_profile(None);
+        let qp = o.int("qing_peng_value")?;
+        if let Some(f) = fans.iter_mut().find(|f| f.id == "QING_PENG") {
+            f.value = qp;
+        }
+        Ok(ShanghaiRules {
+            fans,
+            any_hand: o.str("mode")? == "any_hand",
+            must_have_hua: o.bool("must_have_hua")?,
+            base_chips: o.int("base_chips")?,
+            hua_chip: o.int("hua_chip")?,
+            lezi: o.int("lezi_chips")?,
+            winds_only: o.str("hun_honours")? == "winds",
+            bao_both: o.str("bao_discard_share")? == "both",
+            cap_per_person: o.str("cap_scope")? == "per_person",
+            chengbao_claims: preset
+                .params
+                .get("chengbao_claims")
+                .and_then(toml::Value::as_integer)
+                .unwrap_or(3),
+        })
+    }
+
+    fn fan(&self, id: &str) -> Option<&FanDef> {
+        self.fans.iter().find(|f| f.id == id && f.enabled)
+    }
+}
+
+/// Pending counters carried into this win (situation keys `kai_bao`, `huang_fan`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pending {
+    pub kai_bao: u32,
+    pub huang_fan: u32,
+}
+
+/// The score of one win.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShanghaiScore {
+    /// (id, zh, en, 番 each, count).
+    pub fans: Vec<(String, String, String, i64, u32)>,
+    pub fan_total: i64,
+    /// 花: flowers + exposed honour 碰 + kongs.
+    pub hua: i64,
+    /// The 勒子 cap of this hand (0 = none).
+    pub cap: i64,
+    /// One payer's share before the cap.
+    pub raw_share: i64,
+    /// One payer's share.
+    pub share: i64,
+    /// Paid by the three others (self-draw, 杠开, 抢杠, 八花齐).
+    pub self_draw_payment: bool,
+    pub win_type: WinType,
+}
+
+impl ShanghaiScore {
+    pub fn to_json_value(&self) -> Value {
+        json!({
+            "variant": "shanghai",
+            "fans": self.fans.iter().map(|(id, zh, en, v, n)| json!({
+                "id": id, "zh": zh, "en": en, "value": v, "count": n,
+                "op": if matches!(id.as_str(), "GANG_KAI" | "DA_DIAO_CHE" | "KAI_BAO" | "HUANG_FAN") {"add"} else {"base"}}))
+                .collect::<Vec<_>>(),
+            "fan_total": self.fan_total,
+            "hua": self.hua,
+            "cap": self.cap,
+            "raw_multiplier": self.raw_share,
+            "multiplier": self.share,
+            "share": self.share,
+            "self_draw_payment": self.self_draw_payment,
+            "win_type": self.win_type.name(),
+        })
+    }
+}
+
+/// Parse a case-schema object; `situation.kai_bao` / `situation.huang_fan` are the pending counts.
+pub fn situation_from_value(v: &Value) -> Result<(Situation, Pending)> {
+    let mut v = v.clone();
+    let mut p = Pending::default();
+    if let Some(Value::Object(s)) = v.get_mut("situation") {
+        for (key, slot) in [("kai_bao", &mut p.kai_bao), ("huang_fan", &mut p.huang_fan)] {
+            match s.remove(key) {
+                None | Some(Value::Null) => {}
+                Some(x) => {
+                    *slot = x.as_u64().filter(|n| *n <= 20).ok_or_else(|| {
+                        Error::hand(format!("situation.{key}: a pending count 0..=20, got {x}"))
+                    })? as u32;
+                }
+            }
+        }
+    }
+    let Value::Object(o) = &v else {
+        return Err(Error::hand(
+            "a situation needs the keys 'hand' and 'situation'",
+        ));
+    };
+    let mut core = serde_json::Map::new();
+    for k in ["hand", "situation"] {
+        if let Some(x) = o.get(k) {
+            core.insert(k.into(), x.clone());
+        }
+    }
+    let input: SituationInput = serde_json::from_value(Value::Object(core))
+        .map_err(|e| Error::hand(format!("situation JSON: {e}")))?;
+    Ok((Situation::from_input(&input)?, p))
+}
+
+impl ShanghaiRules {
+    /// Score one win. A hand without a P pattern (清混碰 mode) raises `InvalidHand`.
+    pub fn score(&self, s: &Situation, p: Pending) -> Result<ShanghaiScore> {
+        let mut all = s.hand.all_counts();
+        all[s.win_tile.idx()] += 1;
+        let melds = s.hand.melds();
+        let ba_hua = s.flowers == 8;
+        let suited: Vec<usize> = (0..3)
+            .filter(|&k| (k * 9..k * 9 + 9).any(|i| all[i] > 0))
+            .collect();
+        let winds = (27..31).any(|i| all[i] > 0);
+        let dragons = (31..34).any(|i| all[i] > 0);
+        let honours_ok = |any: bool| {
+            if self.winds_only {
+                winds && !dragons
+            } else {
+                any
+            }
+        };
+        let feng_yi_se = suited.is_empty() && honours_ok(winds || dragons);
+        let decs = decompose(&s.full_counts(), melds, Shapes::STANDARD)?;
+        if decs.is_empty() && !ba_hua && !feng_yi_se {
+            return Err(Error::hand(format!(
+                "not a winning hand: {} + {} is not 4 sets + a pair (no 七对 in 上海)",
+                s.hand, s.win_tile
+            )));
+        }
+        let all_pungs = decs
+            .iter()
+            .any(|d| d.sets.iter().all(|x| x.kind != MeldKind::Chow));
+        let mut p_hits: Vec<&str> = Vec::new();
+        if ba_hua {
+            p_hits.push("BA_HUA_QI");
+        }
+        if !decs.is_empty() {
+            if all_pungs {
+                p_hits.push("PENG_PENG_HU");
+            }
+            if suited.len() == 1 && !winds && !dragons {
+                p_hits.push(if all_pungs { "QING_PENG" } else { "QING_YI_SE" });
+                p_hits.push("QING_YI_SE");
+            }
+            if suited.len() == 1 && honours_ok(winds || dragons) {
+                p_hits.push(if all_pungs { "HUN_PENG" } else { "HUN_YI_SE" });
+                p_hits.push("HUN_YI_SE");
+            }
+            if feng_yi_se && all_pungs {
+                p_hits.push("FENG_PENG");
+            }
+        }
+        if feng_yi_se {
+            p_hits.push("FENG_YI_SE");
+        }
+        let top = p_hits
+            .iter()
+            .filter_map(|id| self.fan(id))
+            .max_by_key(|f| (f.value, self.fans.iter().position(|x| x.id == f.id)))
+            .cloned();
+        if top.is_none() && !self.any_hand {
+            return Err(Error::hand(format!(
+                "清混碰: {} + {} has no 碰碰胡, 清一色, 混一色 or 风一色 (or 八花齐); a hand without 番 cannot win (switch mode)",
+                s.hand, s.win_tile
+            )));
+        }
+        let mut fans = Vec::new();
+        let mut total = 0;
+        if let Some(f) = &top {
+            fans.push((f.id.clone(), f.zh.clone(), f.en.clone(), f.value, 1));
+            total += f.value;
+        }
+        let mut add = |id: &str, n: u32, fans: &mut Vec<(String, String, String, i64, u32)>| {
+            if let Some(f) = self.fan(id).filter(|_| n > 0) {
+                fans.push((f.id.clone(), f.zh.clone(), f.en.clone(), f.value, n));
+                total += f.value * i64::from(n);
+            }
+        };
+        if !ba_hua {
+            add(
+                "GANG_KAI",
+                u32::from(s.win_type == WinType::KongReplacement),
+                &mut fans,
+            );
+            add("DA_DIAO_CHE", u32::from(melds.len() == 4), &mut fans);
+        }
+        add("KAI_BAO", p.kai_bao, &mut fans);
+        add("HUANG_FAN", p.huang_fan, &mut fans);
+        let hua = i64::from(s.flowers)
+            + melds
+                .iter()
+                .filter(|m| {
+                    m.is_kong() || (m.kind == MeldKind::Pung && !m.concealed && m.tile.is_honor())
+                })
+                .count() as i64;
+        if self.must_have_hua && hua == 0 {
+            return Err(Error::hand(
+                "新规矩: a win needs at least one 花 (switch must_have_hua)",
+            ));
+        }
+        let top_id = top.as_ref().map_or("", |f| f.id.as_str());
+        let lez = if top_id == "FENG_PENG" {
+            4
+        } else if matches!(top_id, "QING_PENG" | "FENG_YI_SE") || p.kai_bao > 0 || p.huang_fan > 0 {
+            2
+        } else {
+            1
+        };
+        let cap = self.lezi * lez;
+        if total > 40 {
+            return Err(Error::hand(format!("{total} 番 is out of range")));
+        }
+        let raw = (self.base_chips + hua * self.hua_chip) * (1i64 << total);
+        let share = if cap > 0 { raw.min(cap) } else { raw };
+        Ok(ShanghaiScore {
+            fans,
+            fan_total: total,
+            hua,
+            cap,
+            raw_share: raw,
+            share,
+            self_draw_payment: s.is_self_drawn() || ba_hua || s.win_type == WinType::RobKong,
+            win_type: s.win_type,
+        })
+    }
+}
+
+fn seat_of(seats: &[String], v: Option<&Value>, what: &str) -> Result<Option<usize>> {
+    match v {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => seats.iter().position(|x| x == s).map(Some).ok_or_else(|| {
+            Error::settlement(format!("{what} {s:?} is not a seat ({})", seats.join(", ")))
+        }),
+        Some(other) => Err(Error::settlement(format!(
+            "{what} must be a seat name, got {other}"
+        ))),
+    }
+}
+
+/// Settle one hand: `{"seats": [4], "wins": [{"winner", "discarder", "claims": {seat: n}, "hand",
+/// "situation"}]}` (or `"win": {...}`; none = 和局, nothing paid). `claims` counts the winner's
+/// 吃/碰/直杠 from each player's discards (承包 at `chengbao_claims`); for 抢杠 `discarder` is the
+/// robbed player.
+pub fn settle(r: &ShanghaiRules, hand: &Value) -> Result<Ledger> {
+    let seats: Vec<String> = match hand.get("seats") {
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|x| {
+                x.as_str()
+                    .map(String::from)
+                    .ok_or_else(|| Error::settlement("seats are names"))
+            })
+            .collect::<Result<_>>()?,
+        _ => {
+            return Err(Error::settlement(
+                "\"seats\": a list of the 4 seat names is required",
+            ));
+        }
+    };
+    if seats.len() != 4 {
+        return Err(Error::settlement(format!(
+            "shanghai has 4 seats, got {}",
+            seats.len()
+        )));
+    }
+    let mut ledger = Ledger::new(
+        seats.clone(),
+        SettlementRules {
+            base: 1,
+            ..SettlementRules::default()
+        },
+    )?;
+    let wins: Vec<Value> = match (hand.get("wins"), hand.get("win")) {
+        (Some(Value::Array(a)), _) => a.clone(),
+        (_, Some(w)) if !w.is_null() => vec![w.clone()],
+        _ => Vec::new(),
+    };
+    let mut discarder0: Option<Option<usize>> = None;
+    let mut winners = Vec::new();
+    for (i, w) in wins.iter().enumerate() {
+        let winner = seat_of(&seats, w.get("winner"), "winner")?
+            .ok_or_else(|| Error::settlement(format!("wins[{i}] needs \"winner\"")))?;
+        if winners.contains(&winner) {
+            return Err(Error::settlement(format!(
+                "wins[{i}]: {} already won",
+                seats[winner]
+            )));
+        }
+        let discarder = seat_of(&seats, w.get("discarder"), "discarder")?;
+        if discarder == Some(winner) {
+            return Err(Error::settlement("the discarder cannot be the winner"));
+        }
+        match discarder0 {
+            Some(d0) if d0.is_none() || d0 != discarder => {
+                return Err(Error::settlement(
+                    "several wins only on the same discard (一炮多响)",
+                ));
+            }
+            _ => {}
+        }
+        discarder0 = Some(discarder);
+        let (s, p) = situation_from_value(w)?;
+        let sc = r.score(&s, p)?;
+        let mut chengbao = None;
+        if let Some(Value::Object(c)) = w.get("claims") {
+            for (k, n) in c {
+                let who = seat_of(&seats, Some(&Value::String(k.clone())), "claims seat")?
+                    .expect("a seat");
+                let n = n.as_i64().filter(|n| (0..=4).contains(n)).ok_or_else(|| {
+                    Error::settlement(format!("claims of {k}: a count 0..=4, got {n}"))
+                })?;
+                if who == winner && n > 0 {
+                    return Err(Error::settlement("the winner cannot claim from himself"));
+                }
+                if n >= r.chengbao_claims {
+                    chengbao = Some(who);
+                }
+            }
+        }
+        let share = sc.share;
+        let shares = |k: i64| {
+            if r.cap_per_person && sc.cap > 0 {
+                (share * k).min(sc.cap)
+            } else {
+                share * k
+            }
+        };
+        let mut lines: BTreeMap<usize, i64> = BTreeMap::new();
+        let others: Vec<usize> = (0..4).filter(|&x| x != winner).collect();
+        if s.win_type == WinType::RobKong {
+            let d = discarder
+                .ok_or_else(|| Error::settlement("抢杠 needs \"discarder\" (the robbed player)"))?;
+            lines.insert(d, shares(3));
+        } else if sc.self_draw_payment {
+            if discarder.is_some() && s.is_self_drawn() {
+                return Err(Error::settlement("a self-drawn win has no discarder"));
+            }
+            match chengbao {
+                Some(c) => {
+                    lines.insert(c, shares(3));
+                }
+                None => {
+                    for &o in &others {
+                        lines.insert(o, share);
+                    }
+                }
+            }
+        } else {
+            let d = discarder
+                .ok_or_else(|| Error::settlement("a win on a discard needs \"discarder\""))?;
+            match chengbao {
+                Some(c) if c != d => {
+                    lines.insert(c, share);
+                    if r.bao_both {
+                        lines.insert(d, share);
+                    }
+                }
+                _ => {
+                    lines.insert(d, share);
+                }
+            }
+        }
+        let lines: Vec<(String, String, i64)> = lines
+            .into_iter()
+            .map(|(p, a)| (seats[p].clone(), seats[winner].clone(), a))
+            .collect();
+        ledger.record_payments(
+            "WIN",
+            &format!(
+                "{} wins: {} 番, 花 {}, share {}",
+                seats[winner], sc.fan_total, sc.hua, sc.share
+            ),
+            &lines,
+            None,
+        )?;
+        winners.push(winner);
+    }
+    ledger.end_hand();
+    Ok(ledger)
+}
