@@ -23,6 +23,7 @@ const SOURCES: &[(&str, &str)] = &[
         "zipai_hunan",
         include_str!("../../../presets/zipai_hunan.toml"),
     ),
+    ("huanle3d", include_str!("../../../presets/huanle3d.toml")),
 ];
 
 /// How a fan / pattern value combines with the others (common.md §5.2).
@@ -137,6 +138,10 @@ pub struct GameRules {
     pub draw_end_order: Vec<String>,
     /// Dealer rotation model (common.md §7).
     pub dealer_rotation: String,
+    /// Flow facts for the game engine that the keys above do not cover (`[rules.flow]`: discard
+    /// wins allowed, claim priority, deal and wall sizes, 荒庄, 报听/亮倒, wildcard flip …);
+    /// documented per preset in `docs/presets.md`.
+    pub flow: toml::Table,
 }
 
 impl Default for GameRules {
@@ -154,6 +159,7 @@ impl Default for GameRules {
             kong_payment: "instant".into(),
             draw_end_order: Vec::new(),
             dealer_rotation: "stay_on_dealer_win_or_draw".into(),
+            flow: toml::Table::new(),
         }
     }
 }

@@ -16,6 +16,8 @@ pub enum Rules {
     Sichuan(Box<crate::sichuan::SichuanRules>),
     /// 字牌 presets (`zipai_guilin`, `zipai_hunan`).
     Zipai(Box<crate::zipai::ZipaiRules>),
+    /// 欢乐麻将3D (`presets/huanle3d.toml`).
+    Huanle3d(Box<crate::huanle3d::Huanle3dRules>),
 }
 
 impl Rules {
@@ -30,6 +32,9 @@ impl Rules {
             ))),
             "zipai_guilin" | "zipai_hunan" => Ok(Rules::Zipai(Box::new(
                 crate::zipai::ZipaiRules::compile(preset, options)?,
+            ))),
+            "huanle3d" => Ok(Rules::Huanle3d(Box::new(
+                crate::huanle3d::Huanle3dRules::compile(preset, options)?,
             ))),
             _ => Ok(Rules::Generic),
         }

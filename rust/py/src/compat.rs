@@ -233,6 +233,7 @@ fn build(
         flower_tiles: Vec::new(),
         dealer: seat == 0,
         blessing: None,
+        last_kong: None,
         void_suit: None,
     })
 }

@@ -8,6 +8,7 @@ mod convert;
 mod errors;
 mod hand;
 mod score;
+mod score_presets;
 mod score_sichuan;
 mod settlement;
 mod tiles;
@@ -38,6 +39,8 @@ mod _core {
     use crate::score::{
         PyFan, PyScore, PySituation, mcr_settlement, mcr_waits, score, score_batch, score_json,
     };
+    #[pymodule_export]
+    use crate::score_presets::{PyPatternScore, settle_hand};
     #[pymodule_export]
     use crate::score_sichuan::{PySichuanScore, sichuan_max_win_value, sichuan_score};
     #[pymodule_export]

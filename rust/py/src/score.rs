@@ -278,7 +278,7 @@ pub fn variant_by_id(id: &str) -> Result<Arc<Variant>, CoreError> {
     Ok(v)
 }
 
-fn variant_from_py(obj: Option<&Bound<'_, PyAny>>) -> BindResult<Arc<Variant>> {
+pub(crate) fn variant_from_py(obj: Option<&Bound<'_, PyAny>>) -> BindResult<Arc<Variant>> {
     let Some(obj) = obj else {
         return Ok(variant_by_id("mcr")?);
     };
@@ -565,7 +565,7 @@ fn make_score(s: &Situation, v: Arc<Variant>, sc: CoreScore) -> PyScore {
 }
 
 /// A Situation (fast path) or a case-schema dict.
-fn situation_arg(obj: &Bound<'_, PyAny>) -> BindResult<Arc<Situation>> {
+pub(crate) fn situation_arg(obj: &Bound<'_, PyAny>) -> BindResult<Arc<Situation>> {
     if let Ok(s) = obj.cast::<PySituation>() {
         return Ok(s.get().inner.clone());
     }
@@ -583,13 +583,18 @@ fn situation_arg(obj: &Bound<'_, PyAny>) -> BindResult<Arc<Situation>> {
 #[pyfunction]
 #[pyo3(signature = (situation, variant=None))]
 pub fn score(
+    py: Python<'_>,
     situation: &Bound<'_, PyAny>,
     variant: Option<&Bound<'_, PyAny>>,
-) -> BindResult<PyScore> {
+) -> BindResult<Py<PyAny>> {
     let v = variant_from_py(variant)?;
     let s = situation_arg(situation)?;
+    // Chip-style presets (huanle3d, erren, shaanxi, wuhan) have their own result type.
+    if let Some(r) = crate::score_presets::score_pattern(py, &s, &v)? {
+        return Ok(r);
+    }
     let sc = score_core(&s, &v)?;
-    Ok(make_score(&s, v, sc))
+    Ok(Py::new(py, make_score(&s, v, sc))?.into_any())
 }
 
 fn score_value(case: &Value, default_variant: Option<&Arc<Variant>>) -> Result<Value, CoreError> {
@@ -659,6 +664,7 @@ fn error_dict<'py>(py: Python<'py>, e: &CoreError) -> PyResult<Bound<'py, PyAny>
         CoreError::InvalidTile { .. } => "InvalidTileError",
         CoreError::InvalidHand(_) => "InvalidHandError",
         CoreError::RuleConfig(_) => "RuleConfigError",
+        CoreError::Settlement(_) => "SettlementError",
     };
     d.set_item("error", kind)?;
     d.set_item("message", e.to_string())?;
