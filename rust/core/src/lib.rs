@@ -6,6 +6,7 @@
 
 pub mod analysis;
 pub mod decompose;
+pub mod erren;
 pub mod error;
 pub mod hand;
 pub mod huanle3d;

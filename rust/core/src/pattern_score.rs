@@ -273,6 +273,7 @@ pub fn score(v: &crate::variant::Variant, s: &Situation) -> Option<Result<Patter
     use crate::variant::Rules;
     match v.rules() {
         Rules::Huanle3d(r) => Some(r.score(s)),
+        Rules::Erren(r) => Some(r.score(s)),
         _ => None,
     }
 }
@@ -285,6 +286,7 @@ pub fn settle(
     use crate::variant::Rules;
     match v.rules() {
         Rules::Huanle3d(r) => r.settle(rec),
+        Rules::Erren(r) => r.settle(rec),
         _ => Err(Error::rule(format!(
             "variant {} has no hand-record settlement (presets: huanle3d, erren, shaanxi, wuhan)",
             v.id()

@@ -24,6 +24,7 @@ const SOURCES: &[(&str, &str)] = &[
         include_str!("../../../presets/zipai_hunan.toml"),
     ),
     ("huanle3d", include_str!("../../../presets/huanle3d.toml")),
+    ("erren", include_str!("../../../presets/erren.toml")),
 ];
 
 /// How a fan / pattern value combines with the others (common.md §5.2).

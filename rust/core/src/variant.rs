@@ -18,6 +18,8 @@ pub enum Rules {
     Zipai(Box<crate::zipai::ZipaiRules>),
     /// 欢乐麻将3D (`presets/huanle3d.toml`).
     Huanle3d(Box<crate::huanle3d::Huanle3dRules>),
+    /// 二人麻将 (`presets/erren.toml`).
+    Erren(Box<crate::erren::ErrenRules>),
 }
 
 impl Rules {
@@ -36,6 +38,9 @@ impl Rules {
             "huanle3d" => Ok(Rules::Huanle3d(Box::new(
                 crate::huanle3d::Huanle3dRules::compile(preset, options)?,
             ))),
+            "erren" => Ok(Rules::Erren(Box::new(crate::erren::ErrenRules::compile(
+                preset, options,
+            )?))),
             _ => Ok(Rules::Generic),
         }
     }

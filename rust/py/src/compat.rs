@@ -235,6 +235,7 @@ fn build(
         blessing: None,
         last_kong: None,
         void_suit: None,
+        extra: Default::default(),
     })
 }
 
