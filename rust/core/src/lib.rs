@@ -14,6 +14,7 @@ pub mod mcr;
 pub mod pattern_score;
 pub mod preset;
 pub mod settlement;
+pub mod shaanxi;
 pub mod sichuan;
 pub mod situation;
 pub mod tables;

@@ -274,6 +274,7 @@ pub fn score(v: &crate::variant::Variant, s: &Situation) -> Option<Result<Patter
     match v.rules() {
         Rules::Huanle3d(r) => Some(r.score(s)),
         Rules::Erren(r) => Some(r.score(s)),
+        Rules::Shaanxi(r) => Some(r.score(s)),
         _ => None,
     }
 }
@@ -287,6 +288,7 @@ pub fn settle(
     match v.rules() {
         Rules::Huanle3d(r) => r.settle(rec),
         Rules::Erren(r) => r.settle(rec),
+        Rules::Shaanxi(r) => r.settle(rec),
         _ => Err(Error::rule(format!(
             "variant {} has no hand-record settlement (presets: huanle3d, erren, shaanxi, wuhan)",
             v.id()

@@ -25,6 +25,7 @@ const SOURCES: &[(&str, &str)] = &[
     ),
     ("huanle3d", include_str!("../../../presets/huanle3d.toml")),
     ("erren", include_str!("../../../presets/erren.toml")),
+    ("shaanxi", include_str!("../../../presets/shaanxi.toml")),
 ];
 
 /// How a fan / pattern value combines with the others (common.md §5.2).

@@ -20,6 +20,8 @@ pub enum Rules {
     Huanle3d(Box<crate::huanle3d::Huanle3dRules>),
     /// 二人麻将 (`presets/erren.toml`).
     Erren(Box<crate::erren::ErrenRules>),
+    /// 陕西麻将 (`presets/shaanxi.toml`).
+    Shaanxi(Box<crate::shaanxi::ShaanxiRules>),
 }
 
 impl Rules {
@@ -41,6 +43,9 @@ impl Rules {
             "erren" => Ok(Rules::Erren(Box::new(crate::erren::ErrenRules::compile(
                 preset, options,
             )?))),
+            "shaanxi" => Ok(Rules::Shaanxi(Box::new(
+                crate::shaanxi::ShaanxiRules::compile(preset, options)?,
+            ))),
             _ => Ok(Rules::Generic),
         }
     }
