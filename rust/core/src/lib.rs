@@ -21,6 +21,7 @@ pub mod tables;
 pub mod tile;
 pub mod variant;
 pub mod wild;
+pub mod wuhan;
 pub mod zipai;
 
 pub use analysis::{

@@ -200,7 +200,9 @@ impl HandRecord {
         match self.seat_data.get(seat).and_then(|v| v.get(key)) {
             None | Some(Value::Null) => Ok(default),
             Some(v) => v.as_i64().ok_or_else(|| {
-                Error::settlement(format!("seat_data.{seat}.{key}: expected an integer, got {v}"))
+                Error::settlement(format!(
+                    "seat_data.{seat}.{key}: expected an integer, got {v}"
+                ))
             }),
         }
     }
@@ -210,7 +212,9 @@ impl HandRecord {
         match self.seat_data.get(seat).and_then(|v| v.get(key)) {
             None | Some(Value::Null) => Ok(false),
             Some(v) => v.as_bool().ok_or_else(|| {
-                Error::settlement(format!("seat_data.{seat}.{key}: expected true/false, got {v}"))
+                Error::settlement(format!(
+                    "seat_data.{seat}.{key}: expected true/false, got {v}"
+                ))
             }),
         }
     }
@@ -250,7 +254,12 @@ pub fn pay(
 /// JSON of a settled hand: events, balances (every seat), and the scores of the wins.
 pub fn settled_json(ledger: &Ledger, scores: &[PatternScore]) -> Value {
     let mut v = ledger.to_json_value();
-    v["scores"] = json!(scores.iter().map(PatternScore::to_json_value).collect::<Vec<_>>());
+    v["scores"] = json!(
+        scores
+            .iter()
+            .map(PatternScore::to_json_value)
+            .collect::<Vec<_>>()
+    );
     v
 }
 
@@ -275,6 +284,7 @@ pub fn score(v: &crate::variant::Variant, s: &Situation) -> Option<Result<Patter
         Rules::Huanle3d(r) => Some(r.score(s)),
         Rules::Erren(r) => Some(r.score(s)),
         Rules::Shaanxi(r) => Some(r.score(s)),
+        Rules::Wuhan(r) => Some(r.score(s)),
         _ => None,
     }
 }
@@ -289,6 +299,7 @@ pub fn settle(
         Rules::Huanle3d(r) => r.settle(rec),
         Rules::Erren(r) => r.settle(rec),
         Rules::Shaanxi(r) => r.settle(rec),
+        Rules::Wuhan(r) => r.settle(rec),
         _ => Err(Error::rule(format!(
             "variant {} has no hand-record settlement (presets: huanle3d, erren, shaanxi, wuhan)",
             v.id()

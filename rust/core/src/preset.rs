@@ -26,6 +26,7 @@ const SOURCES: &[(&str, &str)] = &[
     ("huanle3d", include_str!("../../../presets/huanle3d.toml")),
     ("erren", include_str!("../../../presets/erren.toml")),
     ("shaanxi", include_str!("../../../presets/shaanxi.toml")),
+    ("wuhan", include_str!("../../../presets/wuhan.toml")),
 ];
 
 /// How a fan / pattern value combines with the others (common.md §5.2).

@@ -231,6 +231,14 @@ pub struct FlagsInput {
     /// The win came in the draws after the wall was exhausted (二人麻将 海底捞月 phase).
     #[serde(default)]
     pub after_exhaustion: bool,
+    /// The flipped 癞子 indicator tile (武汉: the 癞子 is its successor).
+    #[serde(default)]
+    pub wild_indicator: Option<String>,
+    /// 武汉: the winner's 红中杠 count (红中 exposed or discarded), and his 癞子杠 count.
+    #[serde(default)]
+    pub hongzhong_kongs: u8,
+    #[serde(default)]
+    pub laizi_kongs: u8,
 }
 
 /// Optional per-preset flags of a situation (see the matching [`FlagsInput`] keys).
@@ -239,6 +247,9 @@ pub struct ExtraFlags {
     pub ready_declared: bool,
     pub ready_first_turn: bool,
     pub after_exhaustion: bool,
+    pub wild_indicator: Option<Tile>,
+    pub hongzhong_kongs: u8,
+    pub laizi_kongs: u8,
 }
 
 /// The JSON form of a situation.
@@ -423,6 +434,14 @@ impl Situation {
                 ready_declared: f.ready_declared || f.ready_first_turn,
                 ready_first_turn: f.ready_first_turn,
                 after_exhaustion: f.after_exhaustion,
+                wild_indicator: match &f.wild_indicator {
+                    None => None,
+                    Some(t) => Some(Tile::parse(t).map_err(|e| {
+                        Error::hand(format!("situation.wild_indicator: {e}"))
+                    })?),
+                },
+                hongzhong_kongs: f.hongzhong_kongs,
+                laizi_kongs: f.laizi_kongs,
             },
         })
     }

@@ -22,6 +22,8 @@ pub enum Rules {
     Erren(Box<crate::erren::ErrenRules>),
     /// 陕西麻将 (`presets/shaanxi.toml`).
     Shaanxi(Box<crate::shaanxi::ShaanxiRules>),
+    /// 武汉 红中癞子杠 (`presets/wuhan.toml`).
+    Wuhan(Box<crate::wuhan::WuhanRules>),
 }
 
 impl Rules {
@@ -46,6 +48,9 @@ impl Rules {
             "shaanxi" => Ok(Rules::Shaanxi(Box::new(
                 crate::shaanxi::ShaanxiRules::compile(preset, options)?,
             ))),
+            "wuhan" => Ok(Rules::Wuhan(Box::new(crate::wuhan::WuhanRules::compile(
+                preset, options,
+            )?))),
             _ => Ok(Rules::Generic),
         }
     }
