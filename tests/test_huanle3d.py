@@ -152,3 +152,11 @@ def test_suit_permutation_invariance_and_zero_sum(p: tuple[str, str, str], wt: s
     s = hupai.settle_hand({"seats": ["D", "A", "B", "C"], "kongs": [{"owner": "D", "kind": "concealed"}],
                            "wins": [win("D", c)]}, "huanle3d")
     assert sum(s.balances.values()) == 0
+
+
+def test_cli_score_pattern_preset(capsys: pytest.CaptureFixture[str]) -> None:
+    from hupai import cli
+
+    assert cli.main(["score", "123m456m789p234s5s", "--win-tile", "5s", "--variant", "huanle3d", "--self-drawn"]) == 0
+    out = capsys.readouterr().out
+    assert "XIAO_HU" in out and "per payer 1" in out

@@ -386,7 +386,6 @@ def batch_shanten(hands: _Counts2D, /, *, shapes: _ShapesLike = None, wildcards:
 def batch_waits(hands: _Counts2D, /, *, shapes: _ShapesLike = None, wildcards: int = 0) -> npt.NDArray[np.bool_]: ...
 # ---- scoring (rust/py/src/score.rs) and the pymahjonggb-compatible entry points (compat.rs)
 
-_VariantLike = str | Variant
 
 @final
 class Situation:
@@ -451,7 +450,9 @@ class Score:
 _PatternVariant = Literal["huanle3d", "erren", "shaanxi", "wuhan"]
 
 @overload
-def score(situation: Situation | dict[str, Any], variant: _PatternVariant) -> PatternScore: ...
+def score(  # type: ignore[overload-overlap]
+    situation: Situation | dict[str, Any], variant: _PatternVariant
+) -> PatternScore: ...
 @overload
 def score(situation: Situation | dict[str, Any], variant: _VariantLike | None = None) -> Score: ...
 @final

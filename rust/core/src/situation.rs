@@ -436,9 +436,10 @@ impl Situation {
                 after_exhaustion: f.after_exhaustion,
                 wild_indicator: match &f.wild_indicator {
                     None => None,
-                    Some(t) => Some(Tile::parse(t).map_err(|e| {
-                        Error::hand(format!("situation.wild_indicator: {e}"))
-                    })?),
+                    Some(t) => Some(
+                        Tile::parse(t)
+                            .map_err(|e| Error::hand(format!("situation.wild_indicator: {e}")))?,
+                    ),
                 },
                 hongzhong_kongs: f.hongzhong_kongs,
                 laizi_kongs: f.laizi_kongs,

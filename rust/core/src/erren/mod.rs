@@ -127,7 +127,12 @@ impl ErrenRules {
             value,
             capped_value: capped,
             per_payer: capped * self.unit,
-            payers: if s.is_self_drawn() { "all" } else { "discarder" }.into(),
+            payers: if s.is_self_drawn() {
+                "all"
+            } else {
+                "discarder"
+            }
+            .into(),
             details: json!({"yakuman": limit, "form": d.map_or("green_loose", |d| d.form.name())}),
         })
     }
@@ -147,18 +152,26 @@ impl ErrenRules {
         let present = |f: &dyn Fn(Tile) -> bool| (0..34).any(|i| all[i] > 0 && f(t(i)));
         let every = |f: &dyn Fn(Tile) -> bool| (0..34).all(|i| all[i] == 0 || f(t(i)));
         let is_pung = |k: MeldKind| k != MeldKind::Chow;
-        let pungs: Vec<Tile> = sets.iter().filter(|x| is_pung(x.kind)).map(|x| x.tile).collect();
-        let chows: Vec<Tile> = sets.iter().filter(|x| x.kind == MeldKind::Chow).map(|x| x.tile).collect();
+        let pungs: Vec<Tile> = sets
+            .iter()
+            .filter(|x| is_pung(x.kind))
+            .map(|x| x.tile)
+            .collect();
+        let chows: Vec<Tile> = sets
+            .iter()
+            .filter(|x| x.kind == MeldKind::Chow)
+            .map(|x| x.tile)
+            .collect();
         let kongs = sets.iter().filter(|x| x.kind == MeldKind::Kong).count();
         // concealed triplets: standing or 暗杠, not completed by the winning discard
         let win_elsewhere = pair == Some(s.win_tile)
-            || sets.iter().any(|x| !x.declared && x.kind == MeldKind::Chow && x.contains(s.win_tile));
+            || sets
+                .iter()
+                .any(|x| !x.declared && x.kind == MeldKind::Chow && x.contains(s.win_tile));
         let concealed_pungs = sets
             .iter()
             .filter(|x| is_pung(x.kind) && x.concealed)
-            .filter(|x| {
-                x.declared || s.is_self_drawn() || x.tile != s.win_tile || win_elsewhere
-            })
+            .filter(|x| x.declared || s.is_self_drawn() || x.tile != s.win_tile || win_elsewhere)
             .count();
         let wind_p = pungs.iter().filter(|x| x.is_wind()).count();
         let dragon_p = pungs.iter().filter(|x| x.is_dragon()).count();
@@ -227,7 +240,8 @@ impl ErrenRules {
             let e = Tile::E;
             let n = Tile::N;
             if straight
-                && ((pungs.contains(&e) && pair == Some(n)) || (pungs.contains(&n) && pair == Some(e)))
+                && ((pungs.contains(&e) && pair == Some(n))
+                    || (pungs.contains(&n) && pair == Some(e)))
             {
                 ids.push(("DONG_BEI_XIN_GAN_XIAN", 1));
             }
@@ -237,7 +251,11 @@ impl ErrenRules {
             for su in 0..3usize {
                 let want = [3u8, 1, 1, 1, 1, 1, 1, 1, 3];
                 let ok = (0..34).all(|i| {
-                    let w = if i / 9 == su && i < 27 { want[i % 9] } else { 0 };
+                    let w = if i / 9 == su && i < 27 {
+                        want[i % 9]
+                    } else {
+                        0
+                    };
                     c[i] == w
                 });
                 if ok && s.win_tile.suit_index() == Some(su as u8) {
@@ -245,7 +263,11 @@ impl ErrenRules {
                 }
             }
         }
-        if form == Some(Form::SevenPairs) && suits.len() == 1 && !honours && every(&|x| x.is_honor() || x.is_simple()) {
+        if form == Some(Form::SevenPairs)
+            && suits.len() == 1
+            && !honours
+            && every(&|x| x.is_honor() || x.is_simple())
+        {
             ids.push(("DA_CHE_LUN", 1));
         }
         if suits == [0] && !honours {
@@ -273,7 +295,8 @@ impl ErrenRules {
         ids.clear();
 
         // ordinary patterns
-        let self_like = s.is_self_drawn() || (s.win_type == WinType::RobKong && self.qiang_gang_as_zimo);
+        let self_like =
+            s.is_self_drawn() || (s.win_type == WinType::RobKong && self.qiang_gang_as_zimo);
         if menqing {
             ids.push(("MEN_QING", 1));
             if s.extra.ready_declared {
@@ -329,9 +352,9 @@ impl ErrenRules {
             if chows.is_empty() {
                 ids.push(("PENG_PENG_HU", 1));
             }
-            if (1..=7u8).any(|r| {
-                (0..3u8).all(|su| chows.contains(&Tile::suited(su, r).expect("rank")))
-            }) {
+            if (1..=7u8)
+                .any(|r| (0..3u8).all(|su| chows.contains(&Tile::suited(su, r).expect("rank"))))
+            {
                 ids.push(("SAN_SE_TONG_SHUN", 1));
             }
             if concealed_pungs == 3 {
@@ -340,9 +363,9 @@ impl ErrenRules {
             if consecutive(3) {
                 ids.push(("SAN_LIAN_KE", 1));
             }
-            if (1..=9u8).any(|r| {
-                (0..3u8).all(|su| pungs.contains(&Tile::suited(su, r).expect("rank")))
-            }) {
+            if (1..=9u8)
+                .any(|r| (0..3u8).all(|su| pungs.contains(&Tile::suited(su, r).expect("rank"))))
+            {
                 ids.push(("SAN_SE_TONG_KE", 1));
             }
             let set_has = |f: &dyn Fn(Tile) -> bool| {
@@ -384,7 +407,14 @@ impl ErrenRules {
             ids.push(("GANG_SHANG_KAI_HUA", 1));
         }
         if s.wall_last {
-            ids.push((if s.is_self_drawn() { "HE_DI_LAO_YUE" } else { "HE_DI_LAO_YU" }, 1));
+            ids.push((
+                if s.is_self_drawn() {
+                    "HE_DI_LAO_YUE"
+                } else {
+                    "HE_DI_LAO_YU"
+                },
+                1,
+            ));
         }
         if s.extra.after_exhaustion {
             ids.push(("HAI_DI_LAO_YUE", 1));
@@ -447,7 +477,13 @@ impl ErrenRules {
             }
             let ids: Vec<&str> = sc.patterns.iter().map(|p| p.id.as_str()).collect();
             let reason = format!("{} wins: {}", w.winner, ids.join(" + "));
-            pay(&mut ledger, "WIN", &reason, &[(li, wi, sc.per_payer)], json!(null))?;
+            pay(
+                &mut ledger,
+                "WIN",
+                &reason,
+                &[(li, wi, sc.per_payer)],
+                json!(null),
+            )?;
             scores.push(sc);
         }
         ledger.end_hand();

@@ -7,7 +7,9 @@ use crate::variant::{Rules, Variant};
 #[test]
 fn example_3_da_san_yuan_is_the_cap() {
     let v = Variant::load("erren").unwrap();
-    let Rules::Erren(r) = v.rules() else { unreachable!() };
+    let Rules::Erren(r) = v.rules() else {
+        unreachable!()
+    };
     let s = Situation::from_json(
         r#"{"hand": {"concealed": ["5m","5m","1s","2s","3s","C","C","C","F","F"], "win_tile": "F",
         "melds": [{"type": "pon", "tiles": ["P","P","P"]}]}, "situation": {"win_type": "discard", "flowers": 1}}"#,

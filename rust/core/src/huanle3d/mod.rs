@@ -89,7 +89,9 @@ impl Huanle3dRules {
             }
         }
         if s.hand.melds().iter().any(|m| m.kind == MeldKind::Chow) {
-            return Err(Error::hand("欢乐麻将3D has no 吃 (chow melds are not allowed)"));
+            return Err(Error::hand(
+                "欢乐麻将3D has no 吃 (chow melds are not allowed)",
+            ));
         }
         if s.flowers > 0 {
             return Err(Error::hand("欢乐麻将3D has no flowers"));
@@ -113,10 +115,8 @@ impl Huanle3dRules {
     fn patterns(&self, s: &Situation, d: &Decomposition) -> Vec<&FanDef> {
         let mut ids: Vec<&str> = Vec::new();
         match d.form {
-            Form::Standard => {
-                if d.sets.iter().all(|x| x.kind != MeldKind::Chow) {
-                    ids.push("DUI_DUI_PENG");
-                }
+            Form::Standard if d.sets.iter().all(|x| x.kind != MeldKind::Chow) => {
+                ids.push("DUI_DUI_PENG");
             }
             Form::SevenPairs => {
                 let quad = d.pairs.windows(2).any(|w| w[0] == w[1]);
@@ -133,7 +133,10 @@ impl Huanle3dRules {
             WinType::AfterKongDiscard => ids.push("GANG_SHANG_PAO"),
             _ => {}
         }
-        self.fans.iter().filter(|f| ids.contains(&f.id.as_str())).collect()
+        self.fans
+            .iter()
+            .filter(|f| ids.contains(&f.id.as_str()))
+            .collect()
     }
 
     fn value_of(&self, big: &[&FanDef]) -> i64 {
@@ -174,7 +177,11 @@ impl Huanle3dRules {
         if big.is_empty() {
             patterns.push(CountedPattern::from_def(fan(&self.fans, "XIAO_HU")?, 1));
         }
-        let payers = if s.is_self_drawn() { "all" } else { "discarder" };
+        let payers = if s.is_self_drawn() {
+            "all"
+        } else {
+            "discarder"
+        };
         Ok(PatternScore {
             variant: "huanle3d".into(),
             patterns,
@@ -194,7 +201,10 @@ impl Huanle3dRules {
         let mut winners = Vec::new();
         if rec.wins.len() > 1 {
             let d0 = rec.wins[0].discarder.as_ref();
-            let same = rec.wins.iter().all(|w| w.discarder.is_some() && w.discarder.as_ref() == d0);
+            let same = rec
+                .wins
+                .iter()
+                .all(|w| w.discarder.is_some() && w.discarder.as_ref() == d0);
             if !same {
                 return Err(Error::settlement(
                     "several winners only on one 杠上炮 discard (all wins need the same discarder)",
@@ -251,14 +261,21 @@ impl Huanle3dRules {
                         )));
                     };
                     let f = rec.seat(f, "kongs[].feeder")?;
-                    let v = if k.kind == "open" { self.kong_open } else { self.kong_added };
+                    let v = if k.kind == "open" {
+                        self.kong_open
+                    } else {
+                        self.kong_added
+                    };
                     vec![(f, o, v)]
                 }
                 "concealed" => {
                     if k.feeder.is_some() {
                         return Err(Error::settlement("a concealed kong has no feeder"));
                     }
-                    (0..n).filter(|&i| i != o).map(|i| (i, o, self.kong_concealed)).collect()
+                    (0..n)
+                        .filter(|&i| i != o)
+                        .map(|i| (i, o, self.kong_concealed))
+                        .collect()
                 }
                 other => {
                     return Err(Error::settlement(format!(
@@ -278,7 +295,10 @@ impl Huanle3dRules {
         for (wi, discarder, sc) in &scores {
             let lines: Vec<(usize, usize, i64)> = match discarder {
                 Some(d) => vec![(rec.seat(d, "wins[].discarder")?, *wi, sc.per_payer)],
-                None => (0..n).filter(|i| i != wi).map(|i| (i, *wi, sc.per_payer)).collect(),
+                None => (0..n)
+                    .filter(|i| i != wi)
+                    .map(|i| (i, *wi, sc.per_payer))
+                    .collect(),
             };
             let ids: Vec<&str> = sc.patterns.iter().map(|p| p.id.as_str()).collect();
             let reason = format!("{} wins: {}", rec.seats[*wi], ids.join(" + "));

@@ -29,8 +29,10 @@ fn balances(rec: serde_json::Value, v: &Variant) -> Vec<i64> {
 #[test]
 fn example_1_xiao_hu() {
     let v = Variant::load("huanle3d").unwrap();
-    let s = sit(json!({"hand": {"concealed": ["1m","2m","3m","4m","5m","6m","7p","8p","9p","2s","3s","4s","5s"],
-        "win_tile": "5s"}, "situation": {"win_type": "self_draw"}}));
+    let s = sit(
+        json!({"hand": {"concealed": ["1m","2m","3m","4m","5m","6m","7p","8p","9p","2s","3s","4s","5s"],
+        "win_tile": "5s"}, "situation": {"win_type": "self_draw"}}),
+    );
     let sc = rules(&v).score(&s).unwrap();
     assert_eq!(sc.per_payer, 1);
     assert!(sc.has("XIAO_HU"));
@@ -55,7 +57,11 @@ fn example_2_rule_5() {
     );
     assert_eq!(b, vec![30, -10, -10, -10]);
     // additive switch: 3 × 2 = 6 each
-    let v2 = Variant::with_options("huanle3d", [("da_hu_combine", SwitchValue::Str("additive".into()))]).unwrap();
+    let v2 = Variant::with_options(
+        "huanle3d",
+        [("da_hu_combine", SwitchValue::Str("additive".into()))],
+    )
+    .unwrap();
     let b = balances(
         json!({"seats": ["D","A","B","C"], "kongs": [{"owner": "D", "kind": "concealed"}], "wins": [win]}),
         &v2,

@@ -118,14 +118,20 @@ impl ShaanxiRules {
                 s.hand, s.win_tile
             ))
         })?;
-        let a_id = if s.is_self_drawn() { "ZI_MO" } else { "FANG_HU" };
+        let a_id = if s.is_self_drawn() {
+            "ZI_MO"
+        } else {
+            "FANG_HU"
+        };
         let mut patterns = vec![
             CountedPattern::from_def(fan(&self.fans, shape)?, 1),
             CountedPattern::from_def(fan(&self.fans, a_id)?, 1),
         ];
         let a = patterns[1].value;
         // optional doublings (profile kuaikai)
-        let suits = (0..3).filter(|&su| all[su * 9..su * 9 + 9].iter().any(|&c| c > 0)).count();
+        let suits = (0..3)
+            .filter(|&su| all[su * 9..su * 9 + 9].iter().any(|&c| c > 0))
+            .count();
         let honours = all[27..34].iter().any(|&c| c > 0);
         let mut dbl: Vec<&str> = Vec::new();
         if shape == "QI_DUI" {
@@ -155,7 +161,12 @@ impl ShaanxiRules {
             value,
             capped_value: value,
             per_payer: a * self.base * value,
-            payers: if s.is_self_drawn() { "all" } else { "discarder" }.into(),
+            payers: if s.is_self_drawn() {
+                "all"
+            } else {
+                "discarder"
+            }
+            .into(),
             details: json!({"a": a, "base": self.base, "shape": shape}),
         })
     }
@@ -215,7 +226,11 @@ impl ShaanxiRules {
         for k in &rec.kongs {
             let o = rec.seat(&k.owner, "kongs[].owner")?;
             let lines: Vec<(usize, usize, i64)> = match (k.kind.as_str(), &k.feeder) {
-                ("open", Some(f)) => vec![(rec.seat(f, "kongs[].feeder")?, o, self.kong_open * self.base)],
+                ("open", Some(f)) => vec![(
+                    rec.seat(f, "kongs[].feeder")?,
+                    o,
+                    self.kong_open * self.base,
+                )],
                 ("open", None) => {
                     return Err(Error::settlement(format!(
                         "{}'s 放杠 needs the feeder",
@@ -223,8 +238,15 @@ impl ShaanxiRules {
                     )));
                 }
                 ("added" | "concealed", None) => {
-                    let v = if k.kind == "added" { self.kong_added } else { self.kong_concealed };
-                    (0..n).filter(|&i| i != o).map(|i| (i, o, v * self.base)).collect()
+                    let v = if k.kind == "added" {
+                        self.kong_added
+                    } else {
+                        self.kong_concealed
+                    };
+                    (0..n)
+                        .filter(|&i| i != o)
+                        .map(|i| (i, o, v * self.base))
+                        .collect()
                 }
                 ("added" | "concealed", Some(_)) => {
                     return Err(Error::settlement(format!(
@@ -238,11 +260,22 @@ impl ShaanxiRules {
                     )));
                 }
             };
-            pay(&mut ledger, "KONG_INSTANT", &format!("{} {} kong", k.owner, k.kind), &lines, json!(null))?;
+            pay(
+                &mut ledger,
+                "KONG_INSTANT",
+                &format!("{} {} kong", k.owner, k.kind),
+                &lines,
+                json!(null),
+            )?;
         }
         if rec.wins.len() > 1 {
             let d0 = rec.wins[0].discarder.as_ref();
-            if !self.multi_ron || !rec.wins.iter().all(|w| w.discarder.is_some() && w.discarder.as_ref() == d0) {
+            if !self.multi_ron
+                || !rec
+                    .wins
+                    .iter()
+                    .all(|w| w.discarder.is_some() && w.discarder.as_ref() == d0)
+            {
                 return Err(Error::settlement(
                     "陕西 截胡: one winner per discard (switch multi_ron=true for 一炮多响)",
                 ));
@@ -301,7 +334,13 @@ impl ShaanxiRules {
                 .map(|&l| (l, wi, (pao[l] + pao[wi]) * a * self.base))
                 .collect();
             if pao_lines.iter().any(|l| l.2 > 0) {
-                pay(&mut ledger, "ADDON", &format!("{} 下炮子", w.winner), &pao_lines, json!(null))?;
+                pay(
+                    &mut ledger,
+                    "ADDON",
+                    &format!("{} 下炮子", w.winner),
+                    &pao_lines,
+                    json!(null),
+                )?;
             }
             scores.push(sc);
         }

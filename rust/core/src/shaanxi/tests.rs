@@ -8,7 +8,9 @@ use crate::variant::{Rules, Variant};
 #[test]
 fn example_1_pao_zi_and_dealer_double() {
     let v = Variant::load("shaanxi").unwrap();
-    let Rules::Shaanxi(r) = v.rules() else { unreachable!() };
+    let Rules::Shaanxi(r) = v.rules() else {
+        unreachable!()
+    };
     let rec = HandRecord::from_value(json!({
         "seats": ["D", "W", "X", "Y"], "dealer": "D",
         "kongs": [{"owner": "W", "kind": "concealed"}],

@@ -69,7 +69,11 @@ impl WuhanRules {
             cap: param_int(p, "cap_per_loser")?,
             jin_ding: param_int(
                 p,
-                if kkf { "jin_ding_kou_kou_fan" } else { "jin_ding" },
+                if kkf {
+                    "jin_ding_kou_kou_fan"
+                } else {
+                    "jin_ding"
+                },
             )?,
         })
     }
@@ -175,13 +179,21 @@ impl WuhanRules {
         }
         let feng = |ying: bool| {
             (0..34).all(|i| {
-                let c = if ying { all[i] } else { all[i] - if i == laizi.idx() { all[i] } else { 0 } };
+                let c = if ying {
+                    all[i]
+                } else {
+                    all[i] - if i == laizi.idx() { all[i] } else { 0 }
+                };
                 c == 0 || (i >= 27 && i != HONGZHONG.idx())
             })
         };
         let jiang = |ying: bool| {
             (0..34).all(|i| {
-                let c = if ying { all[i] } else { all[i] - if i == laizi.idx() { all[i] } else { 0 } };
+                let c = if ying {
+                    all[i]
+                } else {
+                    all[i] - if i == laizi.idx() { all[i] } else { 0 }
+                };
                 c == 0 || (i < 27 && matches!(i % 9, 1 | 4 | 7))
             })
         };
@@ -226,7 +238,10 @@ impl WuhanRules {
                 }
             }
             let exempt = big.iter().any(|b| {
-                matches!(*b, "FENG_YI_SE" | "JIANG_YI_SE" | "PENG_PENG_HU" | "QING_YI_SE")
+                matches!(
+                    *b,
+                    "FENG_YI_SE" | "JIANG_YI_SE" | "PENG_PENG_HU" | "QING_YI_SE"
+                )
             });
             if !exempt && !pair258 {
                 bad_pair = true;
@@ -252,9 +267,16 @@ impl WuhanRules {
                 .iter()
                 .filter(|f| big.contains(&f.id.as_str()))
                 .collect();
-            let base: i64 = if defs.is_empty() { 1 } else { defs.iter().map(|f| f.value).sum() };
+            let base: i64 = if defs.is_empty() {
+                1
+            } else {
+                defs.iter().map(|f| f.value).sum()
+            };
             let val = base * if *ying { 2 } else { 1 };
-            if best.as_ref().is_none_or(|b| (val, *ying) > (b.0 * if b.1 { 2 } else { 1 }, b.1)) {
+            if best
+                .as_ref()
+                .is_none_or(|b| (val, *ying) > (b.0 * if b.1 { 2 } else { 1 }, b.1))
+            {
                 best = Some((base, *ying, defs));
             }
         }
@@ -266,7 +288,10 @@ impl WuhanRules {
             "not a winning hand: no 4 sets + a pair (癞子 as any tile), 乱风 or 乱将"
         };
         let (base, ying, defs) = best.ok_or_else(|| {
-            Error::hand(format!("{reason}: {} + {} (癞子 {laizi})", s.hand, s.win_tile))
+            Error::hand(format!(
+                "{reason}: {} + {} (癞子 {laizi})",
+                s.hand, s.win_tile
+            ))
         })?;
         let da = !defs.is_empty();
         // winner's factors ×2 (halves): seat factors, 硬胡 ×2, 自摸 ×2 (小胡) / ×1.5 (大胡)
@@ -274,8 +299,10 @@ impl WuhanRules {
         if s.is_self_drawn() {
             w2 = if da { w2 * 3 / 2 } else { w2 * 2 };
         }
-        let mut patterns: Vec<CountedPattern> =
-            defs.iter().map(|f| CountedPattern::from_def(f, 1)).collect();
+        let mut patterns: Vec<CountedPattern> = defs
+            .iter()
+            .map(|f| CountedPattern::from_def(f, 1))
+            .collect();
         if !da {
             patterns.push(CountedPattern::from_def(fan(&self.fans, "XIAO_HU")?, 1));
         }
@@ -390,7 +417,11 @@ impl WuhanRules {
             }
         }
         if bao.is_none() && sc.has("QING_YI_SE") {
-            if let Some(v) = rec.seat_data.get(winner_name).and_then(|v| v.get("third_opening_from")) {
+            if let Some(v) = rec
+                .seat_data
+                .get(winner_name)
+                .and_then(|v| v.get("third_opening_from"))
+            {
                 let name = v.as_str().ok_or_else(|| {
                     Error::settlement("seat_data.<winner>.third_opening_from: a seat name")
                 })?;
