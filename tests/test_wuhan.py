@@ -153,3 +153,21 @@ def test_suit_permutation_and_zero_sum(p: tuple[str, str, str], opens: list[int]
     rec = {"seats": ["A", "W", "B", "C"], "dealer": "A", "wins": [{"winner": "W", **c}],
            "seat_data": {s: {"openings": o} for s, o in zip(["A", "B", "C"], opens)}}
     assert sum(hupai.settle_hand(rec, "wuhan").balances.values()) == 0
+
+
+QQR = case("5m", "5m", "discard", [pon("9p"), {"type": "chi", "tiles": ["1s", "2s", "3s"]}, pon("3m"),
+                                   {"type": "chi", "tiles": ["6p", "7p", "8p"]}], "9m")
+
+
+def test_quan_qiu_ren_cheng_bao_and_kou_kou_fan() -> None:
+    r = hupai.score(QQR, variant="wuhan")
+    assert r.ids == ["QUAN_QIU_REN"] and r.per_payer == 40
+    rec = {"seats": ["A", "B", "C", "D"], "dealer": "A", "wins": [{"winner": "B", "discarder": "C", **QQR}]}
+    # the discarder was not ready: he 承包s 40 + 60 + 40
+    assert hupai.settle_hand(rec, "wuhan").balances == {"A": 0, "B": 140, "C": -140, "D": 0}
+    ready = dict(rec, seat_data={"C": {"ready": True}})
+    assert hupai.settle_hand(ready, "wuhan").balances == {"A": -40, "B": 140, "C": -60, "D": -40}
+    # 口口翻: ×2 per opening (4 openings → ×16) → 320 / 480 / 320, all over 300 → 金顶 500
+    kkf = hupai.Variant("wuhan", kou_kou_fan=True)
+    assert hupai.score(QQR, variant=kkf).per_payer == 320
+    assert hupai.settle_hand(ready, kkf).balances == {"A": -500, "B": 1500, "C": -500, "D": -500}
