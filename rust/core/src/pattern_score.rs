@@ -236,7 +236,6 @@ pub fn pay(
     kind: &str,
     reason: &str,
     lines: &[(usize, usize, i64)],
-    data: Value,
 ) -> Result<usize> {
     let seats = ledger.seats().to_vec();
     let named: Vec<(String, String, i64)> = lines
@@ -247,7 +246,6 @@ pub fn pay(
     if named.iter().any(|l| l.2 < 0) {
         return Err(Error::settlement("negative payment"));
     }
-    let _ = data;
     ledger.record_payments(kind, reason, &named, None)
 }
 

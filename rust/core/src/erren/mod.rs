@@ -477,13 +477,7 @@ impl ErrenRules {
             }
             let ids: Vec<&str> = sc.patterns.iter().map(|p| p.id.as_str()).collect();
             let reason = format!("{} wins: {}", w.winner, ids.join(" + "));
-            pay(
-                &mut ledger,
-                "WIN",
-                &reason,
-                &[(li, wi, sc.per_payer)],
-                json!(null),
-            )?;
+            pay(&mut ledger, "WIN", &reason, &[(li, wi, sc.per_payer)])?;
             scores.push(sc);
         }
         ledger.end_hand();

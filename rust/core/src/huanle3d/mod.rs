@@ -289,7 +289,7 @@ impl Huanle3dRules {
                     kong_lines.push((reason, lines));
                 }
             } else {
-                pay(&mut ledger, "KONG_INSTANT", &reason, &lines, json!(null))?;
+                pay(&mut ledger, "KONG_INSTANT", &reason, &lines)?;
             }
         }
         for (wi, discarder, sc) in &scores {
@@ -302,10 +302,10 @@ impl Huanle3dRules {
             };
             let ids: Vec<&str> = sc.patterns.iter().map(|p| p.id.as_str()).collect();
             let reason = format!("{} wins: {}", rec.seats[*wi], ids.join(" + "));
-            pay(&mut ledger, "WIN", &reason, &lines, json!(null))?;
+            pay(&mut ledger, "WIN", &reason, &lines)?;
         }
         for (reason, lines) in kong_lines {
-            pay(&mut ledger, "KONG_DEFERRED", &reason, &lines, json!(null))?;
+            pay(&mut ledger, "KONG_DEFERRED", &reason, &lines)?;
         }
         ledger.end_hand();
         Ok((ledger, scores.into_iter().map(|x| x.2).collect()))

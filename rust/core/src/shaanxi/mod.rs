@@ -265,7 +265,6 @@ impl ShaanxiRules {
                 "KONG_INSTANT",
                 &format!("{} {} kong", k.owner, k.kind),
                 &lines,
-                json!(null),
             )?;
         }
         if rec.wins.len() > 1 {
@@ -327,7 +326,6 @@ impl ShaanxiRules {
                 "WIN",
                 &format!("{} wins: {}", w.winner, ids.join(" + ")),
                 &hu_lines,
-                json!(null),
             )?;
             let pao_lines: Vec<(usize, usize, i64)> = losers
                 .iter()
@@ -339,7 +337,6 @@ impl ShaanxiRules {
                     "ADDON",
                     &format!("{} 下炮子", w.winner),
                     &pao_lines,
-                    json!(null),
                 )?;
             }
             scores.push(sc);

@@ -444,7 +444,7 @@ impl WuhanRules {
         if let Some(b) = bao {
             reason.push_str(&format!(" ({} 承包)", rec.seats[b]));
         }
-        pay(&mut ledger, "WIN", &reason, &lines, json!(null))?;
+        pay(&mut ledger, "WIN", &reason, &lines)?;
         ledger.end_hand();
         Ok((ledger, vec![sc]))
     }
