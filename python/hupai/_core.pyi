@@ -22,23 +22,31 @@ __all__ = [
     "format_tiles",
     "from_counts",
     "Hand",
+    "hebei_draft4_settle",
+    "hebei_settle",
     "HupaiError",
     "InvalidHandError",
     "InvalidTileError",
     "is_winning",
+    "kawuxing_da_jiao",
+    "kawuxing_score",
+    "kawuxing_settle",
     "mcr_fan_calculator",
     "mcr_settlement",
     "mcr_shanten",
     "mcr_waits",
     "Meld",
     "parse_tiles",
+    "PatternScore",
     "RuleConfigError",
-    "score",
     "Score",
+    "score",
     "score_batch",
     "score_json",
+    "settle_hand",
     "Settlement",
     "SettlementError",
+    "shanghai_settle",
     "shanten",
     "shanten_forms",
     "Shapes",
@@ -52,12 +60,6 @@ __all__ = [
     "Variant",
     "variants",
     "VariantScore",
-    "hebei_draft4_settle",
-    "hebei_settle",
-    "kawuxing_da_jiao",
-    "kawuxing_score",
-    "kawuxing_settle",
-    "shanghai_settle",
     "waits",
     "zipai_batch_huxi",
     "zipai_batch_is_winning",
@@ -485,7 +487,31 @@ class Score:
 
 def score(
     situation: Situation | dict[str, Any], variant: _VariantLike | None = None
-) -> Score | SichuanScore | VariantScore | dict[str, Any]: ...
+) -> Score | SichuanScore | VariantScore | PatternScore | dict[str, Any]: ...
+@final
+class PatternScore:
+    """The score of one win in a chip-style preset (huanle3d, erren, shaanxi, wuhan)."""
+
+    @property
+    def variant(self) -> str: ...
+    @property
+    def patterns(self) -> list[dict[str, Any]]: ...
+    @property
+    def ids(self) -> list[str]: ...
+    @property
+    def value(self) -> int: ...
+    @property
+    def capped_value(self) -> int: ...
+    @property
+    def per_payer(self) -> int: ...
+    @property
+    def payers(self) -> str: ...
+    @property
+    def details(self) -> Any: ...
+    def to_dict(self) -> dict[str, Any]: ...
+    def to_json(self) -> str: ...
+
+def settle_hand(record: Mapping[str, Any] | str, variant: _VariantLike) -> Settlement: ...
 def score_json(case: Any) -> Any: ...
 def score_batch(items: Any, variant: _VariantLike | None = None, threads: int | None = None) -> list[Any]: ...
 def mcr_settlement(

@@ -361,11 +361,17 @@ def _cmd_score(args: argparse.Namespace) -> int:
         return _score_jsonl(args)
     if not args.hand:
         raise hupai.InvalidHandError("no hand given (or use --jsonl FILE)")
-    result = hupai.score(_situation(args), _variant(args))
+    result: Any = hupai.score(_situation(args), _variant(args))
     if args.json:
         print(json.dumps(result.to_dict(), ensure_ascii=False))
     elif isinstance(result, hupai.SichuanScore):
         _print_sichuan(result, sys.stdout)
+    elif isinstance(result, hupai.PatternScore):
+        # chip-style presets (huanle3d, erren, shaanxi, wuhan)
+        for p in result.patterns:
+            count = f" ×{p['count']}" if p["count"] > 1 else ""
+            print(f"{p['zh']:<8} {p['id']:<24} {p['value']}{count}")
+        print(f"value {result.capped_value}  per payer {result.per_payer}  ({result.payers})")
     else:
         _print_table(result, sys.stdout)
     return 0

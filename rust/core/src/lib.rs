@@ -6,14 +6,18 @@
 
 pub mod analysis;
 pub mod decompose;
+pub mod erren;
 pub mod error;
 pub mod hand;
 pub mod hebei;
 pub mod hebei_draft4;
+pub mod huanle3d;
 pub mod kawuxing;
 pub mod mcr;
+pub mod pattern_score;
 pub mod preset;
 pub mod settlement;
+pub mod shaanxi;
 pub mod shanghai;
 pub mod sichuan;
 pub mod situation;
@@ -21,6 +25,7 @@ pub mod tables;
 pub mod tile;
 pub mod variant;
 pub mod wild;
+pub mod wuhan;
 pub mod zipai;
 
 pub use analysis::{

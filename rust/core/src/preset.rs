@@ -30,6 +30,10 @@ const SOURCES: &[(&str, &str)] = &[
         "hebei_draft4",
         include_str!("../../../presets/hebei_draft4.toml"),
     ),
+    ("huanle3d", include_str!("../../../presets/huanle3d.toml")),
+    ("erren", include_str!("../../../presets/erren.toml")),
+    ("shaanxi", include_str!("../../../presets/shaanxi.toml")),
+    ("wuhan", include_str!("../../../presets/wuhan.toml")),
 ];
 
 /// How a fan / pattern value combines with the others (common.md §5.2).
@@ -144,6 +148,10 @@ pub struct GameRules {
     pub draw_end_order: Vec<String>,
     /// Dealer rotation model (common.md §7).
     pub dealer_rotation: String,
+    /// Flow facts for the game engine that the keys above do not cover (`[rules.flow]`: discard
+    /// wins allowed, claim priority, deal and wall sizes, 荒庄, 报听/亮倒, wildcard flip …);
+    /// documented per preset in `docs/presets.md`.
+    pub flow: toml::Table,
 }
 
 impl Default for GameRules {
@@ -161,6 +169,7 @@ impl Default for GameRules {
             kong_payment: "instant".into(),
             draw_end_order: Vec::new(),
             dealer_rotation: "stay_on_dealer_win_or_draw".into(),
+            flow: toml::Table::new(),
         }
     }
 }

@@ -222,6 +222,34 @@ pub struct FlagsInput {
     /// preset cares (四川 点杠花).
     #[serde(default)]
     pub last_kong: Option<KongKind>,
+    /// 报听 declared (二人麻将 门清报听, …).
+    #[serde(default)]
+    pub ready_declared: bool,
+    /// 天听: 报听 declared on the first turn with no claim before (二人麻将).
+    #[serde(default)]
+    pub ready_first_turn: bool,
+    /// The win came in the draws after the wall was exhausted (二人麻将 海底捞月 phase).
+    #[serde(default)]
+    pub after_exhaustion: bool,
+    /// The flipped 癞子 indicator tile (武汉: the 癞子 is its successor).
+    #[serde(default)]
+    pub wild_indicator: Option<String>,
+    /// 武汉: the winner's 红中杠 count (红中 exposed or discarded), and his 癞子杠 count.
+    #[serde(default)]
+    pub hongzhong_kongs: u8,
+    #[serde(default)]
+    pub laizi_kongs: u8,
+}
+
+/// Optional per-preset flags of a situation (see the matching [`FlagsInput`] keys).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ExtraFlags {
+    pub ready_declared: bool,
+    pub ready_first_turn: bool,
+    pub after_exhaustion: bool,
+    pub wild_indicator: Option<Tile>,
+    pub hongzhong_kongs: u8,
+    pub laizi_kongs: u8,
 }
 
 /// The JSON form of a situation.
@@ -260,6 +288,8 @@ pub struct Situation {
     pub void_suit: Option<u8>,
     /// The kind of the kong just made, for 杠上开花 / 杠上炮 (see [`FlagsInput::last_kong`]).
     pub last_kong: Option<KongKind>,
+    /// Optional per-preset flags (报听, 天听, 海底 phase).
+    pub extra: ExtraFlags,
 }
 
 fn wind(text: &str, field: &str) -> Result<Tile> {
@@ -400,6 +430,20 @@ impl Situation {
             blessing: f.blessing,
             void_suit,
             last_kong: f.last_kong,
+            extra: ExtraFlags {
+                ready_declared: f.ready_declared || f.ready_first_turn,
+                ready_first_turn: f.ready_first_turn,
+                after_exhaustion: f.after_exhaustion,
+                wild_indicator: match &f.wild_indicator {
+                    None => None,
+                    Some(t) => Some(
+                        Tile::parse(t)
+                            .map_err(|e| Error::hand(format!("situation.wild_indicator: {e}")))?,
+                    ),
+                },
+                hongzhong_kongs: f.hongzhong_kongs,
+                laizi_kongs: f.laizi_kongs,
+            },
         })
     }
 

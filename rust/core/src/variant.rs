@@ -24,6 +24,14 @@ pub enum Rules {
     Hebei(Box<crate::hebei::HebeiRules>),
     /// 上海 清混碰 (`presets/shanghai.toml`, `crate::shanghai`).
     Shanghai(Box<crate::shanghai::ShanghaiRules>),
+    /// 欢乐麻将3D (`presets/huanle3d.toml`).
+    Huanle3d(Box<crate::huanle3d::Huanle3dRules>),
+    /// 二人麻将 (`presets/erren.toml`).
+    Erren(Box<crate::erren::ErrenRules>),
+    /// 陕西麻将 (`presets/shaanxi.toml`).
+    Shaanxi(Box<crate::shaanxi::ShaanxiRules>),
+    /// 武汉 红中癞子杠 (`presets/wuhan.toml`).
+    Wuhan(Box<crate::wuhan::WuhanRules>),
 }
 
 impl Rules {
@@ -51,6 +59,18 @@ impl Rules {
             "shanghai" => Ok(Rules::Shanghai(Box::new(
                 crate::shanghai::ShanghaiRules::compile(preset, options)?,
             ))),
+            "huanle3d" => Ok(Rules::Huanle3d(Box::new(
+                crate::huanle3d::Huanle3dRules::compile(preset, options)?,
+            ))),
+            "erren" => Ok(Rules::Erren(Box::new(crate::erren::ErrenRules::compile(
+                preset, options,
+            )?))),
+            "shaanxi" => Ok(Rules::Shaanxi(Box::new(
+                crate::shaanxi::ShaanxiRules::compile(preset, options)?,
+            ))),
+            "wuhan" => Ok(Rules::Wuhan(Box::new(crate::wuhan::WuhanRules::compile(
+                preset, options,
+            )?))),
             _ => Ok(Rules::Generic),
         }
     }

@@ -270,6 +270,7 @@ fn build(
         blessing: None,
         void_suit: None,
         last_kong: None,
+        extra: Default::default(),
     })
 }
 

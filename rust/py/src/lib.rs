@@ -8,6 +8,7 @@ mod convert;
 mod errors;
 mod hand;
 mod score;
+mod score_presets;
 mod score_regional;
 mod score_sichuan;
 mod settlement;
@@ -39,6 +40,8 @@ mod _core {
     use crate::score::{
         PyFan, PyScore, PySituation, mcr_settlement, mcr_waits, score, score_batch, score_json,
     };
+    #[pymodule_export]
+    use crate::score_presets::{PyPatternScore, settle_hand};
     #[pymodule_export]
     use crate::score_regional::{
         PyVariantScore, hebei_draft4_settle, hebei_settle, kawuxing_da_jiao, kawuxing_score,

@@ -283,7 +283,7 @@ pub fn variant_by_id(id: &str) -> Result<Arc<Variant>, CoreError> {
     Ok(v)
 }
 
-fn variant_from_py(obj: Option<&Bound<'_, PyAny>>) -> BindResult<Arc<Variant>> {
+pub(crate) fn variant_from_py(obj: Option<&Bound<'_, PyAny>>) -> BindResult<Arc<Variant>> {
     let Some(obj) = obj else {
         return Ok(variant_by_id("mcr")?);
     };
@@ -570,7 +570,7 @@ fn make_score(s: &Situation, v: Arc<Variant>, sc: CoreScore) -> PyScore {
 }
 
 /// A Situation (fast path) or a case-schema dict.
-fn situation_arg(obj: &Bound<'_, PyAny>) -> BindResult<Arc<Situation>> {
+pub(crate) fn situation_arg(obj: &Bound<'_, PyAny>) -> BindResult<Arc<Situation>> {
     if let Ok(s) = obj.cast::<PySituation>() {
         return Ok(s.get().inner.clone());
     }
@@ -601,6 +601,16 @@ pub fn score<'py>(
     // Regional presets with their own result type (`VariantScore`, score_regional.rs).
     if let Some(r) = crate::score_regional::score_regional(py, situation, &v)? {
         return Ok(r);
+    }
+    // Chip-style presets (huanle3d, erren, shaanxi, wuhan): `PatternScore`, score_presets.rs.
+    if matches!(
+        v.rules(),
+        Rules::Huanle3d(_) | Rules::Erren(_) | Rules::Shaanxi(_) | Rules::Wuhan(_)
+    ) {
+        let s = situation_arg(situation)?;
+        if let Some(r) = crate::score_presets::score_pattern(py, &s, &v)? {
+            return Ok(r.into_bound(py));
+        }
     }
     match v.rules() {
         Rules::Sichuan(r) => {

@@ -22,6 +22,13 @@ pub struct PySettlement {
     ledger: Ledger,
 }
 
+impl PySettlement {
+    /// Wrap a ledger settled by the core (chip-style presets' `settle_hand`).
+    pub(crate) fn from_ledger(ledger: Ledger) -> Self {
+        Self { ledger }
+    }
+}
+
 fn rules_for(variant: Option<&Bound<'_, PyAny>>) -> BindResult<SettlementRules> {
     let v = match variant {
         None => hupai_core::Variant::load("sichuan")?,

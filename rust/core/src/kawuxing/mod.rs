@@ -529,5 +529,6 @@ fn plain_situation(hand: Hand, win_tile: Tile) -> Situation {
         blessing: None,
         void_suit: None,
         last_kong: None,
+        extra: Default::default(),
     }
 }

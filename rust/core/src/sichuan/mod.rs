@@ -710,6 +710,7 @@ impl SichuanRules {
                     blessing: None,
                     void_suit,
                     last_kong: None,
+                    extra: Default::default(),
                 };
                 let Ok(plain) = self.score(&sit) else {
                     continue;

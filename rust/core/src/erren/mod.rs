@@ -1,0 +1,486 @@
+//! 二人麻将 (`presets/erren.toml`, spec `shared/rules/erren.md`): additive 番 (1 番 = 1 point) capped
+//! at 13; 役满 hands are worth exactly the cap and combine with nothing. Values and exclusions come
+//! from the preset file; this module detects the patterns.
+
+use serde_json::json;
+
+use crate::decompose::{Decomposition, Form, Shapes, decompose};
+use crate::error::{Error, Result};
+use crate::hand::MeldKind;
+use crate::pattern_score::{CountedPattern, HandRecord, PatternScore, param_int, pay};
+use crate::preset::{FanDef, FanOp, Options, PresetData};
+use crate::settlement::Ledger;
+use crate::situation::{Blessing, Situation, WinType};
+use crate::tile::{Counts, Tile};
+
+#[cfg(test)]
+mod tests;
+
+/// The compiled 二人麻将 rules.
+#[derive(Clone, Debug)]
+pub struct ErrenRules {
+    fans: Vec<FanDef>,
+    pub cap: i64,
+    pub hua_pai_count: i64,
+    pub hua_physical: bool,
+    pub ping_he_requires_menqing: bool,
+    pub qiang_gang_as_zimo: bool,
+    pub unit: i64,
+}
+
+const GREEN: [u8; 6] = [19, 20, 21, 23, 25, 32]; // 2s 3s 4s 6s 8s F
+const RED: [u8; 5] = [31, 18, 22, 24, 26]; // C 1s 5s 7s 9s
+
+fn t(i: usize) -> Tile {
+    Tile::new_unchecked(i as u8)
+}
+
+impl ErrenRules {
+    pub fn compile(p: &PresetData, o: &Options) -> Result<ErrenRules> {
+        let (fans, _, _) = p.fans_for_profile(Some(o.str("exclusion_profile")?));
+        Ok(ErrenRules {
+            fans: fans.into_iter().filter(|f| f.enabled).collect(),
+            cap: o.int("cap_points")?,
+            hua_pai_count: o.int("hua_pai_count")?,
+            hua_physical: o.str("hua_pai_mode")? == "physical",
+            ping_he_requires_menqing: o.bool("ping_he_requires_menqing")?,
+            qiang_gang_as_zimo: o.bool("qiang_gang_as_zimo")?,
+            unit: param_int(p, "unit")?,
+        })
+    }
+
+    fn check(&self, s: &Situation) -> Result<()> {
+        if self.hua_physical && i64::from(s.flowers) > self.hua_pai_count {
+            return Err(Error::hand(format!(
+                "situation.flowers = {}: only {} 花牌 are face up (switch hua_pai_count)",
+                s.flowers, self.hua_pai_count
+            )));
+        }
+        if !s.flower_tiles.is_empty() {
+            return Err(Error::hand(
+                "二人麻将 has no flower tiles; 花牌 are face-up wall tiles counted in situation.flowers",
+            ));
+        }
+        match s.blessing {
+            Some(Blessing::Heavenly) if !(s.dealer && s.is_self_drawn()) => {
+                return Err(Error::hand(
+                    "situation.blessing=heavenly (天和) is the dealer's self-draw (dealer=true)",
+                ));
+            }
+            Some(Blessing::Earthly | Blessing::Human) if s.dealer => {
+                return Err(Error::hand(
+                    "地和 / 人和 are the non-dealer's wins; situation.dealer=true",
+                ));
+            }
+            _ => {}
+        }
+        if s.extra.after_exhaustion && !s.is_self_drawn() {
+            return Err(Error::hand(
+                "situation.after_exhaustion (海底捞月 phase) wins are self-draws",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Score one win.
+    pub fn score(&self, s: &Situation) -> Result<PatternScore> {
+        self.check(s)?;
+        let shapes = Shapes {
+            standard: true,
+            seven_pairs: true,
+            seven_pairs_quads: true,
+            thirteen_orphans: true,
+            ..Shapes::STANDARD
+        };
+        let decs = decompose(&s.full_counts(), s.hand.melds(), shapes)?;
+        let mut all = s.hand.all_counts();
+        all[s.win_tile.idx()] += 1;
+        let green = all
+            .iter()
+            .enumerate()
+            .all(|(i, &c)| c == 0 || GREEN.contains(&(i as u8)));
+        if decs.is_empty() && !green {
+            return Err(Error::hand(format!(
+                "not a winning hand: {} + {} is not 4 sets + a pair, 七对子, 国士无双 or 绿一色",
+                s.hand, s.win_tile
+            )));
+        }
+        let mut cands: Vec<Option<&Decomposition>> = decs.iter().map(Some).collect();
+        if cands.is_empty() {
+            cands.push(None);
+        }
+        let mut best: Option<(bool, i64, Vec<CountedPattern>, Option<&Decomposition>)> = None;
+        for d in cands {
+            let (limit, pats) = self.patterns(s, &all, d, green)?;
+            let total: i64 = pats.iter().map(|p| p.value * i64::from(p.count)).sum();
+            let key = (limit, total);
+            if best.as_ref().is_none_or(|b| key > (b.0, b.1)) {
+                best = Some((limit, total, pats, d));
+            }
+        }
+        let (limit, total, patterns, d) = best.expect("at least one candidate");
+        let value = if limit { self.cap } else { total };
+        let capped = value.min(self.cap);
+        Ok(PatternScore {
+            variant: "erren".into(),
+            patterns,
+            value,
+            capped_value: capped,
+            per_payer: capped * self.unit,
+            payers: if s.is_self_drawn() {
+                "all"
+            } else {
+                "discarder"
+            }
+            .into(),
+            details: json!({"yakuman": limit, "form": d.map_or("green_loose", |d| d.form.name())}),
+        })
+    }
+
+    fn patterns(
+        &self,
+        s: &Situation,
+        all: &Counts,
+        d: Option<&Decomposition>,
+        green: bool,
+    ) -> Result<(bool, Vec<CountedPattern>)> {
+        let mut ids: Vec<(&str, u32)> = Vec::new();
+        let form = d.map(|d| d.form);
+        let standard = form == Some(Form::Standard);
+        let sets = d.map_or(&[][..], |d| &d.sets[..]);
+        let pair = d.and_then(|d| d.pair);
+        let present = |f: &dyn Fn(Tile) -> bool| (0..34).any(|i| all[i] > 0 && f(t(i)));
+        let every = |f: &dyn Fn(Tile) -> bool| (0..34).all(|i| all[i] == 0 || f(t(i)));
+        let is_pung = |k: MeldKind| k != MeldKind::Chow;
+        let pungs: Vec<Tile> = sets
+            .iter()
+            .filter(|x| is_pung(x.kind))
+            .map(|x| x.tile)
+            .collect();
+        let chows: Vec<Tile> = sets
+            .iter()
+            .filter(|x| x.kind == MeldKind::Chow)
+            .map(|x| x.tile)
+            .collect();
+        let kongs = sets.iter().filter(|x| x.kind == MeldKind::Kong).count();
+        // concealed triplets: standing or 暗杠, not completed by the winning discard
+        let win_elsewhere = pair == Some(s.win_tile)
+            || sets
+                .iter()
+                .any(|x| !x.declared && x.kind == MeldKind::Chow && x.contains(s.win_tile));
+        let concealed_pungs = sets
+            .iter()
+            .filter(|x| is_pung(x.kind) && x.concealed)
+            .filter(|x| x.declared || s.is_self_drawn() || x.tile != s.win_tile || win_elsewhere)
+            .count();
+        let wind_p = pungs.iter().filter(|x| x.is_wind()).count();
+        let dragon_p = pungs.iter().filter(|x| x.is_dragon()).count();
+        let consecutive = |n: usize| {
+            (0..3u8).any(|suit| {
+                (1..=10 - n as u8).any(|r| {
+                    (0..n as u8).all(|k| pungs.contains(&Tile::suited(suit, r + k).expect("rank")))
+                })
+            })
+        };
+        let straight = (0..3u8).any(|suit| {
+            [1u8, 4, 7]
+                .iter()
+                .all(|&r| chows.contains(&Tile::suited(suit, r).expect("rank")))
+        });
+        let suits: Vec<u8> = (0..3u8)
+            .filter(|&su| (0..9).any(|r| all[usize::from(su) * 9 + r] > 0))
+            .collect();
+        let honours = present(&|x| x.is_honor());
+        let terminals = present(&|x| x.is_terminal());
+        let menqing = s
+            .hand
+            .melds()
+            .iter()
+            .all(|m| m.kind == MeldKind::Kong && m.concealed);
+
+        // 役满
+        match s.blessing {
+            Some(Blessing::Heavenly) => ids.push(("TIAN_HE", 1)),
+            Some(Blessing::Earthly | Blessing::Human) => {
+                ids.push((if s.is_self_drawn() { "REN_HE" } else { "DI_HE" }, 1));
+            }
+            None => {}
+        }
+        if form == Some(Form::ThirteenOrphans) {
+            ids.push(("GUO_SHI_WU_SHUANG", 1));
+        }
+        if standard {
+            if wind_p == 3 && pair.is_some_and(|p| p.is_wind()) {
+                ids.push(("XIAO_SI_XI", 1));
+            }
+            if wind_p == 4 {
+                ids.push(("DA_SI_XI", 1));
+            }
+            if dragon_p == 3 {
+                ids.push(("DA_SAN_YUAN", 1));
+            }
+            if concealed_pungs == 4 {
+                ids.push(("SI_AN_KE", 1));
+            }
+            if consecutive(4) {
+                ids.push(("SI_LIAN_KE", 1));
+            }
+            if kongs == 4 {
+                ids.push(("SI_GANG_ZI", 1));
+            }
+            if every(&|x| x.is_honor()) {
+                ids.push(("ZI_YI_SE", 1));
+            }
+            if every(&|x| x.is_terminal()) {
+                ids.push(("QING_LAO_TOU", 1));
+            }
+            if chows.is_empty() && every(&|x| RED.contains(&x.index())) {
+                ids.push(("HONG_KONG_QUE", 1));
+            }
+            let e = Tile::E;
+            let n = Tile::N;
+            if straight
+                && ((pungs.contains(&e) && pair == Some(n))
+                    || (pungs.contains(&n) && pair == Some(e)))
+            {
+                ids.push(("DONG_BEI_XIN_GAN_XIAN", 1));
+            }
+        }
+        if s.hand.melds().is_empty() {
+            let c = s.hand.counts();
+            for su in 0..3usize {
+                let want = [3u8, 1, 1, 1, 1, 1, 1, 1, 3];
+                let ok = (0..34).all(|i| {
+                    let w = if i / 9 == su && i < 27 {
+                        want[i % 9]
+                    } else {
+                        0
+                    };
+                    c[i] == w
+                });
+                if ok && s.win_tile.suit_index() == Some(su as u8) {
+                    ids.push(("JIU_LIAN_BAO_DENG", 1));
+                }
+            }
+        }
+        if form == Some(Form::SevenPairs)
+            && suits.len() == 1
+            && !honours
+            && every(&|x| x.is_honor() || x.is_simple())
+        {
+            ids.push(("DA_CHE_LUN", 1));
+        }
+        if suits == [0] && !honours {
+            let sum: u32 = (0..9).map(|r| u32::from(all[r]) * (r as u32 + 1)).sum();
+            if sum >= 100 {
+                ids.push(("BAI_WAN_SHI", 1));
+            }
+        }
+        if green {
+            ids.push(("LU_YI_SE", 1));
+        }
+        let limits: Vec<CountedPattern> = self
+            .fans
+            .iter()
+            .filter(|f| f.op == FanOp::FixedLimit)
+            .filter(|f| ids.iter().any(|(i, _)| *i == f.id))
+            .map(|f| CountedPattern::from_def(f, 1))
+            .collect();
+        if !limits.is_empty() {
+            return Ok((true, limits));
+        }
+        if d.is_none() {
+            return Err(Error::hand("not a winning hand"));
+        }
+        ids.clear();
+
+        // ordinary patterns
+        let self_like =
+            s.is_self_drawn() || (s.win_type == WinType::RobKong && self.qiang_gang_as_zimo);
+        if menqing {
+            ids.push(("MEN_QING", 1));
+            if s.extra.ready_declared {
+                ids.push(("MEN_QING_BAO_TING", 1));
+            }
+            if self_like {
+                ids.push(("MEN_QING_ZI_MO", 1));
+            }
+        }
+        if s.extra.ready_first_turn {
+            ids.push(("TIAN_TING", 1));
+        }
+        if standard
+            && chows.len() == 4
+            && pair.is_some_and(|p| !p.is_honor())
+            && (menqing || !self.ping_he_requires_menqing)
+        {
+            let two_sided = sets.iter().any(|x| {
+                let r = x.tile.rank().unwrap_or(0);
+                !x.declared
+                    && x.kind == MeldKind::Chow
+                    && ((s.win_tile == x.tile && r <= 6)
+                        || (s.win_tile.index() == x.tile.index() + 2 && r >= 2))
+            });
+            if two_sided {
+                ids.push(("PING_HE", 1));
+            }
+        }
+        if every(&|x| x.is_simple()) {
+            ids.push(("DUAN_YAO_JIU", 1));
+        }
+        if s.flowers > 0 {
+            ids.push(("HUA_PAI", u32::from(s.flowers)));
+        }
+        if standard {
+            let mut sorted = chows.clone();
+            sorted.sort_unstable();
+            let mut twins = 0;
+            let mut i = 0;
+            while i + 1 < sorted.len() {
+                if sorted[i] == sorted[i + 1] {
+                    twins += 1;
+                    i += 2;
+                } else {
+                    i += 1;
+                }
+            }
+            if twins == 1 {
+                ids.push(("YI_BEI_KOU", 1));
+            } else if twins >= 2 {
+                ids.push(("LIANG_BEI_KOU", 1));
+            }
+            if chows.is_empty() {
+                ids.push(("PENG_PENG_HU", 1));
+            }
+            if (1..=7u8)
+                .any(|r| (0..3u8).all(|su| chows.contains(&Tile::suited(su, r).expect("rank"))))
+            {
+                ids.push(("SAN_SE_TONG_SHUN", 1));
+            }
+            if concealed_pungs == 3 {
+                ids.push(("SAN_AN_KE", 1));
+            }
+            if consecutive(3) {
+                ids.push(("SAN_LIAN_KE", 1));
+            }
+            if (1..=9u8)
+                .any(|r| (0..3u8).all(|su| pungs.contains(&Tile::suited(su, r).expect("rank"))))
+            {
+                ids.push(("SAN_SE_TONG_KE", 1));
+            }
+            let set_has = |f: &dyn Fn(Tile) -> bool| {
+                sets.iter().all(|x| {
+                    if x.kind == MeldKind::Chow {
+                        f(x.tile) || f(t(x.tile.idx() + 2))
+                    } else {
+                        f(x.tile)
+                    }
+                }) && pair.is_some_and(f)
+            };
+            if honours && set_has(&|x| x.is_yaojiu()) {
+                ids.push(("HUN_QUAN_DAI_YAO", 1));
+            }
+            if !honours && set_has(&|x| x.is_terminal()) {
+                ids.push(("CHUN_QUAN_DAI_YAO", 1));
+            }
+            if chows.is_empty() && honours && terminals && every(&|x| x.is_yaojiu()) {
+                ids.push(("HUN_LAO_TOU", 1));
+            }
+            if dragon_p == 2 && pair.is_some_and(|p| p.is_dragon()) {
+                ids.push(("XIAO_SAN_YUAN", 1));
+            }
+            if straight {
+                ids.push(("YI_QI_TONG_GUAN", 1));
+            }
+        }
+        if form == Some(Form::SevenPairs) {
+            if s.hand.counts()[s.win_tile.idx()] == 3 {
+                ids.push(("LONG_QI_DUI", 1));
+            } else {
+                ids.push(("QI_DUI_ZI", 1));
+            }
+        }
+        if suits.len() == 1 {
+            ids.push((if honours { "HUN_YI_SE" } else { "QING_YI_SE" }, 1));
+        }
+        if s.win_type == WinType::KongReplacement {
+            ids.push(("GANG_SHANG_KAI_HUA", 1));
+        }
+        if s.wall_last {
+            ids.push((
+                if s.is_self_drawn() {
+                    "HE_DI_LAO_YUE"
+                } else {
+                    "HE_DI_LAO_YU"
+                },
+                1,
+            ));
+        }
+        if s.extra.after_exhaustion {
+            ids.push(("HAI_DI_LAO_YUE", 1));
+        }
+        ids.dedup();
+        // exclusions (不计) from the table
+        let table: Vec<&FanDef> = self
+            .fans
+            .iter()
+            .filter(|f| f.op != FanOp::FixedLimit && ids.iter().any(|(i, _)| *i == f.id))
+            .collect();
+        let excluded: Vec<&str> = table
+            .iter()
+            .flat_map(|f| f.excludes.iter().map(String::as_str))
+            .collect();
+        let mut out: Vec<CountedPattern> = table
+            .iter()
+            .filter(|f| !excluded.contains(&f.id.as_str()))
+            .map(|f| {
+                let n = ids.iter().find(|(i, _)| *i == f.id).map_or(1, |x| x.1);
+                CountedPattern::from_def(f, n)
+            })
+            .collect();
+        if out.is_empty() {
+            if let Some(f) = self.fans.iter().find(|f| f.id == "TUI_DAO_HU") {
+                out.push(CountedPattern::from_def(f, 1));
+            }
+        }
+        Ok((false, out))
+    }
+
+    /// Settle one hand: the loser pays the capped points × unit; no kong payments, no dealer
+    /// factor; 流局 (no win) pays nothing.
+    pub fn settle(&self, rec: &HandRecord) -> Result<(Ledger, Vec<PatternScore>)> {
+        let mut ledger = rec.ledger(2)?;
+        if rec.wins.len() > 1 {
+            return Err(Error::settlement("二人麻将: one winner per hand"));
+        }
+        for k in &rec.kongs {
+            if !["open", "added", "concealed"].contains(&k.kind.as_str()) {
+                return Err(Error::settlement(format!(
+                    "unknown kong kind {:?} (open, added, concealed)",
+                    k.kind
+                )));
+            }
+        }
+        let mut scores = Vec::new();
+        for w in &rec.wins {
+            let s = w.situation()?;
+            let sc = self.score(&s)?;
+            let wi = rec.seat(&w.winner, "wins[].winner")?;
+            let li = 1 - wi;
+            if let Some(d) = &w.discarder {
+                if s.is_self_drawn() {
+                    return Err(Error::settlement("a self-drawn win has no discarder"));
+                }
+                rec.seat(d, "wins[].discarder")?;
+            } else if !s.is_self_drawn() {
+                return Err(Error::settlement("a win on a discard needs the discarder"));
+            }
+            let ids: Vec<&str> = sc.patterns.iter().map(|p| p.id.as_str()).collect();
+            let reason = format!("{} wins: {}", w.winner, ids.join(" + "));
+            pay(&mut ledger, "WIN", &reason, &[(li, wi, sc.per_payer)])?;
+            scores.push(sc);
+        }
+        ledger.end_hand();
+        Ok((ledger, scores))
+    }
+}

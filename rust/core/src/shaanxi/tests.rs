@@ -1,0 +1,26 @@
+//! Core check of example 1 of `shared/rules/shaanxi.md` (the rest: `tests/test_shaanxi.py`).
+
+use serde_json::json;
+
+use crate::pattern_score::HandRecord;
+use crate::variant::{Rules, Variant};
+
+#[test]
+fn example_1_pao_zi_and_dealer_double() {
+    let v = Variant::load("shaanxi").unwrap();
+    let Rules::Shaanxi(r) = v.rules() else {
+        unreachable!()
+    };
+    let rec = HandRecord::from_value(json!({
+        "seats": ["D", "W", "X", "Y"], "dealer": "D",
+        "kongs": [{"owner": "W", "kind": "concealed"}],
+        "wins": [{"winner": "W", "hand": {"concealed": ["1m","2m","3m","4m","5m","6m","7s","8s","9s","2s"],
+            "win_tile": "2s", "melds": [{"type": "kong_concealed", "tiles": ["6p","6p","6p","6p"]}]},
+            "situation": {"win_type": "self_draw"}}],
+        "seat_data": {"W": {"pao_zi": 2}, "D": {"pao_zi": 1}, "X": {"pao_zi": 0}, "Y": {"pao_zi": 3}}
+    }))
+    .unwrap();
+    let (l, _) = r.settle(&rec).unwrap();
+    let b: Vec<i64> = l.balances().into_iter().map(|x| x.1).collect();
+    assert_eq!(b, vec![-36, 102, -24, -42]);
+}

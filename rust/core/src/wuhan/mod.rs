@@ -1,0 +1,451 @@
+//! 武汉麻将 开口翻 / 红中癞子杠 (`presets/wuhan.toml`, spec `shared/rules/wuhan.md`): each loser pays
+//! base × Π(winner's factors) × Π(his own factors). Factors of ×1.5 (大胡 自摸 / 放冲) are handled
+//! exactly by computing in halves (base 10 keeps every amount whole).
+
+use serde_json::json;
+
+use crate::decompose::{Decomposition, Shapes};
+use crate::error::{Error, Result};
+use crate::hand::MeldKind;
+use crate::pattern_score::{CountedPattern, HandRecord, PatternScore, fan, param_int, pay};
+use crate::preset::{FanDef, Options, PresetData};
+use crate::settlement::Ledger;
+use crate::situation::{KongKind, Situation, WinType};
+use crate::tile::Tile;
+use crate::wild::decompose_wild;
+
+#[cfg(test)]
+mod tests;
+
+const HONGZHONG: Tile = Tile::new_unchecked(31);
+
+/// The compiled 武汉 rules.
+#[derive(Clone, Debug)]
+pub struct WuhanRules {
+    fans: Vec<FanDef>,
+    pub kou_kou_fan: bool,
+    pub laizi_is_next: bool,
+    pub cap: i64,
+    pub jin_ding: i64,
+}
+
+/// The 癞子 for an indicator: suits 1→…→9→1, honours E→S→W→N→F→P→E; 中 gives 发.
+pub fn laizi_of(indicator: Tile, next: bool) -> Result<Tile> {
+    if indicator.is_flower() {
+        return Err(Error::hand("the 癞子 indicator cannot be a flower"));
+    }
+    if !next {
+        if indicator == HONGZHONG {
+            return Err(Error::hand("红中 is the 痞子 and cannot be the 癞子"));
+        }
+        return Ok(indicator);
+    }
+    Ok(match indicator.index() {
+        0..=26 => indicator.next(),
+        27..=29 => Tile::new_unchecked(indicator.index() + 1),
+        30 | 31 => Tile::new_unchecked(32), // N → F (skip 中), 中 → F
+        32 => Tile::new_unchecked(33),
+        _ => Tile::new_unchecked(27), // P → E
+    })
+}
+
+/// Seat factors of a player (in halves where ×1.5 applies): what every loser and the winner have.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SeatFactors {
+    pub openings: i64,
+    pub ming_gang: i64,
+    pub an_gang: i64,
+    pub hongzhong_gang: i64,
+    pub laizi_gang: i64,
+}
+
+impl WuhanRules {
+    pub fn compile(p: &PresetData, o: &Options) -> Result<WuhanRules> {
+        let kkf = o.bool("kou_kou_fan")?;
+        Ok(WuhanRules {
+            fans: p.fans.iter().filter(|f| f.enabled).cloned().collect(),
+            kou_kou_fan: kkf,
+            laizi_is_next: o.str("laizi_from_indicator")? == "next",
+            cap: param_int(p, "cap_per_loser")?,
+            jin_ding: param_int(
+                p,
+                if kkf {
+                    "jin_ding_kou_kou_fan"
+                } else {
+                    "jin_ding"
+                },
+            )?,
+        })
+    }
+
+    /// The product of a seat's own factors (开口, kongs).
+    pub fn seat_product(&self, f: &SeatFactors) -> i64 {
+        let kai = if self.kou_kou_fan {
+            1i64 << f.openings.clamp(0, 20)
+        } else if f.openings > 0 {
+            2
+        } else {
+            1
+        };
+        kai * (1i64 << f.ming_gang.clamp(0, 8))
+            * (1i64 << (2 * f.an_gang.clamp(0, 8)))
+            * (1i64 << f.hongzhong_gang.clamp(0, 8))
+            * (1i64 << f.laizi_gang.clamp(0, 8))
+    }
+
+    fn winner_factors(s: &Situation) -> SeatFactors {
+        let mut f = SeatFactors {
+            hongzhong_gang: i64::from(s.extra.hongzhong_kongs),
+            laizi_gang: i64::from(s.extra.laizi_kongs),
+            ..SeatFactors::default()
+        };
+        for (m, kk) in s.hand.melds().iter().zip(&s.kong_kinds) {
+            match m.kind {
+                MeldKind::Chow | MeldKind::Pung => f.openings += 1,
+                MeldKind::Kong => {
+                    let kind = kk.unwrap_or(if m.concealed {
+                        KongKind::Concealed
+                    } else {
+                        KongKind::Open
+                    });
+                    match kind {
+                        KongKind::Concealed => f.an_gang += 1,
+                        KongKind::Open => {
+                            f.openings += 1;
+                            f.ming_gang += 1;
+                        }
+                        KongKind::Added => {
+                            // 蓄杠 upgrades a 碰: the 碰 was the opening
+                            f.openings += 1;
+                            f.ming_gang += 1;
+                        }
+                    }
+                }
+            }
+        }
+        f
+    }
+
+    fn laizi(&self, s: &Situation) -> Result<Tile> {
+        let ind = s.extra.wild_indicator.ok_or_else(|| {
+            Error::hand("武汉: situation.wild_indicator (the flipped 癞子 indicator) is required")
+        })?;
+        laizi_of(ind, self.laizi_is_next)
+    }
+
+    /// Score one win: the base (1 or 10 per 大胡), the patterns, and the winner's factor product
+    /// (in `details.winner_factor_x2`, doubled so ×1.5 stays exact); `per_payer` = base × winner's
+    /// factors for a loser without factors (rounded down when odd halves remain).
+    pub fn score(&self, s: &Situation) -> Result<PatternScore> {
+        let laizi = self.laizi(s)?;
+        let mut all = s.hand.all_counts();
+        all[s.win_tile.idx()] += 1;
+        if all[HONGZHONG.idx()] > 0 {
+            return Err(Error::hand(
+                "武汉: 红中 may never be held at a win (杠 it out first)",
+            ));
+        }
+        if all.iter().skip(34).any(|&c| c > 0) {
+            return Err(Error::hand("武汉麻将 has no flowers"));
+        }
+        for m in s.hand.melds() {
+            if m.tiles().contains(&laizi) {
+                return Err(Error::hand(format!(
+                    "武汉: the 癞子 {laizi} cannot be used in 吃/碰/杠"
+                )));
+            }
+        }
+        let wf = Self::winner_factors(s);
+        if wf.openings == 0 {
+            return Err(Error::hand(
+                "武汉: 开口 required — the winner has made no 吃, 碰 or 冲杠",
+            ));
+        }
+        let full = s.full_counts();
+        let k = full[laizi.idx()];
+        let mut without = full;
+        without[laizi.idx()] = 0;
+        let shapes = Shapes::STANDARD;
+        // candidates: (ying, decomposition or None for 乱风/乱将)
+        let mut cands: Vec<(bool, Option<Decomposition>)> = Vec::new();
+        for d in decompose_wild(&full, 0, s.hand.melds(), shapes)? {
+            cands.push((true, Some(d)));
+        }
+        if k > 0 {
+            for d in decompose_wild(&without, k, s.hand.melds(), shapes)? {
+                let ying = d.wildcards.iter().all(|&w| w == laizi);
+                cands.push((ying, Some(d)));
+            }
+        }
+        let feng = |ying: bool| {
+            (0..34).all(|i| {
+                let c = if ying {
+                    all[i]
+                } else {
+                    all[i] - if i == laizi.idx() { all[i] } else { 0 }
+                };
+                c == 0 || (i >= 27 && i != HONGZHONG.idx())
+            })
+        };
+        let jiang = |ying: bool| {
+            (0..34).all(|i| {
+                let c = if ying {
+                    all[i]
+                } else {
+                    all[i] - if i == laizi.idx() { all[i] } else { 0 }
+                };
+                c == 0 || (i < 27 && matches!(i % 9, 1 | 4 | 7))
+            })
+        };
+        for ying in [true, false] {
+            if (!ying && k == 0) || !(feng(ying) || jiang(ying)) {
+                continue;
+            }
+            cands.push((ying, None));
+        }
+        let mut best: Option<(i64, bool, Vec<&FanDef>)> = None;
+        let (mut bad_pair, mut two_laizi) = (false, false);
+        for (ying, d) in &cands {
+            let mut big: Vec<&str> = Vec::new();
+            if feng(*ying) {
+                big.push("FENG_YI_SE");
+            }
+            if jiang(*ying) {
+                big.push("JIANG_YI_SE");
+            }
+            let mut pair258 = false;
+            if let Some(d) = d {
+                let pair = d.pair.expect("standard form has a pair");
+                pair258 = pair.rank().is_some_and(|r| matches!(r, 2 | 5 | 8));
+                if d.sets.iter().all(|x| x.kind != MeldKind::Chow) {
+                    big.push("PENG_PENG_HU");
+                }
+                let suits: Vec<u8> = d
+                    .sets
+                    .iter()
+                    .map(|x| x.tile)
+                    .chain([pair])
+                    .map(|t| t.suit_index().unwrap_or(9))
+                    .collect();
+                if suits.iter().all(|&x| x < 3 && x == suits[0]) {
+                    big.push("QING_YI_SE");
+                }
+                if s.hand.melds().len() == 4
+                    && s.hand.melds().iter().all(|m| !m.concealed)
+                    && pair258
+                {
+                    big.push("QUAN_QIU_REN");
+                }
+            }
+            let exempt = big.iter().any(|b| {
+                matches!(
+                    *b,
+                    "FENG_YI_SE" | "JIANG_YI_SE" | "PENG_PENG_HU" | "QING_YI_SE"
+                )
+            });
+            if !exempt && !pair258 {
+                bad_pair = true;
+                continue;
+            }
+            if pair258 || exempt {
+                if s.is_self_drawn() && s.wall_last {
+                    big.push("HAI_DI_LAO");
+                }
+                if s.win_type == WinType::KongReplacement {
+                    big.push("GANG_SHANG_HUA");
+                }
+                if s.win_type == WinType::RobKong {
+                    big.push("QIANG_GANG");
+                }
+            }
+            if big.is_empty() && k >= 2 {
+                two_laizi = true;
+                continue;
+            }
+            let defs: Vec<&FanDef> = self
+                .fans
+                .iter()
+                .filter(|f| big.contains(&f.id.as_str()))
+                .collect();
+            let base: i64 = if defs.is_empty() {
+                1
+            } else {
+                defs.iter().map(|f| f.value).sum()
+            };
+            let val = base * if *ying { 2 } else { 1 };
+            if best
+                .as_ref()
+                .is_none_or(|b| (val, *ying) > (b.0 * if b.1 { 2 } else { 1 }, b.1))
+            {
+                best = Some((base, *ying, defs));
+            }
+        }
+        let reason = if two_laizi {
+            "武汉: two 癞子 in hand forbid a 小胡 (only a 大胡 may win)"
+        } else if bad_pair {
+            "武汉: the pair must be 2, 5 or 8 (except 风一色, 将一色, 碰碰胡, 清一色)"
+        } else {
+            "not a winning hand: no 4 sets + a pair (癞子 as any tile), 乱风 or 乱将"
+        };
+        let (base, ying, defs) = best.ok_or_else(|| {
+            Error::hand(format!(
+                "{reason}: {} + {} (癞子 {laizi})",
+                s.hand, s.win_tile
+            ))
+        })?;
+        let da = !defs.is_empty();
+        // winner's factors ×2 (halves): seat factors, 硬胡 ×2, 自摸 ×2 (小胡) / ×1.5 (大胡)
+        let mut w2 = 2 * self.seat_product(&wf) * if ying { 2 } else { 1 };
+        if s.is_self_drawn() {
+            w2 = if da { w2 * 3 / 2 } else { w2 * 2 };
+        }
+        let mut patterns: Vec<CountedPattern> = defs
+            .iter()
+            .map(|f| CountedPattern::from_def(f, 1))
+            .collect();
+        if !da {
+            patterns.push(CountedPattern::from_def(fan(&self.fans, "XIAO_HU")?, 1));
+        }
+        Ok(PatternScore {
+            variant: "wuhan".into(),
+            patterns,
+            value: base,
+            capped_value: base,
+            per_payer: base * w2 / 2,
+            payers: "all".into(),
+            details: json!({
+                "base": base, "da_hu": da, "ying_hu": ying, "laizi": laizi.to_string(),
+                "laizi_held": k, "winner_factor_x2": w2,
+                "winner": {"openings": wf.openings, "ming_gang": wf.ming_gang, "an_gang": wf.an_gang,
+                           "hongzhong_gang": wf.hongzhong_gang, "laizi_gang": wf.laizi_gang}
+            }),
+        })
+    }
+
+    fn loser_factors(rec: &HandRecord, seat: &str) -> Result<SeatFactors> {
+        let f = SeatFactors {
+            openings: rec.seat_int(seat, "openings", 0)?,
+            ming_gang: rec.seat_int(seat, "ming_gang", 0)?,
+            an_gang: rec.seat_int(seat, "an_gang", 0)?,
+            hongzhong_gang: rec.seat_int(seat, "hongzhong_gang", 0)?,
+            laizi_gang: rec.seat_int(seat, "laizi_gang", 0)?,
+        };
+        for (k, v) in [
+            ("openings", f.openings),
+            ("ming_gang", f.ming_gang),
+            ("an_gang", f.an_gang),
+            ("hongzhong_gang", f.hongzhong_gang),
+            ("laizi_gang", f.laizi_gang),
+        ] {
+            if !(0..=8).contains(&v) {
+                return Err(Error::settlement(format!(
+                    "seat_data.{seat}.{k} = {v}: expected 0..=8"
+                )));
+            }
+        }
+        Ok(f)
+    }
+
+    /// Settle one hand (one winner, 一炮单响): every loser pays base × winner × own factors, capped
+    /// at 300 (金顶 when all three exceed it); 承包 moves the sum onto the 承包者. No win = 荒庄.
+    pub fn settle(&self, rec: &HandRecord) -> Result<(Ledger, Vec<PatternScore>)> {
+        let mut ledger = rec.ledger(4)?;
+        if rec.wins.len() > 1 {
+            return Err(Error::settlement("武汉 一炮单响: one winner per hand"));
+        }
+        let Some(w) = rec.wins.first() else {
+            ledger.end_hand();
+            return Ok((ledger, Vec::new()));
+        };
+        let s = w.situation()?;
+        let sc = self.score(&s)?;
+        let wi = rec.seat(&w.winner, "wins[].winner")?;
+        let dealer = rec.seat(
+            rec.dealer
+                .as_deref()
+                .ok_or_else(|| Error::settlement("武汉: the record needs the dealer"))?,
+            "dealer",
+        )?;
+        if s.dealer != (dealer == wi) {
+            return Err(Error::settlement(
+                "situation.dealer of the win disagrees with the record's dealer",
+            ));
+        }
+        let disc = match (&w.discarder, s.is_self_drawn()) {
+            (Some(d), false) => Some(rec.seat(d, "wins[].discarder")?),
+            (None, true) => None,
+            (None, false) => {
+                return Err(Error::settlement(
+                    "a win on a discard needs the discarder (the robbed player for 抢杠)",
+                ));
+            }
+            (Some(_), true) => return Err(Error::settlement("a self-drawn win has no discarder")),
+        };
+        let da = sc.details["da_hu"].as_bool().unwrap_or(false);
+        let base = sc.value;
+        let w2 = sc.details["winner_factor_x2"].as_i64().unwrap_or(2);
+        let mut raw = Vec::new();
+        for (l, name) in rec.seats.iter().enumerate() {
+            if l == wi {
+                continue;
+            }
+            let f = Self::loser_factors(rec, name)?;
+            let mut l2 = 2 * self.seat_product(&f);
+            if Some(l) == disc {
+                l2 = if da { l2 * 3 / 2 } else { l2 * 2 };
+            }
+            if !da && (dealer == wi || dealer == l) {
+                l2 *= 2;
+            }
+            raw.push((l, base * w2 * l2 / 4));
+        }
+        let jin = raw.iter().all(|x| x.1 > self.cap);
+        let capped: Vec<(usize, i64)> = raw
+            .iter()
+            .map(|&(l, a)| (l, if jin { self.jin_ding } else { a.min(self.cap) }))
+            .collect();
+        // 承包
+        let winner_name = &rec.seats[wi];
+        let mut bao: Option<usize> = None;
+        if s.win_type == WinType::RobKong {
+            bao = disc;
+        } else if sc.has("QUAN_QIU_REN") {
+            if let Some(d) = disc {
+                if !rec.seat_bool(&rec.seats[d], "ready")? {
+                    bao = Some(d);
+                }
+            }
+        }
+        if bao.is_none() && sc.has("QING_YI_SE") {
+            if let Some(v) = rec
+                .seat_data
+                .get(winner_name)
+                .and_then(|v| v.get("third_opening_from"))
+            {
+                let name = v.as_str().ok_or_else(|| {
+                    Error::settlement("seat_data.<winner>.third_opening_from: a seat name")
+                })?;
+                let b = rec.seat(name, "third_opening_from")?;
+                if b == wi {
+                    return Err(Error::settlement("third_opening_from names the winner"));
+                }
+                bao = Some(b);
+            }
+        }
+        let lines: Vec<(usize, usize, i64)> = match bao {
+            Some(b) => vec![(b, wi, capped.iter().map(|x| x.1).sum())],
+            None => capped.iter().map(|&(l, a)| (l, wi, a)).collect(),
+        };
+        let ids: Vec<&str> = sc.patterns.iter().map(|p| p.id.as_str()).collect();
+        let mut reason = format!("{winner_name} wins: {}", ids.join(" + "));
+        if jin {
+            reason.push_str(" (金顶)");
+        }
+        if let Some(b) = bao {
+            reason.push_str(&format!(" ({} 承包)", rec.seats[b]));
+        }
+        pay(&mut ledger, "WIN", &reason, &lines)?;
+        ledger.end_hand();
+        Ok((ledger, vec![sc]))
+    }
+}
