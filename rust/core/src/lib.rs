@@ -7,6 +7,7 @@
 pub mod analysis;
 pub mod decompose;
 pub mod error;
+pub mod flow;
 pub mod hand;
 pub mod mcr;
 pub mod preset;

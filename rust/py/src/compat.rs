@@ -234,6 +234,7 @@ fn build(
         dealer: seat == 0,
         blessing: None,
         void_suit: None,
+        last_kong: None,
     })
 }
 

@@ -659,6 +659,7 @@ fn error_dict<'py>(py: Python<'py>, e: &CoreError) -> PyResult<Bound<'py, PyAny>
         CoreError::InvalidTile { .. } => "InvalidTileError",
         CoreError::InvalidHand(_) => "InvalidHandError",
         CoreError::RuleConfig(_) => "RuleConfigError",
+        CoreError::Settlement(_) => "SettlementError",
     };
     d.set_item("error", kind)?;
     d.set_item("message", e.to_string())?;
