@@ -111,6 +111,10 @@ class PrePhase:
     def finish(self, table: Table) -> None:
         pass
 
+    def held_tiles(self) -> int:
+        """Tiles the phase holds in transit (for the tile-accounting invariant)."""
+        return 0
+
 
 class HuanSanZhang(PrePhase):
     """换三张: each seat picks three tiles of one suit; they are passed in one direction drawn from
@@ -137,6 +141,9 @@ class HuanSanZhang(PrePhase):
             table.hands[action.seat][t] -= 1
         self.picked[action.seat] = action.tiles
 
+    def held_tiles(self) -> int:
+        return sum(len(t) for t in self.picked.values())
+
     def finish(self, table: Table) -> None:
         if self.direction == "dice":
             d = table.rng.randint(1, 6) + table.rng.randint(1, 6)
@@ -147,6 +154,7 @@ class HuanSanZhang(PrePhase):
             to = (seat + shift) % N
             for t in tiles:
                 table.hands[to][t] += 1
+        self.picked = {}
         table._event({"type": "exchange_done", "shift": shift})
 
 
@@ -773,6 +781,7 @@ class Table:
         n += sum(len(w) for w in self.won_tiles)
         if self.phase == "rob" and self._claim is not None:
             n += 1
+        n += sum(p.held_tiles() for p in self._pre)
         return n
 
     def hand_text(self, seat: int) -> str:
