@@ -17,6 +17,9 @@ __all__ = [
     "batch_shanten",
     "batch_waits",
     "decompose",
+    "flow_claims",
+    "flow_draw_end",
+    "flow_turn",
     "discard_options",
     "Fan",
     "format_tiles",
@@ -383,8 +386,7 @@ def batch_is_winning(
 def batch_shanten(hands: _Counts2D, /, *, shapes: _ShapesLike = None, wildcards: int = 0) -> npt.NDArray[np.int8]: ...
 def batch_waits(hands: _Counts2D, /, *, shapes: _ShapesLike = None, wildcards: int = 0) -> npt.NDArray[np.bool_]: ...
 # ---- scoring (rust/py/src/score.rs) and the pymahjonggb-compatible entry points (compat.rs)
-
-_VariantLike = str | Variant
+# (_VariantLike is defined above)
 
 @final
 class Situation:
@@ -466,3 +468,33 @@ def mcr_fan_calculator(
     verbose: bool = False,
 ) -> tuple[Any, ...]: ...
 def mcr_shanten(pack: Any, hand: Any, kind: str = "all") -> tuple[int, list[str]]: ...
+
+# game flow (hupai.game): coarse rule queries; tiles are indices 0..33
+_FlowMeld = tuple[str, int, int, str | None]
+_FlowSeat = tuple[Sequence[int], Sequence[_FlowMeld], bool, int | None, bool, bool, int, int, bool]
+_FlowWin = tuple[int, bool, list[tuple[str, int]], list[int]]
+
+def flow_claims(
+    variant: Variant,
+    seats: Sequence[_FlowSeat],
+    discarder: int,
+    tile: int,
+    source: str,
+    prevalent: int,
+    wall_last: bool,
+    wall_empty: bool,
+    last_kong: str | None = None,
+) -> list[tuple[_FlowWin | None, bool, bool, list[int]] | None]: ...
+def flow_turn(
+    variant: Variant,
+    seat: _FlowSeat,
+    index: int,
+    drawn: int | None,
+    win_type: str,
+    prevalent: int,
+    wall_last: bool,
+    wall_empty: bool,
+    last_kong: str | None = None,
+    analyze: bool = False,
+) -> tuple[_FlowWin | None, list[int], list[int], list[int], list[tuple[int, int, int]]]: ...
+def flow_draw_end(variant: Variant, seats: Sequence[_FlowSeat]) -> list[tuple[bool, int | None]]: ...

@@ -417,6 +417,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo.set_defaults(func=_cmd_demo)
     _add_score_parser(sub)
     _add_zipai(sub)
+    from hupai.game.cli import add_parsers as _add_game
+
+    _add_game(sub)
     return p
 
 

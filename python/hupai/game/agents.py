@@ -174,12 +174,14 @@ class DefensiveBot(GreedyBot):
         return super().pick_discard(obs, discards)
 
 
-AGENTS = {"random": RandomBot, "greedy": GreedyBot, "defensive": DefensiveBot}
+AGENTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot, "defensive": DefensiveBot}
 
 
 def make_agent(name: str, seed: int) -> RandomBot | GreedyBot:
     try:
-        return AGENTS[name](seed)
+        cls = AGENTS[name]
+        bot: RandomBot | GreedyBot = cls(seed)  # type: ignore[operator]
+        return bot
     except KeyError:
         from hupai.errors import RuleConfigError
 

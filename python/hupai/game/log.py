@@ -61,5 +61,8 @@ def write_jsonl(log: Iterable[dict[str, Any]], path: str | Path) -> None:
 
 
 def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
-    with open(path, encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
+    try:
+        with open(path, encoding="utf-8") as f:
+            return [json.loads(line) for line in f if line.strip()]
+    except (OSError, json.JSONDecodeError) as e:
+        raise ReplayError(f"cannot read log {path}: {e}") from None

@@ -134,8 +134,8 @@ def _write_records(recs: list[dict[str, Any]], out: str | Path) -> None:
     p = Path(out)
     if p.suffix == ".parquet":
         try:
-            import pyarrow as pa
-            import pyarrow.parquet as pq
+            import pyarrow as pa  # type: ignore[import-untyped]
+            import pyarrow.parquet as pq  # type: ignore[import-untyped]
         except ImportError:
             raise RuleConfigError("Parquet records need pyarrow: pip install 'hupai[sim]'") from None
         pq.write_table(pa.Table.from_pylist(recs), p)
