@@ -207,7 +207,7 @@ def simulate(
     else:
         import multiprocessing as mp
 
-        ctx = mp.get_context("spawn")
+        ctx = mp.get_context("fork" if sys.platform == "linux" else "spawn")
         with ctx.Pool(workers) as pool:
             res = [pool.apply_async(_shard, (spec, names, seed, lo, hi, keep_logs)) for lo, hi in bounds]
             for i, r in enumerate(res):
