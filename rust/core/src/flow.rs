@@ -228,7 +228,12 @@ impl Flow<'_> {
                         .fans
                         .iter()
                         .map(|&(f, c)| {
-                            let id = self.variant.preset().fans.get(f).map_or("?", |d| d.id.as_str());
+                            let id = self
+                                .variant
+                                .preset()
+                                .fans
+                                .get(f)
+                                .map_or("?", |d| d.id.as_str());
                             (id.to_string(), u32::from(c))
                         })
                         .collect(),
@@ -288,9 +293,8 @@ pub fn claims(
             if f.chi && i == (discarder + 1) % n {
                 if let (Some(s), Some(rank)) = (tile.suit_index(), tile.rank()) {
                     for lo in rank.saturating_sub(2).max(1)..=rank.min(7) {
-                        let ok = (lo..lo + 3).all(|rk| {
-                            rk == rank || seat.counts[usize::from(s * 9 + rk - 1)] > 0
-                        });
+                        let ok = (lo..lo + 3)
+                            .all(|rk| rk == rank || seat.counts[usize::from(s * 9 + rk - 1)] > 0);
                         if ok {
                             r.chows.push(Tile::new_unchecked(s * 9 + lo - 1));
                         }
@@ -325,7 +329,9 @@ pub fn turn(
     let mut o = TurnOptions::default();
     if let Some(t) = drawn {
         if seat.counts[t.idx()] == 0 {
-            return Err(Error::hand(format!("seat {idx}: drawn tile {t} is not in the hand")));
+            return Err(Error::hand(format!(
+                "seat {idx}: drawn tile {t} is not in the hand"
+            )));
         }
         let mut before = seat.clone();
         before.counts[t.idx()] -= 1;
@@ -428,4 +434,109 @@ pub fn draw_end_states(variant: &Variant, seats: &[SeatState]) -> Result<Vec<(bo
         out.push((mw.huazhu, if mw.huazhu { None } else { mw.da_jiao }));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tile::to_counts;
+
+    fn seat(hand: &str) -> SeatState {
+        let tiles = crate::tile::parse_tiles(hand).unwrap();
+        SeatState {
+            counts: to_counts(&tiles).unwrap(),
+            melds: Vec::new(),
+            active: true,
+            void_suit: None,
+            win_locked: false,
+            hand_locked: false,
+            flowers: 0,
+            seat_wind: Tile::E,
+            dealer: false,
+        }
+    }
+
+    const CTX: TableCtx = TableCtx {
+        prevalent_wind: Tile::E,
+        wall_last: false,
+        wall_empty: false,
+        last_kong: None,
+    };
+
+    #[test]
+    fn sichuan_claims_for_every_seat() {
+        let v = Variant::load("sichuan").unwrap();
+        let seats = vec![
+            seat("2s2s8s8s9s9s5m5m6m7m8m9m4p"),
+            seat("1m1m2m2m3m3m4s4s5s5s6s6s7s"),
+            seat("7s7s1p3p5p7p9p2m4m6m8m1s3s"),
+            seat("1p2p2p4p4p6p6p8p8p9s9m9m1s"),
+        ];
+        let t = Tile::parse("7s").unwrap();
+        let r = claims(&v, &seats, 0, t, WinType::Discard, &CTX).unwrap();
+        assert!(r[0].is_empty());
+        assert!(r[1].win.is_some() && !r[1].pung);
+        assert!(r[2].win.is_none() && r[2].pung && !r[2].kong);
+        assert!(r[2].chows.is_empty(), "no 吃 in sichuan");
+        assert!(r[3].is_empty());
+        // 过水不胡: a locked seat is not offered the win; 定缺 blocks the pung of the void suit.
+        let mut locked = seats.clone();
+        locked[1].win_locked = true;
+        locked[2].void_suit = Some(2);
+        let r = claims(&v, &locked, 0, t, WinType::Discard, &CTX).unwrap();
+        assert!(r[1].win.is_none());
+        assert!(!r[2].pung);
+        // Robbing a kong: wins only.
+        let r = claims(&v, &seats, 0, t, WinType::RobKong, &CTX).unwrap();
+        assert!(r[1].win.is_some() && !r[2].pung);
+    }
+
+    #[test]
+    fn mcr_minimum_and_chow_from_the_left() {
+        let v = Variant::load("mcr").unwrap();
+        let seats = vec![
+            seat("EESSWWNNCCFFP"),
+            seat("1m2m3m4m5m6m7p8p9p2s3s4s5s"),
+            seat("1p1p1p2p2p2p3p3p3p4p4p4p6m"),
+            seat("7m7m7m8m8m8m9m9m9m1s1s1s6s"),
+        ];
+        let t = Tile::parse("5s").unwrap();
+        let r = claims(&v, &seats, 0, t, WinType::Discard, &CTX).unwrap();
+        assert!(r[1].win.is_none(), "below the 8-fan minimum");
+        assert!(!r[1].chows.is_empty(), "the left seat may chow 345s");
+        let t = Tile::parse("3s").unwrap();
+        let r = claims(&v, &seats, 2, t, WinType::Discard, &CTX).unwrap();
+        assert!(r[3].chows.is_empty() && r[1].chows.is_empty());
+    }
+
+    #[test]
+    fn turn_options_and_errors() {
+        let v = Variant::load("sichuan").unwrap();
+        let s = seat("1m1m1m1m2m3m4m5m6m7m8m9m9m9m");
+        let o = turn(
+            &v,
+            &s,
+            0,
+            Tile::parse("9m").ok(),
+            WinType::SelfDraw,
+            &CTX,
+            true,
+        )
+        .unwrap();
+        assert!(o.win.is_some());
+        assert_eq!(o.concealed_kongs, vec![Tile::parse("1m").unwrap()]);
+        assert_eq!(o.analysis.len(), o.discards.len());
+        assert!(turn(&v, &seat("1m2m"), 0, None, WinType::SelfDraw, &CTX, false).is_err());
+        assert!(
+            Variant::load("zipai_guilin").is_ok_and(|z| claims(
+                &z,
+                &[],
+                0,
+                Tile::E,
+                WinType::Discard,
+                &CTX
+            )
+            .is_err())
+        );
+    }
 }

@@ -62,10 +62,7 @@ fn seat(s: SeatIn, i: usize) -> BindResult<SeatState> {
         let kind = MeldKind::parse(&kind)?;
         let kk = kong_kind(kk.as_deref())?;
         let concealed = kk == Some(KongKind::Concealed);
-        ms.push((
-            Meld::new(kind, tile(t, "meld")?, concealed, from)?,
-            kk,
-        ));
+        ms.push((Meld::new(kind, tile(t, "meld")?, concealed, from)?, kk));
     }
     if void_suit.is_some_and(|v| v > 2) {
         return Err(hand_err(format!("seat {i}: void suit must be 0, 1 or 2")));
@@ -102,7 +99,12 @@ fn win_type(s: &str) -> BindResult<WinType> {
     })
 }
 
-fn ctx(prevalent: u8, wall_last: bool, wall_empty: bool, last_kong: Option<&str>) -> BindResult<TableCtx> {
+fn ctx(
+    prevalent: u8,
+    wall_last: bool,
+    wall_empty: bool,
+    last_kong: Option<&str>,
+) -> BindResult<TableCtx> {
     let prevalent_wind = tile(prevalent, "prevalent wind")?;
     if !prevalent_wind.is_wind() {
         return Err(hand_err(format!("{prevalent_wind} is not a wind")));
@@ -177,12 +179,20 @@ pub fn flow_turn(
     wall_empty: bool,
     last_kong: Option<&str>,
     analyze: bool,
-) -> BindResult<(Option<WinOut>, Vec<u8>, Vec<u8>, Vec<u8>, Vec<(u8, i8, u32)>)> {
+) -> BindResult<(
+    Option<WinOut>,
+    Vec<u8>,
+    Vec<u8>,
+    Vec<u8>,
+    Vec<(u8, i8, u32)>,
+)> {
     let s = self::seat(seat, index)?;
     let d = drawn.map(|t| tile(t, "drawn")).transpose()?;
     let wt = self::win_type(win_type)?;
     if !wt.is_self_drawn() {
-        return Err(hand_err("a turn's win type is self_draw or kong_replacement"));
+        return Err(hand_err(
+            "a turn's win type is self_draw or kong_replacement",
+        ));
     }
     let c = ctx(prevalent, wall_last, wall_empty, last_kong)?;
     let o: TurnOptions = flow::turn(&variant.inner, &s, index, d, wt, &c, analyze)?;
