@@ -156,10 +156,12 @@ def test_illegal_action_changes_nothing() -> None:
     n = len(t.log)
     with pytest.raises(IllegalActionError):
         t.step(Action(DISCARD, (t.to_act + 1) % 4, 0))
-    with pytest.raises(hupai.HupaiError):
-        t.step(Action(WIN, t.to_act, 0)) if Action(WIN, t.to_act, 0) not in t.legal_actions() else None
-        raise IllegalActionError("skip")
-    assert len(t.log) == n
+    bogus = Action(DISCARD, t.to_act, next(k for k in range(27) if t.hands[t.to_act][k] == 0))
+    with pytest.raises(hupai.HupaiError):  # IllegalActionError is a HupaiError (a ValueError)
+        t.step(bogus)
+    with pytest.raises(IllegalActionError):
+        t.step("discard 1m")  # type: ignore[arg-type]
+    assert len(t.log) == n and t.tile_count() == 108
     with pytest.raises(IllegalActionError):
         Action.from_json({"kind": "fly", "seat": 0})
 
