@@ -274,3 +274,16 @@ def test_bad_inputs() -> None:
         simulate("sichuan", 1, agents="nobody")
     with pytest.raises(hupai.InvalidHandError):
         flow_claims(hupai.Variant.load("sichuan"), [([0] * 34, [], True, None, False, False, 0, 27, False)] * 4, 0, 99, "discard", 27, False, False)
+
+
+def test_hostile_table_inputs() -> None:
+    with pytest.raises(hupai.RuleConfigError):
+        Table("sichuan", seed="x")  # type: ignore[arg-type]
+    with pytest.raises(hupai.RuleConfigError):
+        Table("sichuan", wall=[0] * 108)
+    with pytest.raises(hupai.RuleConfigError):
+        Table(hupai.Variant("sichuan", players=3))
+    with pytest.raises(hupai.RuleConfigError):
+        arrange_wall("sichuan", ["1m" * 14, "", "", ""])
+    with pytest.raises(ReplayError):
+        replay([{"type": "action", "kind": "discard", "seat": 0, "tile": 0}])

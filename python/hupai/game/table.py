@@ -51,6 +51,7 @@ _PASS_LOCK = {"sichuan": True, "mcr": False}
 
 
 _RULES: dict[Variant, dict[str, Any]] = {}
+_DISCARDS = [[Action.of(DISCARD, s, t) for t in range(34)] for s in range(N)]
 
 
 def _rules_of(v: Variant) -> dict[str, Any]:
@@ -279,6 +280,8 @@ class Table:
             raise RuleConfigError("the table plays 4-player hands only (switch players = 4)")
         if not 0 <= dealer < N or not 0 <= prevalent_wind < N:
             raise RuleConfigError("dealer and prevalent_wind are seat/wind indices 0..3")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise RuleConfigError(f"seed must be an int, got {seed!r}")
         self.variant = v
         self.vid = v.id
         self.seed = seed
@@ -293,6 +296,8 @@ class Table:
         self.prevalent = WINDS[prevalent_wind]
         self.seat_wind = [WINDS[(s - dealer) % N] for s in range(N)]
         self.wall = list(wall) if wall is not None else build_wall(v.id, seed)
+        if wall is not None and sorted(self.wall) != sorted(build_wall(v.id, 0)):
+            raise RuleConfigError(f"wall: not the {v.id} tile set ({len(self.wall)} tiles given)")
         self._custom_wall = wall is not None
         self.n_tiles = len(self.wall)
         self.head = 0
@@ -488,7 +493,8 @@ class Table:
                 out += [A(CONCEALED_KONG, seat, t) for t in ck]
             if ak:
                 out += [A(ADDED_KONG, seat, t) for t in ak]
-            out += [A(DISCARD, seat, t) for t in discards]
+            da = _DISCARDS[seat]
+            out += [da[t] for t in discards]
             return out
         if self.phase in ("claim", "rob"):
             c = self._claim
@@ -524,7 +530,12 @@ class Table:
                 f"illegal action {action} (seat {self.to_act} is to act in phase {self.phase})"
             )
         self._ver += 1
-        self._event({"type": "action", **action.to_json()})
+        if action.tiles:
+            self.log.append({"type": "action", **action.to_json()})
+        elif action.tile >= 0:
+            self.log.append({"type": "action", "kind": action.kind, "seat": action.seat, "tile": action.tile})
+        else:
+            self.log.append({"type": "action", "kind": action.kind, "seat": action.seat})
         if self.phase == "turn":
             self._turn_action(action)
         elif self.phase in ("claim", "rob"):
