@@ -287,3 +287,14 @@ def test_hostile_table_inputs() -> None:
         arrange_wall("sichuan", ["1m" * 14, "", "", ""])
     with pytest.raises(ReplayError):
         replay([{"type": "action", "kind": "discard", "seat": 0, "tile": 0}])
+
+
+def test_observation_hides_other_hands_and_match() -> None:
+    t = Table("mcr", seed=3)
+    o = t.observation(1).to_json()
+    assert o["seat"] == 1 and len(o["hand"]) == 13
+    assert "wall" not in o and "hands" not in o
+    m = hupai.Match("mcr", seed=5, agents=[GreedyBot(k) for k in range(4)])
+    scores = m.play(4)
+    assert len(m.hands) == 4 and sum(scores) == 0
+    assert all(h["wind"] in range(4) and h["dealer"] in range(4) for h in m.hands)

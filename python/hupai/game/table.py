@@ -47,7 +47,6 @@ __all__ = ["Table", "Observation", "PrePhase", "register_pre_phase", "build_wall
 N = 4
 WINDS = (27, 28, 29, 30)
 SEAT_NAMES = ("E", "S", "W", "N")
-_PASS_LOCK = {"sichuan": True, "mcr": False}
 
 
 _RULES: dict[Variant, dict[str, Any]] = {}
@@ -58,6 +57,16 @@ def _rules_of(v: Variant) -> dict[str, Any]:
     r = _RULES.get(v)
     if r is None:
         r = _RULES[v] = v.describe()["rules"]
+    return r
+
+
+_PARAMS: dict[Variant, dict[str, Any]] = {}
+
+
+def _params_of(v: Variant) -> dict[str, Any]:
+    r = _PARAMS.get(v)
+    if r is None:
+        r = _PARAMS[v] = dict(v.describe().get("params") or {})
     return r
 
 
@@ -290,7 +299,7 @@ class Table:
         desc_rules = _rules_of(v)
         self.multi_ron: bool = bool(desc_rules.get("multi_ron", False))
         self.rob_added = desc_rules.get("rob_kong", "added_only") != "none"
-        self.pass_lock = _PASS_LOCK.get(v.id, False)
+        self.pass_lock = bool(_params_of(v).get("pass_win_lock", False))
         self.mode = str(v.options["mode"]) if v.id == "sichuan" else "single"
         self.dealer = dealer
         self.prevalent = WINDS[prevalent_wind]
