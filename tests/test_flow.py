@@ -190,7 +190,8 @@ def _play_checked(t: Table, bots: list) -> None:
         assert t.tile_count() == t.n_tiles
 
 
-HANDS = int(os.environ.get("HUPAI_FLOW_HANDS", "400"))
+# CI default; the full invariant run is HUPAI_FLOW_HANDS=10000 (10,000 hands per preset).
+HANDS = int(os.environ.get("HUPAI_FLOW_HANDS", "600"))
 
 
 @pytest.mark.parametrize(
