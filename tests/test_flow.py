@@ -183,6 +183,8 @@ def _play_checked(t: Table, bots: list) -> None:
     while not t.done:
         s = t.to_act
         legal = t.legal_actions(s)
+        if t.vid == "sichuan" and t.wall_remaining < 4 and any(x.kind == WIN for x in legal):
+            assert [x.kind for x in legal] == [WIN]  # 最后四张: forced win
         a = bots[s](t.observation(s), legal)
         assert a in legal
         t.step(a)
@@ -299,3 +301,11 @@ def test_observation_hides_other_hands_and_match() -> None:
     scores = m.play(4)
     assert len(m.hands) == 4 and sum(scores) == 0
     assert all(h["wind"] in range(4) and h["dealer"] in range(4) for h in m.hands)
+
+
+def test_heavenly_win_is_scored() -> None:
+    dealer = "1m1m1m2m3m4m5m6m7m8m9m9m9m9m"
+    t = table("sichuan", [dealer, SEAT2_WIN, "7s7s1p3p5p7p9p2s4s6s8s1s3s", "7p7p8p8p9p9p2s2s4s4s5s5s6s"])
+    assert t.legal_actions(0)[0] == Action(WIN, 0, T("9m"))
+    t.step(Action(WIN, 0, T("9m")))
+    assert any(f == "TIAN_HU" for f, _ in t.wins[0]["fans"])

@@ -484,7 +484,8 @@ def flow_claims(
     wall_last: bool,
     wall_empty: bool,
     last_kong: str | None = None,
-) -> list[tuple[_FlowWin | None, bool, bool, list[int]] | None]: ...
+    wall_remaining: int = 1000,
+) -> list[tuple[_FlowWin | None, bool, bool, list[int], bool] | None]: ...
 def flow_turn(
     variant: Variant,
     seat: _FlowSeat,
@@ -496,5 +497,7 @@ def flow_turn(
     wall_empty: bool,
     last_kong: str | None = None,
     analyze: bool = False,
-) -> tuple[_FlowWin | None, list[int], list[int], list[int], list[tuple[int, int, int]]]: ...
+    wall_remaining: int = 1000,
+    first_turn: bool = False,
+) -> tuple[_FlowWin | None, list[int], list[int], list[int], list[tuple[int, int, int]], bool]: ...
 def flow_draw_end(variant: Variant, seats: Sequence[_FlowSeat]) -> list[tuple[bool, int | None]]: ...

@@ -336,6 +336,8 @@ class Table:
         self._opts: Any = None
         self._claim: dict[str, Any] | None = None
         self._pre: list[PrePhase] = []
+        self._drawn_once = [False] * N
+        self._claim_made = False
         self._pre_done: set[int] = set()
         self._ver = 0
         self._legal: tuple[int, int, list[Action]] | None = None
@@ -420,6 +422,7 @@ class Table:
         self.to_act = self.dealer
 
     def _start_turn(self, seat: int, drawn: int | None, win_type: str) -> None:
+        first = drawn is not None and not self._drawn_once[seat] and not self._claim_made and win_type == "self_draw"
         self.phase = "turn"
         self.to_act = seat
         self._drawn = drawn
@@ -434,7 +437,11 @@ class Table:
             self.wall_remaining == 0 and drawn is not None,
             self.wall_remaining == 0,
             self._last_kong,
+            False,
+            self.wall_remaining,
+            first,
         )
+        self._drawn_once[seat] = True
 
     def _analysis(self, seat: int) -> list[tuple[int, int, int]]:
         if self.phase != "turn" or seat != self.to_act:
@@ -496,7 +503,9 @@ class Table:
     def _compute_legal(self, seat: int) -> list[Action]:
         A = Action.of
         if self.phase == "turn":
-            win, ck, ak, discards, _ = self._opts
+            win, ck, ak, discards, _, forced = self._opts
+            if forced and self._drawn is not None:
+                return [A(WIN, seat, self._drawn)]  # 最后四张: the win is forced
             out = [A(WIN, seat, self._drawn)] if win is not None and self._drawn is not None else []
             if ck:
                 out += [A(CONCEALED_KONG, seat, t) for t in ck]
@@ -510,6 +519,8 @@ class Table:
             assert c is not None
             r = c["responses"][seat]
             t = c["tile"]
+            if r[0] is not None and r[4]:
+                return [A(WIN, seat, t)]  # forced win
             out = [A(PASS, seat, t)]
             if r[0] is not None:
                 out.append(A(WIN, seat, t))
@@ -632,6 +643,7 @@ class Table:
             empty,
             empty,
             self._last_kong if source == "after_kong_discard" else None,
+            self.wall_remaining,
         )
         order = [(s + k) % N for k in range(1, N)]
         pending = [k for k in order if resp[k] is not None]
@@ -702,6 +714,7 @@ class Table:
                 self.discards[s].pop()
                 h = self.hands[k]
                 self._last_kong = None
+                self._claim_made = True
                 if kind == KONG:
                     h[t] -= 3
                     self.melds[k].append(("kong", t, (k - s) % N, "open"))

@@ -42,6 +42,10 @@ pub struct TableCtx {
     pub wall_empty: bool,
     /// The kong just made, for 杠上开花 / 杠上炮.
     pub last_kong: Option<KongKind>,
+    /// Tiles left in the wall (for 最后四张 forced wins).
+    pub wall_remaining: u32,
+    /// The mover's first draw with no claim made yet in the hand (天胡 / 地胡).
+    pub first_turn: bool,
 }
 
 /// A legal win and what it is worth.
@@ -62,6 +66,8 @@ pub struct WinOption {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Response {
     pub win: Option<WinOption>,
+    /// The win may not be declined (四川 最后四张, switch `forced_win_last_n`).
+    pub forced_win: bool,
     pub kong: bool,
     pub pung: bool,
     /// Lowest tile of each possible chow.
@@ -78,6 +84,8 @@ impl Response {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TurnOptions {
     pub win: Option<WinOption>,
+    /// The win may not be declined (四川 最后四张).
+    pub forced_win: bool,
     pub concealed_kongs: Vec<Tile>,
     pub added_kongs: Vec<Tile>,
     /// Legal discards.
@@ -116,6 +124,19 @@ fn flow_of(variant: &Variant) -> Result<Flow<'_>> {
         kong_concealed: has("concealed"),
         shapes,
     })
+}
+
+/// 最后四张: a ready player must win once fewer than `forced_win_last_n` tiles are left.
+fn forced(variant: &Variant, ctx: &TableCtx) -> bool {
+    match variant.rules() {
+        Rules::Sichuan(_) => match variant.options().get("forced_win_last_n") {
+            Some(crate::preset::SwitchValue::Int(n)) => {
+                *n > 0 && i64::from(ctx.wall_remaining) < *n
+            }
+            _ => false,
+        },
+        _ => false,
+    }
 }
 
 fn sets_needed(seat: &SeatState) -> u8 {
@@ -192,7 +213,22 @@ impl Flow<'_> {
         };
         match self.variant.rules() {
             Rules::Sichuan(r) => {
-                let sc = r.score(&sit).ok()?;
+                let first_self_draw = ctx.first_turn
+                    && win_type == WinType::SelfDraw
+                    && r.mode != crate::sichuan::Mode::Xueliu
+                    && !r.di_hu_on_discard;
+                let blessed = first_self_draw.then(|| {
+                    let mut b = sit.clone();
+                    b.blessing = Some(if seat.dealer {
+                        crate::situation::Blessing::Heavenly
+                    } else {
+                        crate::situation::Blessing::Earthly
+                    });
+                    b
+                });
+                let sc = blessed
+                    .and_then(|b| r.score(&b).ok())
+                    .or_else(|| r.score(&sit).ok())?;
                 Some(WinOption {
                     value: sc.per_payer,
                     self_draw_payment: sc.self_draw_payment,
@@ -281,6 +317,7 @@ pub fn claims(
         }
         if !seat.win_locked {
             r.win = f.win(seat, i, tile, source, Some(discarder), ctx);
+            r.forced_win = r.win.is_some() && forced(variant, ctx);
         }
         let can_claim = source != WinType::RobKong
             && !ctx.wall_empty
@@ -336,6 +373,7 @@ pub fn turn(
         let mut before = seat.clone();
         before.counts[t.idx()] -= 1;
         o.win = f.win(&before, idx, t, win_type, None, ctx);
+        o.forced_win = o.win.is_some() && forced(variant, ctx);
     }
     if seat.hand_locked {
         // 血流成河 after a win: the hand is fixed, the drawn tile goes out again.
@@ -461,6 +499,8 @@ mod tests {
         wall_last: false,
         wall_empty: false,
         last_kong: None,
+        wall_remaining: 50,
+        first_turn: false,
     };
 
     #[test]
@@ -523,7 +563,39 @@ mod tests {
             true,
         )
         .unwrap();
-        assert!(o.win.is_some());
+        assert!(o.win.is_some() && !o.forced_win);
+        let last = TableCtx {
+            wall_remaining: 2,
+            ..CTX
+        };
+        let o2 = turn(
+            &v,
+            &s,
+            0,
+            Tile::parse("9m").ok(),
+            WinType::SelfDraw,
+            &last,
+            false,
+        )
+        .unwrap();
+        assert!(o2.forced_win, "最后四张: the win is forced");
+        let first = TableCtx {
+            first_turn: true,
+            ..CTX
+        };
+        let mut dealer = s.clone();
+        dealer.dealer = true;
+        let o3 = turn(
+            &v,
+            &dealer,
+            0,
+            Tile::parse("9m").ok(),
+            WinType::SelfDraw,
+            &first,
+            false,
+        )
+        .unwrap();
+        assert!(o3.win.unwrap().fans.iter().any(|f| f.0 == "TIAN_HU"));
         assert_eq!(o.concealed_kongs, vec![Tile::parse("1m").unwrap()]);
         assert_eq!(o.analysis.len(), o.discards.len());
         assert!(turn(&v, &seat("1m2m"), 0, None, WinType::SelfDraw, &CTX, false).is_err());

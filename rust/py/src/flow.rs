@@ -104,6 +104,8 @@ fn ctx(
     wall_last: bool,
     wall_empty: bool,
     last_kong: Option<&str>,
+    wall_remaining: u32,
+    first_turn: bool,
 ) -> BindResult<TableCtx> {
     let prevalent_wind = tile(prevalent, "prevalent wind")?;
     if !prevalent_wind.is_wind() {
@@ -114,6 +116,8 @@ fn ctx(
         wall_last,
         wall_empty,
         last_kong: kong_kind(last_kong)?,
+        wall_remaining,
+        first_turn,
     })
 }
 
@@ -127,10 +131,10 @@ fn idx(t: &[Tile]) -> Vec<u8> {
 
 /// Every seat's legal responses to ``tile`` discarded by ``discarder`` (``source`` ``discard``,
 /// ``after_kong_discard`` or ``rob_kong``): a list with, per seat, ``None`` (nothing) or
-/// ``(win, kong, pung, chows)`` where ``win`` is ``None`` or ``(value, self_draw_payment, fans,
+/// ``(win, kong, pung, chows, forced_win)`` where ``win`` is ``None`` or ``(value, self_draw_payment, fans,
 /// deltas)``.
 #[pyfunction]
-#[pyo3(signature = (variant, seats, discarder, tile, source, prevalent, wall_last, wall_empty, last_kong=None))]
+#[pyo3(signature = (variant, seats, discarder, tile, source, prevalent, wall_last, wall_empty, last_kong=None, wall_remaining=1000))]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub fn flow_claims(
     variant: PyRef<'_, PyVariant>,
@@ -142,14 +146,22 @@ pub fn flow_claims(
     wall_last: bool,
     wall_empty: bool,
     last_kong: Option<&str>,
-) -> BindResult<Vec<Option<(Option<WinOut>, bool, bool, Vec<u8>)>>> {
+    wall_remaining: u32,
+) -> BindResult<Vec<Option<(Option<WinOut>, bool, bool, Vec<u8>, bool)>>> {
     let st = seats
         .into_iter()
         .enumerate()
         .map(|(i, s)| seat(s, i))
         .collect::<BindResult<Vec<_>>>()?;
     let t = self::tile(tile, "discard")?;
-    let c = ctx(prevalent, wall_last, wall_empty, last_kong)?;
+    let c = ctx(
+        prevalent,
+        wall_last,
+        wall_empty,
+        last_kong,
+        wall_remaining,
+        false,
+    )?;
     let rs = flow::claims(&variant.inner, &st, discarder, t, win_type(source)?, &c)?;
     Ok(rs
         .into_iter()
@@ -157,16 +169,17 @@ pub fn flow_claims(
             if r.is_empty() {
                 None
             } else {
-                Some((win_out(r.win), r.kong, r.pung, idx(&r.chows)))
+                Some((win_out(r.win), r.kong, r.pung, idx(&r.chows), r.forced_win))
             }
         })
         .collect())
 }
 
 /// The options of the seat to move (``3n+2`` tiles): ``(win, concealed_kongs, added_kongs,
-/// discards, analysis)``; ``analysis`` (with ``analyze``) lists ``(discard, shanten, useful)``.
+/// discards, analysis, forced_win)``; ``analysis`` (with ``analyze``) lists ``(discard, shanten,
+/// useful)``; ``forced_win``: the win may not be declined (最后四张).
 #[pyfunction]
-#[pyo3(signature = (variant, seat, index, drawn, win_type, prevalent, wall_last, wall_empty, last_kong=None, analyze=false))]
+#[pyo3(signature = (variant, seat, index, drawn, win_type, prevalent, wall_last, wall_empty, last_kong=None, analyze=false, wall_remaining=1000, first_turn=false))]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub fn flow_turn(
     variant: PyRef<'_, PyVariant>,
@@ -179,12 +192,15 @@ pub fn flow_turn(
     wall_empty: bool,
     last_kong: Option<&str>,
     analyze: bool,
+    wall_remaining: u32,
+    first_turn: bool,
 ) -> BindResult<(
     Option<WinOut>,
     Vec<u8>,
     Vec<u8>,
     Vec<u8>,
     Vec<(u8, i8, u32)>,
+    bool,
 )> {
     let s = self::seat(seat, index)?;
     let d = drawn.map(|t| tile(t, "drawn")).transpose()?;
@@ -194,7 +210,14 @@ pub fn flow_turn(
             "a turn's win type is self_draw or kong_replacement",
         ));
     }
-    let c = ctx(prevalent, wall_last, wall_empty, last_kong)?;
+    let c = ctx(
+        prevalent,
+        wall_last,
+        wall_empty,
+        last_kong,
+        wall_remaining,
+        first_turn,
+    )?;
     let o: TurnOptions = flow::turn(&variant.inner, &s, index, d, wt, &c, analyze)?;
     Ok((
         win_out(o.win),
@@ -205,6 +228,7 @@ pub fn flow_turn(
             .into_iter()
             .map(|(t, s, u)| (t.index(), s, u))
             .collect(),
+        o.forced_win,
     ))
 }
 
