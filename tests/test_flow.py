@@ -309,3 +309,17 @@ def test_heavenly_win_is_scored() -> None:
     assert t.legal_actions(0)[0] == Action(WIN, 0, T("9m"))
     t.step(Action(WIN, 0, T("9m")))
     assert any(f == "TIAN_HU" for f, _ in t.wins[0]["fans"])
+
+
+def test_cli_simulate_play_replay(tmp_path, capsys) -> None:
+    from hupai.cli import main
+
+    assert main(["simulate", "--variant", "sichuan", "-n", "6", "--agents", "greedy", "--quiet"]) == 0
+    assert "win rate" in capsys.readouterr().out
+    log = tmp_path / "g.jsonl"
+    assert main(["play", "--variant", "mcr", "--seed", "1", "--log", str(log)]) == 0
+    out = capsys.readouterr().out
+    assert "discard" in out and "end:" in out
+    assert main(["replay", str(log)]) == 0
+    assert "replay: identical" in capsys.readouterr().out
+    assert main(["replay", str(tmp_path / "missing.jsonl")]) == 2
