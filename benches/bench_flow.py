@@ -102,8 +102,10 @@ def profile(vid: str, bot: type, n: int) -> str:
 
 
 NOTES = """
-Notes. Targets (≥ 1,000 hands/s per core with RandomBot, ≥ 300 with GreedyBot; 2-worker scaling within
-10% of linear) are **not met** by this Python-driven flow. Where the time goes (profile above): a
+Notes. Targets: ≥ 1,000 hands/s per core with RandomBot, ≥ 300 with GreedyBot, 2-worker scaling within
+10% of linear. GreedyBot meets its target for both presets; RandomBot reaches it for Sichuan only when
+the machine is quiet (about 400/s under load, 1,150/s quiet) and not for MCR (more tiles, flowers, chows,
+MCR scoring); the scaling target is not shown here (see below). Where the time goes (profile above): a
 Sichuan hand is ~60 draw/discard steps; the two Rust calls per step (`flow_turn` for the mover,
 `flow_claims` for all seats at once) cost ~5-8 µs each, about 15% of the time. The rest is Python:
 `step` (legality check, event record), `_offer` (marshalling four seats of 34 counts across FFI),
