@@ -68,9 +68,27 @@ from hupai.sichuan import max_win_value
 from hupai import zipai
 from hupai import kawuxing
 from hupai import hebei, hebei_draft4, shanghai
+from hupai import game
+from hupai.game import (
+    DefensiveBot,
+    GreedyBot,
+    Match,
+    RandomBot,
+    Table,
+    replay,
+    simulate,
+)
 
 __all__ = [
     "batch",
+    "DefensiveBot",
+    "game",
+    "GreedyBot",
+    "Match",
+    "RandomBot",
+    "replay",
+    "simulate",
+    "Table",
     "decompose",
     "discard_options",
     "Fan",

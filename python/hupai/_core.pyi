@@ -17,6 +17,9 @@ __all__ = [
     "batch_shanten",
     "batch_waits",
     "decompose",
+    "flow_claims",
+    "flow_draw_end",
+    "flow_turn",
     "discard_options",
     "Fan",
     "format_tiles",
@@ -533,3 +536,36 @@ def mcr_fan_calculator(
 ) -> tuple[Any, ...]: ...
 def _set_compat_error(cls: type[BaseException]) -> None: ...
 def mcr_shanten(pack: Any, hand: Any, kind: str = "all") -> tuple[int, list[str]]: ...
+
+# game flow (hupai.game): coarse rule queries; tiles are indices 0..33
+_FlowMeld = tuple[str, int, int, str | None]
+_FlowSeat = tuple[Sequence[int], Sequence[_FlowMeld], bool, int | None, bool, bool, int, int, bool]
+_FlowWin = tuple[int, bool, list[tuple[str, int]], list[int]]
+
+def flow_claims(
+    variant: Variant,
+    seats: Sequence[_FlowSeat],
+    discarder: int,
+    tile: int,
+    source: str,
+    prevalent: int,
+    wall_last: bool,
+    wall_empty: bool,
+    last_kong: str | None = None,
+    wall_remaining: int = 1000,
+) -> list[tuple[_FlowWin | None, bool, bool, list[int], bool] | None]: ...
+def flow_turn(
+    variant: Variant,
+    seat: _FlowSeat,
+    index: int,
+    drawn: int | None,
+    win_type: str,
+    prevalent: int,
+    wall_last: bool,
+    wall_empty: bool,
+    last_kong: str | None = None,
+    analyze: bool = False,
+    wall_remaining: int = 1000,
+    first_turn: bool = False,
+) -> tuple[_FlowWin | None, list[int], list[int], list[int], list[tuple[int, int, int]], bool]: ...
+def flow_draw_end(variant: Variant, seats: Sequence[_FlowSeat]) -> list[tuple[bool, int | None]]: ...

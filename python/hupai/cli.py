@@ -453,6 +453,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_score_parser(sub)
     _add_zipai(sub)
     _add_serve(sub)
+    from hupai.game.cli import add_parsers as _add_game
+
+    _add_game(sub)
     return p
 
 

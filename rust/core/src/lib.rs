@@ -8,6 +8,7 @@ pub mod analysis;
 pub mod decompose;
 pub mod erren;
 pub mod error;
+pub mod flow;
 pub mod hand;
 pub mod hebei;
 pub mod hebei_draft4;

@@ -6,6 +6,7 @@ mod batch;
 mod compat;
 mod convert;
 mod errors;
+mod flow;
 mod hand;
 mod score;
 mod score_presets;
@@ -34,6 +35,8 @@ mod _core {
     use crate::errors::{
         HupaiError, InvalidHandError, InvalidTileError, RuleConfigError, SettlementError,
     };
+    #[pymodule_export]
+    use crate::flow::{flow_claims, flow_draw_end, flow_turn};
     #[pymodule_export]
     use crate::hand::{PyHand, PyMeld};
     #[pymodule_export]

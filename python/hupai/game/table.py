@@ -1,0 +1,823 @@
+"""``Table``: one hand (局) of 4-player mahjong as a state machine (sichuan and mcr presets).
+
+The table only keeps state and runs the flow; every rule decision comes from the Rust core in one
+coarse call per decision point: ``flow_turn`` (the mover's win with its score, kongs, legal
+discards, optional discard analysis), ``flow_claims`` (every seat's responses to a discard or an
+added kong at once: win with its score, kong, pung, chows, with 定缺 and 过水不胡 applied) and
+``flow_draw_end`` (查花猪 / 查大叫). Payments go through the shared ``hupai.Settlement`` ledger.
+
+Wall algorithm (deterministic): the tiles in index order (four of each kind; MCR adds the eight
+flowers once each) are shuffled by ``random.Random(seed).shuffle``. Players draw from the front;
+kong and flower replacements come from the back. Dealer gets 14 tiles, the others 13, dealt
+round-robin from the dealer (13 each, then the dealer's 14th).
+
+Claim resolution: after a discard every seat with a response is asked in seat order from the
+discarder's right; once all have answered, wins take priority (一炮多响 when the preset's
+``rules.multi_ron``, otherwise 截胡: the nearest winner), then kong/pung, then chow. A seat that
+passes a win is locked from discard wins until its next draw (过水不胡, ``params.pass_win_lock``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from itertools import combinations
+from typing import Any
+
+from hupai._core import Settlement, Variant, flow_claims, flow_draw_end, flow_turn
+from hupai.errors import RuleConfigError
+from hupai.game.actions import (
+    ADDED_KONG,
+    CHOW,
+    CONCEALED_KONG,
+    DECLARE_VOID,
+    DISCARD,
+    EXCHANGE,
+    KONG,
+    PASS,
+    PUNG,
+    WIN,
+    Action,
+    IllegalActionError,
+    tile_name,
+)
+
+__all__ = ["Table", "Observation", "PrePhase", "register_pre_phase", "build_wall", "arrange_wall"]
+
+N = 4
+WINDS = (27, 28, 29, 30)
+SEAT_NAMES = ("E", "S", "W", "N")
+
+
+_RULES: dict[Variant, dict[str, Any]] = {}
+_DISCARDS = [[Action.of(DISCARD, s, t) for t in range(34)] for s in range(N)]
+
+
+def _rules_of(v: Variant) -> dict[str, Any]:
+    r = _RULES.get(v)
+    if r is None:
+        r = _RULES[v] = v.describe()["rules"]
+    return r
+
+
+_PARAMS: dict[Variant, dict[str, Any]] = {}
+
+
+def _params_of(v: Variant) -> dict[str, Any]:
+    r = _PARAMS.get(v)
+    if r is None:
+        r = _PARAMS[v] = dict(v.describe().get("params") or {})
+    return r
+
+
+def build_wall(variant_id: str, seed: int) -> list[int]:
+    """The shuffled wall of a hand (see the module docstring)."""
+    if variant_id == "sichuan":
+        tiles = [k for k in range(27) for _ in range(4)]
+    else:
+        tiles = [k for k in range(34) for _ in range(4)] + list(range(34, 42))
+    random.Random(seed).shuffle(tiles)
+    return tiles
+
+
+def arrange_wall(variant_id: str, hands: Sequence[str], draws: str = "", dealer: int = 0) -> list[int]:
+    """A wall that deals ``hands[k]`` (notation; 13 tiles, the dealer 14) to seat ``k`` and then
+    yields ``draws`` from the front; the other tiles follow in index order (scenarios, tests)."""
+    from hupai._core import parse_tiles
+
+    full = build_wall(variant_id, 0)
+    pool = [0] * 42
+    for t in full:
+        pool[t] += 1
+    hs = [[t.index for t in parse_tiles(h)] if h else [] for h in hands]
+    if len(hs) != N or any(len(hs[k]) != (14 if k == dealer else 13) for k in range(N)):
+        raise RuleConfigError("arrange_wall: four hands, 13 tiles each and 14 for the dealer")
+    order: list[int] = []
+    for r in range(13):
+        for k in range(N):
+            order.append(hs[(dealer + k) % N][r])
+    order.append(hs[dealer][13])
+    order += [t.index for t in parse_tiles(draws)] if draws else []
+    for t in order:
+        pool[t] -= 1
+        if pool[t] < 0:
+            raise RuleConfigError(f"arrange_wall: too many {tile_name(t)}")
+    order += [t for t in range(42) for _ in range(pool[t])]
+    return order
+
+
+class PrePhase:
+    """A pre-play phase hook (换三张, 定缺, 下炮子/漂/买码 declarations …): every seat acts once,
+    in seat order from the dealer; ``finish`` runs when all have acted."""
+
+    name = "pre"
+
+    def legal_actions(self, table: Table, seat: int) -> list[Action]:
+        raise NotImplementedError
+
+    def apply(self, table: Table, action: Action) -> None:
+        raise NotImplementedError
+
+    def finish(self, table: Table) -> None:
+        pass
+
+    def held_tiles(self) -> int:
+        """Tiles the phase holds in transit (for the tile-accounting invariant)."""
+        return 0
+
+
+class HuanSanZhang(PrePhase):
+    """换三张: each seat picks three tiles of one suit; they are passed in one direction drawn from
+    the table's RNG (``random``: left/across/right uniformly; ``dice``: two dice, 3/6/9/12 left,
+    2/5/8/11 across, 4/7/10 right)."""
+
+    name = "huan_san_zhang"
+
+    def __init__(self, direction: str) -> None:
+        self.direction = direction
+        self.picked: dict[int, tuple[int, ...]] = {}
+
+    def legal_actions(self, table: Table, seat: int) -> list[Action]:
+        c = table.hands[seat]
+        out: set[tuple[int, ...]] = set()
+        for s in range(3):
+            tiles = [k for k in range(9 * s, 9 * s + 9) for _ in range(c[k])]
+            if len(tiles) >= 3:
+                out.update(combinations(tiles, 3))
+        return [Action(EXCHANGE, seat, -1, t) for t in sorted(out)]
+
+    def apply(self, table: Table, action: Action) -> None:
+        for t in action.tiles:
+            table.hands[action.seat][t] -= 1
+        self.picked[action.seat] = action.tiles
+
+    def held_tiles(self) -> int:
+        return sum(len(t) for t in self.picked.values())
+
+    def finish(self, table: Table) -> None:
+        if self.direction == "dice":
+            d = table.rng.randint(1, 6) + table.rng.randint(1, 6)
+            shift = 1 if d in (3, 6, 9, 12) else 2 if d in (2, 5, 8, 11) else 3
+        else:
+            shift = table.rng.choice((1, 2, 3))
+        for seat, tiles in self.picked.items():
+            to = (seat + shift) % N
+            for t in tiles:
+                table.hands[to][t] += 1
+        self.picked = {}
+        table._event({"type": "exchange_done", "shift": shift})
+
+
+class DingQue(PrePhase):
+    """定缺: each seat declares a void suit (public)."""
+
+    name = "ding_que"
+
+    def legal_actions(self, table: Table, seat: int) -> list[Action]:
+        return [Action(DECLARE_VOID, seat, s) for s in range(3)]
+
+    def apply(self, table: Table, action: Action) -> None:
+        table.void[action.seat] = action.tile
+
+
+_PRE_PHASES: dict[str, list[Callable[[Variant], PrePhase | None]]] = {}
+
+
+def register_pre_phase(preset: str, factory: Callable[[Variant], PrePhase | None]) -> None:
+    """Plug a pre-play phase into every table of ``preset`` (``factory`` returns ``None`` when the
+    variant's switches leave the phase off)."""
+    _PRE_PHASES.setdefault(preset, []).append(factory)
+
+
+register_pre_phase(
+    "sichuan",
+    lambda v: HuanSanZhang(str(v.options["huan_san_zhang_direction"])) if v.options["huan_san_zhang"] else None,
+)
+register_pre_phase("sichuan", lambda v: DingQue() if v.options["ding_que"] else None)
+
+
+class Observation:
+    """What ``seat`` can see: its own standing tiles, every meld, discard, flower count, declared
+    void suit, the wall size and balances; never another seat's standing tiles or the wall."""
+
+    __slots__ = ("_t", "seat")
+
+    def __init__(self, table: Table, seat: int) -> None:
+        self._t = table
+        self.seat = seat
+
+    @property
+    def hand(self) -> list[int]:
+        return list(self._t.hands[self.seat])
+
+    @property
+    def melds(self) -> list[list[tuple[str, int, int, str | None]]]:
+        return [list(m) for m in self._t.melds]
+
+    @property
+    def discards(self) -> list[list[int]]:
+        return [list(d) for d in self._t.discards]
+
+    @property
+    def void(self) -> list[int | None]:
+        return list(self._t.void)
+
+    @property
+    def active(self) -> list[bool]:
+        return list(self._t.active)
+
+    @property
+    def won(self) -> list[int]:
+        return list(self._t.win_count)
+
+    @property
+    def wall_remaining(self) -> int:
+        return self._t.wall_remaining
+
+    @property
+    def phase(self) -> str:
+        return self._t.phase
+
+    @property
+    def last_discard(self) -> int | None:
+        return self._t.last_discard
+
+    @property
+    def variant_id(self) -> str:
+        return self._t.variant.id
+
+    def discard_analysis(self) -> list[tuple[int, int, int]]:
+        """``(discard, shanten after it, unseen useful tiles)`` for the seat to move, best first."""
+        return self._t._analysis(self.seat)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "hand": [tile_name(k) for k in range(34) for _ in range(self._t.hands[self.seat][k])],
+            "melds": self.melds,
+            "discards": [[tile_name(t) for t in d] for d in self._t.discards],
+            "void": self.void,
+            "active": self.active,
+            "wall_remaining": self.wall_remaining,
+            "phase": self.phase,
+        }
+
+
+class Table:
+    """One hand. ``Table(variant, seed=..., agents=None, dealer=0, prevalent_wind=0)``.
+
+    Drive it with ``legal_actions(seat)`` / ``step(action)`` (``to_act`` is the seat to decide),
+    or ``run()`` with agents (callables ``(observation, legal_actions) -> action``). ``done`` and
+    ``result`` (winners, fans, balances, ledger) after the end; ``log`` is the event log
+    (JSON-ready records) that ``hupai.replay`` rebuilds the table from.
+    """
+
+    def __init__(
+        self,
+        variant: Variant | str,
+        seed: int = 0,
+        agents: Sequence[Callable[..., Action]] | None = None,
+        *,
+        dealer: int = 0,
+        prevalent_wind: int = 0,
+        wall: Sequence[int] | None = None,
+    ) -> None:
+        v = variant if isinstance(variant, Variant) else Variant.load(variant)
+        if v.id not in ("sichuan", "mcr"):
+            raise RuleConfigError(f"the table plays the presets sichuan and mcr, not {v.id!r}")
+        if v.id == "sichuan" and v.options["players"] != 4:
+            raise RuleConfigError("the table plays 4-player hands only (switch players = 4)")
+        if not 0 <= dealer < N or not 0 <= prevalent_wind < N:
+            raise RuleConfigError("dealer and prevalent_wind are seat/wind indices 0..3")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise RuleConfigError(f"seed must be an int, got {seed!r}")
+        self.variant = v
+        self.vid = v.id
+        self.seed = seed
+        self.agents = list(agents) if agents is not None else None
+        self.rng = random.Random(seed ^ 0x5EED)
+        desc_rules = _rules_of(v)
+        self.multi_ron: bool = bool(desc_rules.get("multi_ron", False))
+        self.rob_added = desc_rules.get("rob_kong", "added_only") != "none"
+        self.pass_lock = bool(_params_of(v).get("pass_win_lock", False))
+        self.mode = str(v.options["mode"]) if v.id == "sichuan" else "single"
+        self.dealer = dealer
+        self.prevalent = WINDS[prevalent_wind]
+        self.seat_wind = [WINDS[(s - dealer) % N] for s in range(N)]
+        self.wall = list(wall) if wall is not None else build_wall(v.id, seed)
+        if wall is not None and sorted(self.wall) != sorted(build_wall(v.id, 0)):
+            raise RuleConfigError(f"wall: not the {v.id} tile set ({len(self.wall)} tiles given)")
+        self._custom_wall = wall is not None
+        self.n_tiles = len(self.wall)
+        self.head = 0
+        self.tail = len(self.wall)
+        self.hands: list[list[int]] = [[0] * 34 for _ in range(N)]
+        self.melds: list[list[tuple[str, int, int, str | None]]] = [[] for _ in range(N)]
+        self.discards: list[list[int]] = [[] for _ in range(N)]
+        self.flowers: list[list[int]] = [[] for _ in range(N)]
+        self.won_tiles: list[list[int]] = [[] for _ in range(N)]
+        self.active = [True] * N
+        self.void: list[int | None] = [None] * N
+        self.win_locked = [False] * N
+        self.hand_locked = [False] * N
+        self.win_count = [0] * N
+        self.wins: list[dict[str, Any]] = []
+        self.settlement = Settlement([SEAT_NAMES[s] for s in range(N)], variant=v)
+        self.log: list[dict[str, Any]] = []
+        self.phase = "deal"
+        self.to_act = dealer
+        self.done = False
+        self.result: dict[str, Any] | None = None
+        self.last_discard: int | None = None
+        self.turns = 0
+        self._drawn: int | None = None
+        self._win_type = "self_draw"
+        self._last_kong: str | None = None
+        self._opts: Any = None
+        self._claim: dict[str, Any] | None = None
+        self._pre: list[PrePhase] = []
+        self._drawn_once = [False] * N
+        self._claim_made = False
+        self._pre_done: set[int] = set()
+        self._ver = 0
+        self._legal: tuple[int, int, list[Action]] | None = None
+        self._event(
+            {
+                "type": "start",
+                "variant": v.id,
+                "options": {k: val for k, val in v.options.items()},
+                "seed": seed,
+                "dealer": dealer,
+                "prevalent_wind": prevalent_wind,
+                **({"wall": list(self.wall)} if self._custom_wall else {}),
+            }
+        )
+        self._deal()
+
+    # ------------------------------------------------------------------ state helpers
+    def _event(self, e: dict[str, Any]) -> None:
+        self.log.append(e)
+
+    @property
+    def wall_remaining(self) -> int:
+        return self.tail - self.head
+
+    def _seat_tuple(self, s: int) -> tuple[Any, ...]:
+        return (
+            self.hands[s],
+            self.melds[s],
+            self.active[s],
+            self.void[s],
+            self.win_locked[s],
+            self.hand_locked[s],
+            min(len(self.flowers[s]), 8),
+            self.seat_wind[s],
+            s == self.dealer,
+        )
+
+    def _take(self, from_back: bool) -> int | None:
+        if self.head >= self.tail:
+            return None
+        if from_back:
+            self.tail -= 1
+            return self.wall[self.tail]
+        t = self.wall[self.head]
+        self.head += 1
+        return t
+
+    def _draw(self, seat: int, from_back: bool) -> int | None:
+        """Draw for ``seat`` (flowers replaced from the back); ``None`` when the wall is empty."""
+        while True:
+            t = self._take(from_back)
+            if t is None:
+                return None
+            if t >= 34:
+                self.flowers[seat].append(t)
+                self._event({"type": "flower", "seat": seat, "tile": t})
+                from_back = True
+                continue
+            self.hands[seat][t] += 1
+            return t
+
+    def _deal(self) -> None:
+        for _ in range(13):
+            for k in range(N):
+                s = (self.dealer + k) % N
+                if self._draw(s, False) is None:
+                    raise RuleConfigError("the wall is too short to deal")
+        last = self._draw(self.dealer, False)
+        if last is None:
+            raise RuleConfigError("the wall is too short to deal")
+        self._event({"type": "deal", "wall_remaining": self.wall_remaining})
+        self._pre = [p for f in _PRE_PHASES.get(self.vid, []) if (p := f(self.variant)) is not None]
+        self._drawn = last
+        if self._pre:
+            self._start_pre()
+        else:
+            self._start_turn(self.dealer, last, "self_draw")
+
+    def _start_pre(self) -> None:
+        self.phase = self._pre[0].name
+        self._pre_done = set()
+        self.to_act = self.dealer
+
+    def _start_turn(self, seat: int, drawn: int | None, win_type: str) -> None:
+        first = drawn is not None and not self._drawn_once[seat] and not self._claim_made and win_type == "self_draw"
+        self.phase = "turn"
+        self.to_act = seat
+        self._drawn = drawn
+        self._win_type = win_type
+        self._opts = flow_turn(
+            self.variant,
+            self._seat_tuple(seat),
+            seat,
+            drawn,
+            win_type,
+            self.prevalent,
+            self.wall_remaining == 0 and drawn is not None,
+            self.wall_remaining == 0,
+            self._last_kong,
+            False,
+            self.wall_remaining,
+            first,
+        )
+        self._drawn_once[seat] = True
+
+    def _analysis(self, seat: int) -> list[tuple[int, int, int]]:
+        if self.phase != "turn" or seat != self.to_act:
+            return []
+        return flow_turn(
+            self.variant,
+            self._seat_tuple(seat),
+            seat,
+            None,
+            "self_draw",
+            self.prevalent,
+            False,
+            True,
+            None,
+            True,
+        )[4]
+
+    def _next_active(self, seat: int) -> int | None:
+        for k in range(1, N + 1):
+            s = (seat + k) % N
+            if self.active[s]:
+                return s
+        return None
+
+    def _draw_turn(self, seat: int) -> None:
+        """``seat`` draws from the wall and moves (or the hand ends on an empty wall)."""
+        self.win_locked[seat] = False
+        self._last_kong = None
+        t = self._draw(seat, False)
+        if t is None:
+            self._exhaustive_draw()
+            return
+        self._event({"type": "draw", "seat": seat})
+        self._start_turn(seat, t, "self_draw")
+
+    def _replacement(self, seat: int, kong_kind: str) -> None:
+        self._last_kong = kong_kind
+        t = self._draw(seat, True)
+        if t is None:
+            self._exhaustive_draw()
+            return
+        self._event({"type": "draw", "seat": seat, "replacement": True})
+        self._start_turn(seat, t, "kong_replacement")
+
+    # ------------------------------------------------------------------ public API
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Every legal action of ``seat`` (default ``to_act``) now; empty when it has nothing to do."""
+        if seat is None:
+            seat = self.to_act
+        if self.done or seat != self.to_act:
+            return []
+        lc = self._legal
+        if lc is not None and lc[0] == self._ver and lc[1] == seat:
+            return list(lc[2])
+        out = self._compute_legal(seat)
+        self._legal = (self._ver, seat, out)
+        return list(out)
+
+    def _compute_legal(self, seat: int) -> list[Action]:
+        A = Action.of
+        if self.phase == "turn":
+            win, ck, ak, discards, _, forced = self._opts
+            if forced and self._drawn is not None:
+                return [A(WIN, seat, self._drawn)]  # 最后四张: the win is forced
+            out = [A(WIN, seat, self._drawn)] if win is not None and self._drawn is not None else []
+            if ck:
+                out += [A(CONCEALED_KONG, seat, t) for t in ck]
+            if ak:
+                out += [A(ADDED_KONG, seat, t) for t in ak]
+            da = _DISCARDS[seat]
+            out += [da[t] for t in discards]
+            return out
+        if self.phase in ("claim", "rob"):
+            c = self._claim
+            assert c is not None
+            r = c["responses"][seat]
+            t = c["tile"]
+            if r[0] is not None and r[4]:
+                return [A(WIN, seat, t)]  # forced win
+            out = [A(PASS, seat, t)]
+            if r[0] is not None:
+                out.append(A(WIN, seat, t))
+            if r[1]:
+                out.append(A(KONG, seat, t))
+            if r[2]:
+                out.append(A(PUNG, seat, t))
+            out += [A(CHOW, seat, lo) for lo in r[3]]
+            return out
+        if self._pre:
+            return self._pre[0].legal_actions(self, seat)
+        return []
+
+    def observation(self, seat: int) -> Observation:
+        return Observation(self, seat)
+
+    def step(self, action: Action) -> None:
+        """Apply one action of ``to_act``. An illegal action raises ``IllegalActionError`` and changes
+        nothing."""
+        if self.done:
+            raise IllegalActionError("the hand is over")
+        if not isinstance(action, Action):
+            raise IllegalActionError(f"not an Action: {action!r}")
+        legal = self.legal_actions(action.seat)
+        if not any(x is action for x in legal) and action not in legal:
+            raise IllegalActionError(
+                f"illegal action {action} (seat {self.to_act} is to act in phase {self.phase})"
+            )
+        self._ver += 1
+        if action.tiles:
+            self.log.append({"type": "action", **action.to_json()})
+        elif action.tile >= 0:
+            self.log.append({"type": "action", "kind": action.kind, "seat": action.seat, "tile": action.tile})
+        else:
+            self.log.append({"type": "action", "kind": action.kind, "seat": action.seat})
+        if self.phase == "turn":
+            self._turn_action(action)
+        elif self.phase in ("claim", "rob"):
+            self._claim_action(action)
+        else:
+            self._pre_action(action)
+
+    def run(self, agents: Sequence[Callable[..., Action]] | None = None, max_steps: int = 100000) -> dict[str, Any]:
+        """Play to the end with ``agents`` (or the table's) and return ``result``."""
+        ag = list(agents) if agents is not None else self.agents
+        if ag is None or len(ag) != N:
+            raise RuleConfigError("run() needs four agents")
+        steps = 0
+        while not self.done:
+            s = self.to_act
+            legal = self.legal_actions(s)
+            a = ag[s](Observation(self, s), legal)
+            self.step(a)
+            steps += 1
+            if steps > max_steps:
+                raise RuleConfigError("the hand did not end")
+        assert self.result is not None
+        return self.result
+
+    # ------------------------------------------------------------------ phases
+    def _pre_action(self, a: Action) -> None:
+        ph = self._pre[0]
+        ph.apply(self, a)
+        self._pre_done.add(a.seat)
+        if len(self._pre_done) < N:
+            self.to_act = (a.seat + 1) % N
+            return
+        ph.finish(self)
+        self._pre.pop(0)
+        if self._pre:
+            self._start_pre()
+        else:
+            self._start_turn(self.dealer, None, "self_draw")
+
+    def _turn_action(self, a: Action) -> None:
+        s = a.seat
+        h = self.hands[s]
+        if a.kind == WIN:
+            self._win_self(s, a.tile)
+        elif a.kind == DISCARD:
+            h[a.tile] -= 1
+            self.discards[s].append(a.tile)
+            self.last_discard = a.tile
+            self.turns += 1
+            source = "after_kong_discard" if self._last_kong else "discard"
+            self._offer(s, a.tile, source)
+        elif a.kind == CONCEALED_KONG:
+            h[a.tile] -= 4
+            self.melds[s].append(("kong", a.tile, 0, "concealed"))
+            if self.vid == "sichuan":
+                self.settlement.kong(SEAT_NAMES[s], "concealed")
+            self._replacement(s, "concealed")
+        elif a.kind == ADDED_KONG:
+            if self.rob_added:
+                h[a.tile] -= 1
+                if self._offer(s, a.tile, "rob_kong"):
+                    return
+                h[a.tile] += 1
+            self._finish_added_kong(s, a.tile)
+
+    def _finish_added_kong(self, s: int, t: int) -> None:
+        self.hands[s][t] -= 1
+        ms = self.melds[s]
+        i = next(i for i, m in enumerate(ms) if m[0] == "pung" and m[1] == t)
+        ms[i] = ("kong", t, ms[i][2], "added")
+        if self.vid == "sichuan":
+            self.settlement.kong(SEAT_NAMES[s], "added")
+        self._replacement(s, "added")
+
+    def _offer(self, s: int, t: int, source: str) -> bool:
+        """Ask every seat about tile ``t`` from ``s``; returns whether anyone may respond."""
+        empty = self.wall_remaining == 0
+        resp = flow_claims(
+            self.variant,
+            [self._seat_tuple(k) for k in range(N)],
+            s,
+            t,
+            source,
+            self.prevalent,
+            empty,
+            empty,
+            self._last_kong if source == "after_kong_discard" else None,
+            self.wall_remaining,
+        )
+        order = [(s + k) % N for k in range(1, N)]
+        pending = [k for k in order if resp[k] is not None]
+        if not pending:
+            if source != "rob_kong":
+                self._after_discard(s)
+            return False
+        self._claim = {"from": s, "tile": t, "source": source, "responses": resp, "pending": pending, "decided": {}}
+        self.phase = "rob" if source == "rob_kong" else "claim"
+        self.to_act = pending[0]
+        return True
+
+    def _after_discard(self, s: int) -> None:
+        self._last_kong = None
+        nxt = self._next_active(s)
+        if nxt is None:
+            self._end()
+        else:
+            self._draw_turn(nxt)
+
+    def _claim_action(self, a: Action) -> None:
+        c = self._claim
+        assert c is not None
+        c["decided"][a.seat] = a
+        if a.kind == PASS and c["responses"][a.seat][0] is not None and self.pass_lock and c["source"] != "rob_kong":
+            self.win_locked[a.seat] = True
+        rest = [k for k in c["pending"] if k not in c["decided"]]
+        if rest:
+            self.to_act = rest[0]
+            return
+        self._resolve(c)
+
+    def _resolve(self, c: dict[str, Any]) -> None:
+        s, t, source = c["from"], c["tile"], c["source"]
+        decided: dict[int, Action] = c["decided"]
+        order = [k for k in c["pending"]]
+        self._claim = None
+        winners = [k for k in order if decided[k].kind == WIN]
+        if winners:
+            if not self.multi_ron:
+                winners = winners[:1]
+            if source == "rob_kong":
+                pass  # the robbed tile already left the owner's hand
+            else:
+                self.discards[s].pop()
+            for i, w in enumerate(winners):
+                self._record_win(w, t, source, s, c["responses"][w][0], shared=i > 0)
+            self._event({"type": "claim_resolved", "winners": winners})
+            if self._hand_over():
+                self._end()
+                return
+            nxt = self._next_active(winners[-1])
+            if nxt is None:
+                self._end()
+            else:
+                self._last_kong = None
+                self._draw_turn(nxt)
+            return
+        if source == "rob_kong":
+            self.hands[s][t] += 1
+            self._finish_added_kong(s, t)
+            return
+        for kind in (KONG, PUNG, CHOW):
+            for k in order:
+                a = decided[k]
+                if a.kind != kind:
+                    continue
+                self.discards[s].pop()
+                h = self.hands[k]
+                self._last_kong = None
+                self._claim_made = True
+                if kind == KONG:
+                    h[t] -= 3
+                    self.melds[k].append(("kong", t, (k - s) % N, "open"))
+                    if self.vid == "sichuan":
+                        self.settlement.kong(SEAT_NAMES[k], "open", feeder=SEAT_NAMES[s])
+                    self._replacement(k, "open")
+                    return
+                if kind == PUNG:
+                    h[t] -= 2
+                    self.melds[k].append(("pung", t, (k - s) % N, None))
+                else:
+                    for x in range(a.tile, a.tile + 3):
+                        if x != t:
+                            h[x] -= 1
+                    self.melds[k].append(("chow", a.tile, t - a.tile + 1, None))
+                self._start_turn(k, None, "self_draw")
+                return
+        self._after_discard(s)
+
+    # ------------------------------------------------------------------ wins and the end
+    def _record_win(self, w: int, t: int, win_type: str, discarder: int | None, opt: Any, shared: bool = False) -> None:
+        value, _sdp, fans, deltas = opt
+        names = SEAT_NAMES
+        if self.vid == "sichuan":
+            self.settlement.win(
+                names[w],
+                value,
+                discarder=None if discarder is None else names[discarder],
+                after_kong=win_type == "after_kong_discard",
+            )
+        else:
+            self.settlement.record("WIN", [(names[k], deltas[k]) for k in range(N)], reason=f"{names[w]} wins")
+        if not shared:  # 一炮多响: one physical tile, kept by the first winner
+            self.won_tiles[w].append(t)
+        self.win_count[w] += 1
+        self.wins.append({"seat": w, "tile": t, "win_type": win_type, "from": discarder, "value": value, "fans": fans})
+        self._event({"type": "win", "seat": w, "tile": t, "win_type": win_type, "from": discarder, "value": value})
+        if self.mode == "xuezhan":
+            self.active[w] = False
+        elif self.mode == "xueliu":
+            self.hand_locked[w] = True
+
+    def _win_self(self, s: int, t: int) -> None:
+        opt = self._opts[0]
+        self.hands[s][t] -= 1
+        self._record_win(s, t, self._win_type, None, opt)
+        if self._hand_over():
+            self._end()
+            return
+        nxt = self._next_active(s)
+        self._last_kong = None
+        if nxt is None:
+            self._end()
+        else:
+            self._draw_turn(nxt)
+
+    def _hand_over(self) -> bool:
+        if self.mode == "single":
+            return True
+        return sum(self.active) <= 1
+
+    def _exhaustive_draw(self) -> None:
+        self._event({"type": "wall_empty"})
+        if self.vid == "sichuan":
+            seats = [k for k in range(N) if self.active[k]]
+            if len(seats) >= 2:
+                states = flow_draw_end(self.variant, [self._seat_tuple(k) for k in seats])
+                self.settlement.draw_end(
+                    {SEAT_NAMES[k]: {"huazhu": hz, "da_jiao": dj} for k, (hz, dj) in zip(seats, states)}
+                )
+        self._end(exhausted=True)
+
+    def _end(self, exhausted: bool = False) -> None:
+        if not self.settlement.ended:
+            self.settlement.end_hand()
+        self.done = True
+        self.phase = "done"
+        bal = self.settlement.balances
+        self.result = {
+            "winners": sorted({w["seat"] for w in self.wins}),
+            "wins": [dict(w) for w in self.wins],
+            "exhausted": exhausted and not self.wins,
+            "balances": [bal[SEAT_NAMES[k]] for k in range(N)],
+            "turns": self.turns,
+            "ledger": self.settlement.to_dict(),
+        }
+        self._event({"type": "end", "winners": self.result["winners"], "balances": self.result["balances"], "exhausted": self.result["exhausted"]})
+
+    # ------------------------------------------------------------------ invariants
+    def tile_count(self) -> int:
+        """Every tile accounted for: wall + hands + melds + rivers + flowers + won tiles (+ a tile
+        being robbed) must equal the wall size."""
+        n = self.wall_remaining
+        n += sum(sum(h) for h in self.hands)
+        n += sum(4 if m[0] == "kong" else 3 for ms in self.melds for m in ms)
+        n += sum(len(d) for d in self.discards) + sum(len(f) for f in self.flowers)
+        n += sum(len(w) for w in self.won_tiles)
+        if self.phase == "rob" and self._claim is not None:
+            n += 1
+        n += sum(p.held_tiles() for p in self._pre)
+        return n
+
+    def hand_text(self, seat: int) -> str:
+        h = " ".join(tile_name(k) for k in range(34) for _ in range(self.hands[seat][k]))
+        ms = " ".join(f"[{m[0]} {tile_name(m[1])}]" for m in self.melds[seat])
+        return (h + " " + ms).strip()

@@ -1,0 +1,615 @@
+//! Rule queries for table engines (game flow): given a compiled [`Variant`] and the seats' hands,
+//! one call returns every legal response of every seat to a discard (or a kong being added), or
+//! every legal option of the seat to move after a draw. The flow layer (Python `hupai.game`)
+//! only keeps state and resolves priorities; every rule decision (whether a hand wins and for how
+//! much, which claims and kongs are allowed, 定缺 and 过水不胡 restrictions) is made here.
+
+use crate::analysis::{self, is_winning_planned};
+use crate::decompose::Shapes;
+use crate::error::{Error, Result};
+use crate::hand::{Hand, Meld, MeldKind};
+use crate::situation::{KongKind, Situation, WinType};
+use crate::tile::{Counts, N_KINDS, Tile};
+use crate::variant::{Rules, Variant};
+
+/// What the flow layer knows about one seat.
+#[derive(Clone, Debug)]
+pub struct SeatState {
+    /// Standing tiles.
+    pub counts: Counts,
+    /// Declared melds and, for kongs, their kind.
+    pub melds: Vec<(Meld, Option<KongKind>)>,
+    /// Still in the hand (血战: a winner has left).
+    pub active: bool,
+    /// 定缺 suit (0 m, 1 p, 2 s).
+    pub void_suit: Option<u8>,
+    /// 过水不胡: this seat passed a win and may not win on a discard until its next draw.
+    pub win_locked: bool,
+    /// 血流成河: the seat has won and its hand is locked (it may only win again).
+    pub hand_locked: bool,
+    pub flowers: u8,
+    pub seat_wind: Tile,
+    pub dealer: bool,
+}
+
+/// Table facts shared by every seat for one query.
+#[derive(Clone, Copy, Debug)]
+pub struct TableCtx {
+    pub prevalent_wind: Tile,
+    /// The tile in question is the last of the wall (海底).
+    pub wall_last: bool,
+    /// No tile left to draw (no kong, no claim but a win).
+    pub wall_empty: bool,
+    /// The kong just made, for 杠上开花 / 杠上炮.
+    pub last_kong: Option<KongKind>,
+    /// Tiles left in the wall (for 最后四张 forced wins).
+    pub wall_remaining: u32,
+    /// The mover's first draw with no claim made yet in the hand (天胡 / 地胡).
+    pub first_turn: bool,
+}
+
+/// A legal win and what it is worth.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WinOption {
+    /// 四川: points each payer pays; MCR: the fan total (flowers included).
+    pub value: i64,
+    /// Paid by every other player still in the hand (self-draw) rather than one discarder.
+    pub self_draw_payment: bool,
+    /// Counted fans `(id, count)`.
+    pub fans: Vec<(String, u32)>,
+    /// Per-seat amounts when the preset settles a win by itself (MCR; empty for 四川, whose
+    /// payments the settlement ledger derives from `value`).
+    pub deltas: Vec<i64>,
+}
+
+/// The legal responses of one seat to a discard (or an added kong).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Response {
+    pub win: Option<WinOption>,
+    /// The win may not be declined (四川 最后四张, switch `forced_win_last_n`).
+    pub forced_win: bool,
+    pub kong: bool,
+    pub pung: bool,
+    /// Lowest tile of each possible chow.
+    pub chows: Vec<Tile>,
+}
+
+impl Response {
+    pub fn is_empty(&self) -> bool {
+        self.win.is_none() && !self.kong && !self.pung && self.chows.is_empty()
+    }
+}
+
+/// The options of the seat to move, holding `3n+2` tiles.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TurnOptions {
+    pub win: Option<WinOption>,
+    /// The win may not be declined (四川 最后四张).
+    pub forced_win: bool,
+    pub concealed_kongs: Vec<Tile>,
+    pub added_kongs: Vec<Tile>,
+    /// Legal discards.
+    pub discards: Vec<Tile>,
+    /// With `analyze`: `(discard, shanten after it, useful tiles left unseen by the seat)`.
+    pub analysis: Vec<(Tile, i8, u32)>,
+}
+
+struct Flow<'a> {
+    variant: &'a Variant,
+    chi: bool,
+    kong_open: bool,
+    kong_added: bool,
+    kong_concealed: bool,
+    shapes: Shapes,
+}
+
+fn flow_of(variant: &Variant) -> Result<Flow<'_>> {
+    let r = &variant.preset().rules;
+    let has = |k: &str| r.kong_kinds.iter().any(|x| x == k);
+    let (chi, shapes) = match variant.rules() {
+        Rules::Sichuan(s) => (s.chi_allowed, s.shapes),
+        Rules::Mcr(_) => (r.chi_allowed, Shapes::MCR),
+        _ => {
+            return Err(Error::rule(format!(
+                "game flow supports the mahjong presets sichuan and mcr, not {}",
+                variant.id()
+            )));
+        }
+    };
+    Ok(Flow {
+        variant,
+        chi,
+        kong_open: has("open"),
+        kong_added: has("added"),
+        kong_concealed: has("concealed"),
+        shapes,
+    })
+}
+
+/// 最后四张: a ready player must win once fewer than `forced_win_last_n` tiles are left.
+fn forced(variant: &Variant, ctx: &TableCtx) -> bool {
+    match variant.rules() {
+        Rules::Sichuan(_) => match variant.options().get("forced_win_last_n") {
+            Some(crate::preset::SwitchValue::Int(n)) => {
+                *n > 0 && i64::from(ctx.wall_remaining) < *n
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+fn sets_needed(seat: &SeatState) -> u8 {
+    4u8.saturating_sub(seat.melds.len() as u8)
+}
+
+fn check_seat(seat: &SeatState, i: usize, extra: u8) -> Result<()> {
+    let n: u32 = seat.counts.iter().map(|&c| u32::from(c)).sum::<u32>() + u32::from(extra);
+    let need = 3 * u32::from(sets_needed(seat)) + 2;
+    if n != need && n + 1 != need {
+        return Err(Error::hand(format!(
+            "seat {i}: {n} standing tiles with {} melds (expected {} or {})",
+            seat.melds.len(),
+            need - 1,
+            need
+        )));
+    }
+    if let Some(k) = seat.counts.iter().position(|&c| c > 4) {
+        return Err(Error::hand(format!(
+            "seat {i}: {} copies of {}",
+            seat.counts[k],
+            Tile::new_unchecked(k as u8)
+        )));
+    }
+    if seat.melds.len() > 4 {
+        return Err(Error::hand(format!("seat {i}: more than four melds")));
+    }
+    Ok(())
+}
+
+fn void_blocks(seat: &SeatState, t: Tile) -> bool {
+    matches!((seat.void_suit, t.suit_index()), (Some(v), Some(s)) if v == s)
+}
+
+impl Flow<'_> {
+    /// Score `seat` winning on `tile` (not in `seat.counts`), or `None` when it is not a legal win.
+    fn win(
+        &self,
+        seat: &SeatState,
+        idx: usize,
+        tile: Tile,
+        win_type: WinType,
+        discarder: Option<usize>,
+        ctx: &TableCtx,
+    ) -> Option<WinOption> {
+        let mut full = seat.counts;
+        full[tile.idx()] += 1;
+        if !is_winning_planned(&full, 0, sets_needed(seat), self.shapes) {
+            return None;
+        }
+        let mut standing = Vec::with_capacity(14);
+        for (k, &c) in seat.counts.iter().enumerate() {
+            for _ in 0..c {
+                standing.push(Tile::new_unchecked(k as u8));
+            }
+        }
+        let melds: Vec<Meld> = seat.melds.iter().map(|m| m.0).collect();
+        let hand = Hand::new(standing, melds).ok()?;
+        let sit = Situation {
+            hand,
+            kong_kinds: seat.melds.iter().map(|m| m.1).collect(),
+            win_tile: tile,
+            win_type,
+            fourth_tile: false,
+            wall_last: ctx.wall_last,
+            seat_wind: seat.seat_wind,
+            prevalent_wind: ctx.prevalent_wind,
+            flowers: seat.flowers,
+            flower_tiles: Vec::new(),
+            dealer: seat.dealer,
+            blessing: None,
+            void_suit: seat.void_suit,
+            last_kong: ctx.last_kong,
+            extra: Default::default(),
+        };
+        match self.variant.rules() {
+            Rules::Sichuan(r) => {
+                let first_self_draw = ctx.first_turn
+                    && win_type == WinType::SelfDraw
+                    && r.mode != crate::sichuan::Mode::Xueliu
+                    && !r.di_hu_on_discard;
+                let blessed = first_self_draw.then(|| {
+                    let mut b = sit.clone();
+                    b.blessing = Some(if seat.dealer {
+                        crate::situation::Blessing::Heavenly
+                    } else {
+                        crate::situation::Blessing::Earthly
+                    });
+                    b
+                });
+                let sc = blessed
+                    .and_then(|b| r.score(&b).ok())
+                    .or_else(|| r.score(&sit).ok())?;
+                Some(WinOption {
+                    value: sc.per_payer,
+                    self_draw_payment: sc.self_draw_payment,
+                    fans: sc.fans.iter().map(|f| (f.id.clone(), f.count)).collect(),
+                    deltas: Vec::new(),
+                })
+            }
+            Rules::Mcr(r) => {
+                // The fourth-tile and last-tile flags may clash with the hand; try without them.
+                let sc = crate::mcr::score(&sit, r)
+                    .or_else(|_| {
+                        let mut s2 = sit.clone();
+                        s2.wall_last = false;
+                        crate::mcr::score(&s2, r)
+                    })
+                    .ok()?;
+                if !sc.meets_minimum {
+                    return None;
+                }
+                let total = i64::from(sc.total);
+                let pay =
+                    crate::mcr::settle(total, r.base_points, idx as u8, discarder.map(|d| d as u8))
+                        .ok()?;
+                let mut deltas = vec![0i64; 4];
+                for p in pay {
+                    deltas[usize::from(p.payer)] -= p.amount;
+                    deltas[usize::from(p.payee)] += p.amount;
+                }
+                Some(WinOption {
+                    value: total,
+                    self_draw_payment: discarder.is_none(),
+                    fans: sc
+                        .fans
+                        .iter()
+                        .map(|&(f, c)| {
+                            let id = self
+                                .variant
+                                .preset()
+                                .fans
+                                .get(f)
+                                .map_or("?", |d| d.id.as_str());
+                            (id.to_string(), u32::from(c))
+                        })
+                        .collect(),
+                    deltas,
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Every seat's legal responses to `tile`, discarded (or, with `WinType::RobKong`, added to a
+/// pung) by `discarder`. `source` is `Discard`, `AfterKongDiscard` or `RobKong`.
+pub fn claims(
+    variant: &Variant,
+    seats: &[SeatState],
+    discarder: usize,
+    tile: Tile,
+    source: WinType,
+    ctx: &TableCtx,
+) -> Result<Vec<Response>> {
+    let f = flow_of(variant)?;
+    if discarder >= seats.len() {
+        return Err(Error::hand(format!(
+            "discarder {discarder} is not a seat (0..{})",
+            seats.len()
+        )));
+    }
+    if source.is_self_drawn() {
+        return Err(Error::hand(
+            "claims answer a discard or an added kong, not a self-draw",
+        ));
+    }
+    if tile.idx() >= N_KINDS || tile.is_flower() {
+        return Err(Error::hand(format!("{tile} cannot be discarded")));
+    }
+    let n = seats.len();
+    let mut out = Vec::with_capacity(n);
+    for (i, seat) in seats.iter().enumerate() {
+        check_seat(seat, i, 0)?;
+        let mut r = Response::default();
+        if i == discarder || !seat.active {
+            out.push(r);
+            continue;
+        }
+        if !seat.win_locked {
+            r.win = f.win(seat, i, tile, source, Some(discarder), ctx);
+            r.forced_win = r.win.is_some() && forced(variant, ctx);
+        }
+        let can_claim = source != WinType::RobKong
+            && !ctx.wall_empty
+            && !seat.hand_locked
+            && !void_blocks(seat, tile);
+        if can_claim {
+            let c = seat.counts[tile.idx()];
+            r.pung = c >= 2;
+            r.kong = c >= 3 && f.kong_open;
+            if f.chi && i == (discarder + 1) % n {
+                if let (Some(s), Some(rank)) = (tile.suit_index(), tile.rank()) {
+                    for lo in rank.saturating_sub(2).max(1)..=rank.min(7) {
+                        let ok = (lo..lo + 3)
+                            .all(|rk| rk == rank || seat.counts[usize::from(s * 9 + rk - 1)] > 0);
+                        if ok {
+                            r.chows.push(Tile::new_unchecked(s * 9 + lo - 1));
+                        }
+                    }
+                }
+            }
+        }
+        out.push(r);
+    }
+    Ok(out)
+}
+
+/// The options of `seat` (index `idx`), which holds `3n+2` tiles; `drawn` is the tile just drawn
+/// (`None` after a claim: no win then), `win_type` `SelfDraw` or `KongReplacement`.
+pub fn turn(
+    variant: &Variant,
+    seat: &SeatState,
+    idx: usize,
+    drawn: Option<Tile>,
+    win_type: WinType,
+    ctx: &TableCtx,
+    analyze: bool,
+) -> Result<TurnOptions> {
+    let f = flow_of(variant)?;
+    check_seat(seat, idx, 0)?;
+    let total: u32 = seat.counts.iter().map(|&c| u32::from(c)).sum();
+    if total % 3 != 2 {
+        return Err(Error::hand(format!(
+            "seat {idx}: the seat to move holds 3n+2 tiles, not {total}"
+        )));
+    }
+    let mut o = TurnOptions::default();
+    if let Some(t) = drawn {
+        if seat.counts[t.idx()] == 0 {
+            return Err(Error::hand(format!(
+                "seat {idx}: drawn tile {t} is not in the hand"
+            )));
+        }
+        let mut before = seat.clone();
+        before.counts[t.idx()] -= 1;
+        o.win = f.win(&before, idx, t, win_type, None, ctx);
+        o.forced_win = o.win.is_some() && forced(variant, ctx);
+    }
+    if seat.hand_locked {
+        // 血流成河 after a win: the hand is fixed, the drawn tile goes out again.
+        o.discards = drawn.into_iter().collect();
+        return Ok(o);
+    }
+    if !ctx.wall_empty && seat.melds.len() < 4 {
+        for k in 0..N_KINDS {
+            let t = Tile::new_unchecked(k as u8);
+            if void_blocks(seat, t) {
+                continue;
+            }
+            if f.kong_concealed && seat.counts[k] == 4 {
+                o.concealed_kongs.push(t);
+            }
+            if f.kong_added
+                && seat.counts[k] >= 1
+                && seat
+                    .melds
+                    .iter()
+                    .any(|(m, _)| m.kind == MeldKind::Pung && m.tile == t)
+            {
+                o.added_kongs.push(t);
+            }
+        }
+    }
+    let holds_void: Vec<Tile> = (0..N_KINDS)
+        .filter(|&k| seat.counts[k] > 0)
+        .map(|k| Tile::new_unchecked(k as u8))
+        .filter(|&t| void_blocks(seat, t))
+        .collect();
+    let void_first = match variant.rules() {
+        Rules::Sichuan(_) => variant
+            .options()
+            .get("ding_que_discard_first")
+            .is_some_and(|v| matches!(v, crate::preset::SwitchValue::Bool(true))),
+        _ => false,
+    };
+    o.discards = if void_first && !holds_void.is_empty() {
+        holds_void
+    } else {
+        (0..N_KINDS)
+            .filter(|&k| seat.counts[k] > 0)
+            .map(|k| Tile::new_unchecked(k as u8))
+            .collect()
+    };
+    if analyze {
+        let ds = analysis::discard_options(
+            &seat.counts,
+            0,
+            seat.melds.len(),
+            f.shapes,
+            Some(&seen_by(seat)),
+        )?;
+        o.analysis = ds.iter().map(|d| (d.tile, d.shanten, d.total)).collect();
+    }
+    Ok(o)
+}
+
+fn seen_by(seat: &SeatState) -> Counts {
+    let mut c = seat.counts;
+    for (m, _) in &seat.melds {
+        m.add_to(&mut c);
+    }
+    for x in c.iter_mut() {
+        *x = (*x).min(4);
+    }
+    c
+}
+
+/// 四川 draw-end state of each seat still in the hand: `(花猪, 大叫 amount when ready)`.
+pub fn draw_end_states(variant: &Variant, seats: &[SeatState]) -> Result<Vec<(bool, Option<i64>)>> {
+    let Rules::Sichuan(r) = variant.rules() else {
+        return Err(Error::rule(format!(
+            "draw-end checks (查花猪/查大叫) are a 四川 rule, not {}",
+            variant.id()
+        )));
+    };
+    let mut out = Vec::with_capacity(seats.len());
+    for (i, seat) in seats.iter().enumerate() {
+        check_seat(seat, i, 0)?;
+        let mut standing = Vec::with_capacity(13);
+        for (k, &c) in seat.counts.iter().enumerate() {
+            for _ in 0..c {
+                standing.push(Tile::new_unchecked(k as u8));
+            }
+        }
+        let hand = Hand::new(standing, seat.melds.iter().map(|m| m.0).collect())?;
+        let kinds: Vec<Option<KongKind>> = seat.melds.iter().map(|m| m.1).collect();
+        if hand.is_complete() {
+            return Err(Error::hand(format!(
+                "seat {i}: a draw-end hand holds 13 tiles (kongs as 3)"
+            )));
+        }
+        let mw = r.max_win_value(&hand, &kinds, seat.void_suit)?;
+        out.push((mw.huazhu, if mw.huazhu { None } else { mw.da_jiao }));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tile::to_counts;
+
+    fn seat(hand: &str) -> SeatState {
+        let tiles = crate::tile::parse_tiles(hand).unwrap();
+        SeatState {
+            counts: to_counts(&tiles).unwrap(),
+            melds: Vec::new(),
+            active: true,
+            void_suit: None,
+            win_locked: false,
+            hand_locked: false,
+            flowers: 0,
+            seat_wind: Tile::E,
+            dealer: false,
+        }
+    }
+
+    const CTX: TableCtx = TableCtx {
+        prevalent_wind: Tile::E,
+        wall_last: false,
+        wall_empty: false,
+        last_kong: None,
+        wall_remaining: 50,
+        first_turn: false,
+    };
+
+    #[test]
+    fn sichuan_claims_for_every_seat() {
+        let v = Variant::load("sichuan").unwrap();
+        let seats = vec![
+            seat("2s2s8s8s9s9s5m5m6m7m8m9m4p"),
+            seat("1m1m2m2m3m3m4s4s5s5s6s6s7s"),
+            seat("7s7s1p3p5p7p9p2m4m6m8m1s3s"),
+            seat("1p2p2p4p4p6p6p8p8p9s9m9m1s"),
+        ];
+        let t = Tile::parse("7s").unwrap();
+        let r = claims(&v, &seats, 0, t, WinType::Discard, &CTX).unwrap();
+        assert!(r[0].is_empty());
+        assert!(r[1].win.is_some() && !r[1].pung);
+        assert!(r[2].win.is_none() && r[2].pung && !r[2].kong);
+        assert!(r[2].chows.is_empty(), "no 吃 in sichuan");
+        assert!(r[3].is_empty());
+        // 过水不胡: a locked seat is not offered the win; 定缺 blocks the pung of the void suit.
+        let mut locked = seats.clone();
+        locked[1].win_locked = true;
+        locked[2].void_suit = Some(2);
+        let r = claims(&v, &locked, 0, t, WinType::Discard, &CTX).unwrap();
+        assert!(r[1].win.is_none());
+        assert!(!r[2].pung);
+        // Robbing a kong: wins only.
+        let r = claims(&v, &seats, 0, t, WinType::RobKong, &CTX).unwrap();
+        assert!(r[1].win.is_some() && !r[2].pung);
+    }
+
+    #[test]
+    fn mcr_minimum_and_chow_from_the_left() {
+        let v = Variant::load("mcr").unwrap();
+        let seats = vec![
+            seat("EESSWWNNCCFFP"),
+            seat("1m2m3m4m5m6m7p8p9p2s3s4s5s"),
+            seat("1p1p1p2p2p2p3p3p3p4p4p4p6m"),
+            seat("7m7m7m8m8m8m9m9m9m1s1s1s6s"),
+        ];
+        let t = Tile::parse("5s").unwrap();
+        let r = claims(&v, &seats, 0, t, WinType::Discard, &CTX).unwrap();
+        assert!(r[1].win.is_none(), "below the 8-fan minimum");
+        assert!(!r[1].chows.is_empty(), "the left seat may chow 345s");
+        let t = Tile::parse("3s").unwrap();
+        let r = claims(&v, &seats, 2, t, WinType::Discard, &CTX).unwrap();
+        assert!(r[3].chows.is_empty() && r[1].chows.is_empty());
+    }
+
+    #[test]
+    fn turn_options_and_errors() {
+        let v = Variant::load("sichuan").unwrap();
+        let s = seat("1m1m1m1m2m3m4m5m6m7m8m9m9m9m");
+        let o = turn(
+            &v,
+            &s,
+            0,
+            Tile::parse("9m").ok(),
+            WinType::SelfDraw,
+            &CTX,
+            true,
+        )
+        .unwrap();
+        assert!(o.win.is_some() && !o.forced_win);
+        let last = TableCtx {
+            wall_remaining: 2,
+            ..CTX
+        };
+        let o2 = turn(
+            &v,
+            &s,
+            0,
+            Tile::parse("9m").ok(),
+            WinType::SelfDraw,
+            &last,
+            false,
+        )
+        .unwrap();
+        assert!(o2.forced_win, "最后四张: the win is forced");
+        let first = TableCtx {
+            first_turn: true,
+            ..CTX
+        };
+        let mut dealer = s.clone();
+        dealer.dealer = true;
+        let o3 = turn(
+            &v,
+            &dealer,
+            0,
+            Tile::parse("9m").ok(),
+            WinType::SelfDraw,
+            &first,
+            false,
+        )
+        .unwrap();
+        assert!(o3.win.unwrap().fans.iter().any(|f| f.0 == "TIAN_HU"));
+        assert_eq!(o.concealed_kongs, vec![Tile::parse("1m").unwrap()]);
+        assert_eq!(o.analysis.len(), o.discards.len());
+        assert!(turn(&v, &seat("1m2m"), 0, None, WinType::SelfDraw, &CTX, false).is_err());
+        assert!(
+            Variant::load("zipai_guilin").is_ok_and(|z| claims(
+                &z,
+                &[],
+                0,
+                Tile::E,
+                WinType::Discard,
+                &CTX
+            )
+            .is_err())
+        );
+    }
+}
