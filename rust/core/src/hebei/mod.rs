@@ -215,43 +215,11 @@ impl HebeiRules {
     }
 }
 
-fn seat_of(seats: &[String], v: Option<&Value>, what: &str) -> Result<Option<usize>> {
-    match v {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => seats.iter().position(|x| x == s).map(Some).ok_or_else(|| {
-            Error::settlement(format!("{what} {s:?} is not a seat ({})", seats.join(", ")))
-        }),
-        Some(other) => Err(Error::settlement(format!(
-            "{what} must be a seat name, got {other}"
-        ))),
-    }
-}
-
 /// Settle one hand: `{"seats": [4], "dealer": seat, "kongs": [{"owner", "type", "feeder"}],
 /// "win": {"winner", "discarder", "hand", "situation"} | null}` (`null`: 荒庄).
 pub fn settle(r: &HebeiRules, hand: &Value) -> Result<Ledger> {
-    let seats: Vec<String> = match hand.get("seats") {
-        Some(Value::Array(a)) => a
-            .iter()
-            .map(|x| {
-                x.as_str()
-                    .map(String::from)
-                    .ok_or_else(|| Error::settlement("seats are names"))
-            })
-            .collect::<Result<_>>()?,
-        _ => {
-            return Err(Error::settlement(
-                "\"seats\": a list of the 4 seat names is required",
-            ));
-        }
-    };
-    if seats.len() != 4 {
-        return Err(Error::settlement(format!(
-            "hebei has 4 seats, got {}",
-            seats.len()
-        )));
-    }
-    let dealer = seat_of(&seats, hand.get("dealer"), "dealer")?;
+    let seats = crate::settlement::record_seats(hand, 4, "hebei")?;
+    let dealer = crate::settlement::record_seat(&seats, hand.get("dealer"), "dealer")?;
     let mut ledger = Ledger::new(
         seats.clone(),
         SettlementRules {
@@ -273,14 +241,15 @@ pub fn settle(r: &HebeiRules, hand: &Value) -> Result<Ledger> {
     };
     let mut kong_events = Vec::new();
     for (i, k) in kongs.iter().enumerate() {
-        let owner = seat_of(&seats, k.get("owner"), "kong owner")?
+        let owner = crate::settlement::record_seat(&seats, k.get("owner"), "kong owner")?
             .ok_or_else(|| Error::settlement(format!("kongs[{i}] needs \"owner\"")))?;
         let ty = k.get("type").and_then(Value::as_str).unwrap_or("");
         let lines: Vec<(String, String, i64)> = match ty {
             "open" | "kong_open" => {
-                let f = seat_of(&seats, k.get("feeder"), "kong feeder")?.ok_or_else(|| {
-                    Error::settlement(format!("kongs[{i}]: a 直杠 needs \"feeder\""))
-                })?;
+                let f = crate::settlement::record_seat(&seats, k.get("feeder"), "kong feeder")?
+                    .ok_or_else(|| {
+                        Error::settlement(format!("kongs[{i}]: a 直杠 needs \"feeder\""))
+                    })?;
                 if f == owner {
                     return Err(Error::settlement(format!(
                         "kongs[{i}]: the feeder cannot be the owner"
@@ -320,9 +289,9 @@ pub fn settle(r: &HebeiRules, hand: &Value) -> Result<Ledger> {
         ledger.end_hand(); // 荒庄: nothing else is paid (荒庄荒杠 unless instant)
         return Ok(ledger);
     };
-    let winner = seat_of(&seats, win.get("winner"), "winner")?
+    let winner = crate::settlement::record_seat(&seats, win.get("winner"), "winner")?
         .ok_or_else(|| Error::settlement("win needs \"winner\""))?;
-    let discarder = seat_of(&seats, win.get("discarder"), "discarder")?;
+    let discarder = crate::settlement::record_seat(&seats, win.get("discarder"), "discarder")?;
     let s = crate::hebei_draft4::situation_from_value(win)?;
     let sc = r.score(&s)?;
     let mut pts = sc.points * r.base;

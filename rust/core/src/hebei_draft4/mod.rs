@@ -314,44 +314,12 @@ pub fn situation_from_value(v: &Value) -> Result<Situation> {
     Situation::from_input(&input)
 }
 
-fn seat_of(seats: &[String], v: Option<&Value>, what: &str) -> Result<Option<usize>> {
-    match v {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => seats.iter().position(|x| x == s).map(Some).ok_or_else(|| {
-            Error::settlement(format!("{what} {s:?} is not a seat ({})", seats.join(", ")))
-        }),
-        Some(other) => Err(Error::settlement(format!(
-            "{what} must be a seat name, got {other}"
-        ))),
-    }
-}
-
 /// Settle one hand: `{"seats": [4 names], "dealer": seat, "floor": 0..=2, "gen_zhuang": bool,
 /// "kongs": [{"owner", "type", "feeder"}], "win": {"winner", "discarder", "hand", "situation"} | null}`.
 /// Order of ledger events: 跟庄, the win, then the winner's kongs (paid only because he won).
 pub fn settle(r: &HebeiDraft4Rules, hand: &Value) -> Result<Ledger> {
-    let seats: Vec<String> = match hand.get("seats") {
-        Some(Value::Array(a)) => a
-            .iter()
-            .map(|x| {
-                x.as_str()
-                    .map(String::from)
-                    .ok_or_else(|| Error::settlement("seats are names"))
-            })
-            .collect::<Result<_>>()?,
-        _ => {
-            return Err(Error::settlement(
-                "\"seats\": a list of the 4 seat names is required",
-            ));
-        }
-    };
-    if seats.len() != 4 {
-        return Err(Error::settlement(format!(
-            "hebei_draft4 has 4 seats, got {}",
-            seats.len()
-        )));
-    }
-    let dealer = seat_of(&seats, hand.get("dealer"), "dealer")?
+    let seats = crate::settlement::record_seats(hand, 4, "hebei_draft4")?;
+    let dealer = crate::settlement::record_seat(&seats, hand.get("dealer"), "dealer")?
         .ok_or_else(|| Error::settlement("\"dealer\" is required"))?;
     let floor = hand
         .get("floor")
@@ -397,9 +365,9 @@ pub fn settle(r: &HebeiDraft4Rules, hand: &Value) -> Result<Ledger> {
         }
         Some(w) => w,
     };
-    let winner = seat_of(&seats, win.get("winner"), "winner")?
+    let winner = crate::settlement::record_seat(&seats, win.get("winner"), "winner")?
         .ok_or_else(|| Error::settlement("win needs \"winner\""))?;
-    let discarder = seat_of(&seats, win.get("discarder"), "discarder")?;
+    let discarder = crate::settlement::record_seat(&seats, win.get("discarder"), "discarder")?;
     let s = situation_from_value(win)?;
     let sc = r.score(&s)?;
     let fan = match r.floor {
@@ -473,7 +441,7 @@ pub fn settle(r: &HebeiDraft4Rules, hand: &Value) -> Result<Ledger> {
         Some(_) => return Err(Error::settlement("\"kongs\" must be a list")),
     };
     for (i, k) in kongs.iter().enumerate() {
-        let owner = seat_of(&seats, k.get("owner"), "kong owner")?
+        let owner = crate::settlement::record_seat(&seats, k.get("owner"), "kong owner")?
             .ok_or_else(|| Error::settlement(format!("kongs[{i}] needs \"owner\"")))?;
         let kind = match k.get("type").and_then(Value::as_str) {
             Some("open" | "kong_open") => KongKind::Open,
@@ -485,7 +453,7 @@ pub fn settle(r: &HebeiDraft4Rules, hand: &Value) -> Result<Ledger> {
                 )));
             }
         };
-        let feeder = seat_of(&seats, k.get("feeder"), "kong feeder")?;
+        let feeder = crate::settlement::record_seat(&seats, k.get("feeder"), "kong feeder")?;
         if kind != KongKind::Concealed && feeder.is_none() {
             return Err(Error::settlement(format!(
                 "kongs[{i}]: a 明杠 needs \"feeder\" (the discarder of the kong tile)"

@@ -265,44 +265,12 @@ impl ShanghaiRules {
     }
 }
 
-fn seat_of(seats: &[String], v: Option<&Value>, what: &str) -> Result<Option<usize>> {
-    match v {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => seats.iter().position(|x| x == s).map(Some).ok_or_else(|| {
-            Error::settlement(format!("{what} {s:?} is not a seat ({})", seats.join(", ")))
-        }),
-        Some(other) => Err(Error::settlement(format!(
-            "{what} must be a seat name, got {other}"
-        ))),
-    }
-}
-
 /// Settle one hand: `{"seats": [4], "wins": [{"winner", "discarder", "claims": {seat: n}, "hand",
 /// "situation"}]}` (or `"win": {...}`; none = 和局, nothing paid). `claims` counts the winner's
 /// 吃/碰/直杠 from each player's discards (承包 at `chengbao_claims`); for 抢杠 `discarder` is the
 /// robbed player.
 pub fn settle(r: &ShanghaiRules, hand: &Value) -> Result<Ledger> {
-    let seats: Vec<String> = match hand.get("seats") {
-        Some(Value::Array(a)) => a
-            .iter()
-            .map(|x| {
-                x.as_str()
-                    .map(String::from)
-                    .ok_or_else(|| Error::settlement("seats are names"))
-            })
-            .collect::<Result<_>>()?,
-        _ => {
-            return Err(Error::settlement(
-                "\"seats\": a list of the 4 seat names is required",
-            ));
-        }
-    };
-    if seats.len() != 4 {
-        return Err(Error::settlement(format!(
-            "shanghai has 4 seats, got {}",
-            seats.len()
-        )));
-    }
+    let seats = crate::settlement::record_seats(hand, 4, "shanghai")?;
     let mut ledger = Ledger::new(
         seats.clone(),
         SettlementRules {
@@ -318,7 +286,7 @@ pub fn settle(r: &ShanghaiRules, hand: &Value) -> Result<Ledger> {
     let mut discarder0: Option<Option<usize>> = None;
     let mut winners = Vec::new();
     for (i, w) in wins.iter().enumerate() {
-        let winner = seat_of(&seats, w.get("winner"), "winner")?
+        let winner = crate::settlement::record_seat(&seats, w.get("winner"), "winner")?
             .ok_or_else(|| Error::settlement(format!("wins[{i}] needs \"winner\"")))?;
         if winners.contains(&winner) {
             return Err(Error::settlement(format!(
@@ -326,7 +294,7 @@ pub fn settle(r: &ShanghaiRules, hand: &Value) -> Result<Ledger> {
                 seats[winner]
             )));
         }
-        let discarder = seat_of(&seats, w.get("discarder"), "discarder")?;
+        let discarder = crate::settlement::record_seat(&seats, w.get("discarder"), "discarder")?;
         if discarder == Some(winner) {
             return Err(Error::settlement("the discarder cannot be the winner"));
         }
@@ -344,8 +312,12 @@ pub fn settle(r: &ShanghaiRules, hand: &Value) -> Result<Ledger> {
         let mut chengbao = None;
         if let Some(Value::Object(c)) = w.get("claims") {
             for (k, n) in c {
-                let who = seat_of(&seats, Some(&Value::String(k.clone())), "claims seat")?
-                    .expect("a seat");
+                let who = crate::settlement::record_seat(
+                    &seats,
+                    Some(&Value::String(k.clone())),
+                    "claims seat",
+                )?
+                .expect("a seat");
                 let n = n.as_i64().filter(|n| (0..=4).contains(n)).ok_or_else(|| {
                     Error::settlement(format!("claims of {k}: a count 0..=4, got {n}"))
                 })?;
