@@ -24,7 +24,7 @@ from typing import Any
 from hupai import zipai
 from hupai._core import Variant
 from hupai.errors import RuleConfigError
-from hupai.game.actions import ReplayError
+from hupai.game.actions import IllegalActionError, ReplayError
 
 __all__ = ["ZipaiTable", "ZipaiRandomBot", "ZipaiGreedyBot", "make_zipai_agent", "replay", "ALL_CARDS"]
 
@@ -43,6 +43,7 @@ class _Player:
         self.passed_peng: set[str] = set()
         self.fours = 0  # 4-card groups made or dealt (重舵: the second and later skip the discard)
         self.river: list[str] = []  # untaken drawn / discarded cards placed in front of him
+        self.dead = False  # 相公: had to discard with no free card; no further claims
 
     def concealed(self) -> list[str]:
         return [k for k in KINDS for _ in range(self.hand[k])]
@@ -123,12 +124,14 @@ class ZipaiTable:
     def _ask(self, seat: int, legal: list[dict[str, Any]]) -> dict[str, Any]:
         choice = self._agents[seat](self._obs(seat), legal)
         if choice not in legal:
-            raise ReplayError(f"seat {seat} chose an illegal action {choice!r}")
+            raise IllegalActionError(f"seat {seat} chose an illegal action {choice!r}")
         self._emit({"type": "action", "seat": seat, "index": legal.index(choice), "action": choice})
         return choice
 
     def _claims(self, seat: int, card: str, source: str, may_chi: bool) -> dict[str, Any]:
         p = self.players[seat]
+        if p.dead:
+            return {"hu": None, "saochuan": False, "sao": False, "guosao": False, "kaiduo": False, "peng": False, "chi": []}
         res: dict[str, Any] = zipai.claims(
             p.concealed(),
             card,
@@ -168,6 +171,7 @@ class ZipaiTable:
         p = self.players[seat]
         free = p.free()
         if not free:
+            p.dead = True
             self._emit({"type": "no_discard", "seat": seat})
             return (seat + 1) % N_PLAYERS
         legal = [{"type": "discard", "card": k} for k in free]
@@ -370,7 +374,9 @@ class ZipaiTable:
             if self._ask(self.dealer, [{"type": "hu"}, {"type": "pass"}])["type"] == "hu":
                 self._win(self.dealer, None, "tianhu")
                 return self.result  # type: ignore[return-value]
-        nxt = self._discard(self.dealer)
+        return self._loop(self._discard(self.dealer))
+
+    def _loop(self, nxt: int | None) -> dict[str, Any]:
         while nxt is not None:
             if not self.wall:
                 self._emit({"type": "exhausted"})
@@ -379,6 +385,51 @@ class ZipaiTable:
             nxt = self._draw_turn(nxt)
         assert self.result is not None
         return self.result
+
+    # -- positions (tests, analysis) -------------------------------------------------------------
+
+    @classmethod
+    def from_position(
+        cls,
+        variant: Variant | str,
+        hands: Sequence[str | Sequence[str]],
+        wall: str | Sequence[str],
+        *,
+        melds: Sequence[Sequence[tuple[str, str]]] | None = None,
+        dealer: int = 0,
+    ) -> ZipaiTable:
+        """A table in the middle of a hand: concealed ``hands`` and ``melds`` (``(type, cards)``)
+        per seat and the remaining ``wall`` (top first); continue with :meth:`play_draw` or
+        :meth:`play_discard`. Card counts are not checked against the 80-card deck."""
+        t = cls(variant, dealer=dealer)
+        if len(hands) != N_PLAYERS:
+            raise RuleConfigError("a zipai position needs 3 hands")
+        t.wall = [str(c) for c in zipai.parse_cards(wall)] if wall else []
+        for s, h in enumerate(hands):
+            p = t.players[s]
+            p.hand = Counter(str(c) for c in zipai.parse_cards(h)) if h else Counter()
+            for ty, cards in (melds[s] if melds else []):
+                p.melds.append({"type": ty, "tiles": [str(c) for c in zipai.parse_cards(cards)]})
+            p.fours = sum(1 for m in p.melds if len(m["tiles"]) == 4) + sum(1 for k in KINDS if p.hand[k] == 4)
+        t.first_discard = False
+        t.log.append({"type": "position", "hands": [p.view() for p in t.players], "wall": list(t.wall)})
+        return t
+
+    def play_draw(self, seat: int, agents: Sequence[Agent]) -> dict[str, Any]:
+        """Continue a position: ``seat`` draws the top wall card; play to the end of the hand."""
+        self._agents = agents
+        return self._loop(seat)
+
+    def play_discard(self, seat: int, card: str, agents: Sequence[Agent]) -> dict[str, Any]:
+        """Continue a position: ``seat`` discards ``card`` from his hand; play to the end."""
+        self._agents = agents
+        p = self.players[seat]
+        if not 0 < p.hand[card] < 3:
+            raise RuleConfigError(f"seat {seat} cannot discard {card}")
+        p.hand[card] -= 1
+        self._in_play = card
+        self._emit({"type": "discard", "seat": seat, "card": card})
+        return self._loop(self._offer_discard(seat, card, "discard"))
 
 
 # ---------------------------------------------------------------------------------------------
