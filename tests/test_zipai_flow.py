@@ -230,3 +230,24 @@ def test_fangpao_bihu_is_forced_and_goes_to_the_next_seat_first() -> None:
     assert events(t, "bi_hu")[0]["seat"] == 1
     assert not events(t, "action")
     assert t.result is not None and t.result["balances"][0] < 0 and sum(t.result["balances"]) == 0
+
+
+def test_greedy_bot_beats_random_bots() -> None:
+    r = hupai.simulate("zipai_guilin", 60, agents=["greedy", "random", "random"], seed=11)
+    assert r.win_rate[0] > max(r.win_rate[1], r.win_rate[2])
+    assert r.avg_score[0] > 0
+
+
+def test_ledger_records_the_core_payments() -> None:
+    for seed in range(40):
+        t = ZipaiTable("zipai_guilin", seed=seed)
+        res = t.run([make_zipai_agent("greedy", seed * 3 + k) for k in range(3)])
+        if res["win"] is None:
+            assert res["ledger"] == [] and res["balances"] == [0, 0, 0]
+            continue
+        (ev,) = res["ledger"]
+        paid = sorted((p["payer"], p["payee"], p["amount"]) for p in ev["payments"])
+        core = sorted((str(p["from"]), str(p["to"]), p["amount"]) for p in res["payments"])
+        assert paid == core
+        return
+    raise AssertionError("no win in 40 greedy hands")

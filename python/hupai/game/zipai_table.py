@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from hupai import zipai
-from hupai._core import Variant
+from hupai._core import Settlement, Variant
 from hupai.errors import RuleConfigError
 from hupai.game.actions import IllegalActionError, ReplayError
 
@@ -330,15 +330,23 @@ class ZipaiTable:
             self._in_play = None
         pays = [dict(x) for x in s.payments]
         self._emit({"type": "win", "seat": seat, "card": card, "win_type": win_type, "huxi": s.huxi, "duo": s.duo, "payments": pays})
-        self._settle(list(s.net), pays, seat)
+        self._settle(list(s.net), pays, seat, win_type)
 
-    def _settle(self, net: list[int], payments: list[dict[str, Any]], winner: int | None) -> None:
-        self._emit({"type": "settle", "net": net})
+    def _settle(self, net: list[int], payments: list[dict[str, Any]], winner: int | None, reason: str = "") -> None:
+        """The core's payments recorded in the shared zero-sum ledger (``hupai.Settlement``)."""
+        ledger = Settlement([str(k) for k in range(N_PLAYERS)])
+        if winner is not None:
+            ledger.record("WIN", [(str(k), int(v)) for k, v in enumerate(net)], reason=f"zipai {reason}")
+        ledger.end_hand()
+        bal = ledger.balances
+        balances = [int(bal[str(k)]) for k in range(N_PLAYERS)]
+        self._emit({"type": "settle", "net": balances})
         self.result = {
             "winner": winner,
             "exhausted": winner is None,
-            "balances": net,
+            "balances": balances,
             "payments": payments,
+            "ledger": ledger.events,
             "win": next((r for r in self.log if r["type"] == "win"), None),
             "turns": sum(1 for r in self.log if r["type"] in ("draw", "discard")),
         }
