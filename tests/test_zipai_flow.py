@@ -251,3 +251,18 @@ def test_ledger_records_the_core_payments() -> None:
         assert paid == core
         return
     raise AssertionError("no win in 40 greedy hands")
+
+
+def test_core_claims_keep_a_free_card_and_accept_many_fours() -> None:
+    from hupai import zipai
+
+    assert not zipai.claims("x5x5", "x5", source="discard")["peng"]
+    assert zipai.claims("x5x5 x1", "x5", source="discard")["peng"]
+    assert zipai.claims("x4x6 x9", "x5", source="discard")["chi"]
+    assert not zipai.claims("x4x6", "x5", source="discard")["chi"]
+    # four 4-card groups: 23 cards held (21 + 3 重舵) + the card in play
+    melds = [f"kaiduo:{c * 4}" for c in ("x1", "x3", "d5", "d7")]
+    c = zipai.claims("x2x2 d1d2d3 x8x9", "x7", melds, source="discard")
+    assert c["hu"] is not None
+    with pytest.raises(hupai.InvalidHandError):
+        zipai.claims("x2x2 d1d2d3 x8x9 x10x10", "x7", melds, source="discard")
