@@ -72,6 +72,19 @@ def _print_events(t: Table, log: list[dict[str, Any]], out: Any) -> None:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
+    if args.variant.startswith("zipai"):
+        from hupai.game.zipai_table import ZipaiTable, make_zipai_agent
+
+        zt = ZipaiTable(_variant(args), seed=args.seed)
+        names = (args.agents.split(",") * 3)[:3]
+        zt.run([make_zipai_agent(a, args.seed * 4 + k) for k, a in enumerate(names)])
+        for e in zt.log[1:]:
+            print(json.dumps(e, ensure_ascii=False))
+        if args.log:
+            from hupai.game.log import write_jsonl
+
+            write_jsonl(zt.log, args.log)
+        return 0
     t = Table(_variant(args), seed=args.seed)
     agents = [make_agent(a, args.seed * 4 + k) for k, a in enumerate((args.agents.split(",") * 4)[:4])]
     for s in range(4):
@@ -87,6 +100,14 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     log = read_jsonl(args.log)
+    if log and str(log[0].get("variant", "")).startswith("zipai"):
+        from hupai.game.zipai_table import replay as zipai_replay
+
+        zipai_replay(log)
+        for e in log[1:]:
+            print(json.dumps(e, ensure_ascii=False))
+        print("replay: identical")
+        return 0
     t = replay(log)
     _print_events(t, log, sys.stdout)
     print("replay: identical")
@@ -95,10 +116,10 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 def add_parsers(sub: Any) -> None:
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--variant", default="sichuan", help="sichuan or mcr")
+    common.add_argument("--variant", default="sichuan", help="sichuan, mcr, ... or zipai_guilin / zipai_hunan (3 seats)")
     common.add_argument("--set", action="append", metavar="SWITCH=VALUE", help="override a switch (repeatable)")
     common.add_argument("--seed", type=int, default=0)
-    common.add_argument("--agents", default="random", help="random, greedy, defensive (one, or four comma-separated)")
+    common.add_argument("--agents", default="random", help="random, greedy, defensive (one, or four comma-separated; zipai: random, greedy, one or three)")
     s = sub.add_parser("simulate", help="simulate many hands and print a summary", parents=[common])
     s.add_argument("-n", type=int, default=1000, help="number of hands")
     s.add_argument("--workers", type=int, default=1)

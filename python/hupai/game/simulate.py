@@ -49,6 +49,8 @@ def _make_variant(spec: tuple[str, dict[str, Any]]) -> Variant:
 def play_game(variant: Variant, agents: Sequence[str], master: int, index: int, keep_log: bool = False) -> dict[str, Any]:
     """Play game ``index`` of a run and return its record."""
     s = game_seed(master, index)
+    if _is_zipai(variant):
+        return _play_zipai(variant, agents, s, index, keep_log)
     bots = [make_agent(agents[k], s * 4 + k) for k in range(4)]
     t = Table(variant, seed=s, dealer=index % 4)
     res = t.run(bots)
@@ -63,6 +65,34 @@ def play_game(variant: Variant, agents: Sequence[str], master: int, index: int, 
         "turns": res["turns"],
         "fans": [f for w in res["wins"] for f, _c in w["fans"]],
         "values": [w["value"] for w in res["wins"]],
+    }
+    if keep_log:
+        rec["log"] = json.dumps(t.log, ensure_ascii=False)
+    return rec
+
+
+def _is_zipai(v: Variant) -> bool:
+    return v.id.startswith("zipai")
+
+
+def _play_zipai(variant: Variant, agents: Sequence[str], s: int, index: int, keep_log: bool) -> dict[str, Any]:
+    """A 字牌 hand (3 seats, dealer rotating over 3); same record shape (``fans``: the win type,
+    ``values``: the winner's 胡息)."""
+    from hupai.game.zipai_table import play_zipai_game
+
+    t, res = play_zipai_game(variant, agents, s, index % 3)
+    win = res["win"]
+    rec: dict[str, Any] = {
+        "game": index,
+        "seed": s,
+        "dealer": index % 3,
+        "winners": [] if win is None else [win["seat"]],
+        "n_wins": 0 if win is None else 1,
+        "exhausted": res["exhausted"],
+        "balances": res["balances"],
+        "turns": res["turns"],
+        "fans": [] if win is None else [win["win_type"]],
+        "values": [] if win is None else [win["huxi"]],
     }
     if keep_log:
         rec["log"] = json.dumps(t.log, ensure_ascii=False)
@@ -93,7 +123,7 @@ class SimResult:
             f"{self.variant}: {self.n_games} hands, agents {', '.join(self.agents)}",
             f"{'seat':<6}{'agent':<11}{'win rate':>10}{'avg score':>12}",
         ]
-        for k in range(4):
+        for k in range(len(self.agents)):
             lines.append(f"{k:<6}{self.agents[k]:<11}{self.win_rate[k]:>10.3f}{self.avg_score[k]:>12.2f}")
         lines.append(f"draw rate {self.draw_rate:.3f}   average length {self.avg_turns:.1f} discards")
         top = sorted(self.fan_frequency.items(), key=lambda kv: (-kv[1], kv[0]))[:8]
@@ -108,13 +138,14 @@ class SimResult:
 
 def _aggregate(vid: str, agents: list[str], recs: list[dict[str, Any]]) -> SimResult:
     n = len(recs)
-    wins = [0] * 4
-    score = [0] * 4
+    seats = len(agents)
+    wins = [0] * seats
+    score = [0] * seats
     fans: Counter[str] = Counter()
     for r in recs:
         for w in r["winners"]:
             wins[w] += 1
-        for k in range(4):
+        for k in range(seats):
             score[k] += r["balances"][k]
         fans.update(r["fans"])
     return SimResult(
@@ -160,17 +191,24 @@ def simulate(
 ) -> SimResult:
     """Simulate ``n_games`` hands (dealer rotating with the game index) and aggregate them.
 
-    ``agents``: one bot name (``random``, ``greedy``, ``defensive``) or four; ``out``: write the
+    ``agents``: one bot name (``random``, ``greedy``, ``defensive``) or four (字牌 variants
+    ``zipai_*``: 3 seats, bots ``random`` and ``greedy``, see :mod:`hupai.game.zipai_table`); ``out``: write the
     per-game records to ``.parquet`` (pyarrow) or JSON Lines; ``keep_logs``: add each game's event
     log (JSON text) to its record; ``progress``: a progress bar on stderr (default: on for runs
     of 2000+ games in a terminal).
     """
     v = variant if isinstance(variant, Variant) else Variant.load(variant)
-    names = [agents] * 4 if isinstance(agents, str) else list(agents)
-    if len(names) != 4:
-        raise RuleConfigError("agents: one name or four")
+    seats = 3 if _is_zipai(v) else 4
+    names = [agents] * seats if isinstance(agents, str) else list(agents)
+    if len(names) != seats:
+        raise RuleConfigError(f"agents: one name or {seats}")
     for a in names:
-        make_agent(a, 0)
+        if seats == 3:
+            from hupai.game.zipai_table import make_zipai_agent
+
+            make_zipai_agent(a, 0)
+        else:
+            make_agent(a, 0)
     if n_games < 0 or workers < 1:
         raise RuleConfigError("n_games must be ≥ 0 and workers ≥ 1")
     if backend not in ("local", "ray"):

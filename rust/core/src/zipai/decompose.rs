@@ -55,7 +55,8 @@ impl HandSpec {
             .chain(self.melds.iter().flat_map(|m| m.cards.iter().copied()))
     }
 
-    /// Per-kind counts of every card owned; more than 4 copies or more than 23 cards is an error.
+    /// Per-kind counts of every card owned; more than 4 copies or too many cards (23, or 21 plus
+    /// one per four of a kind after the first) is an error.
     pub fn validate(&self) -> Result<CardCounts> {
         let mut c = [0u8; N_CARDS];
         let mut n = 0usize;
@@ -69,9 +70,18 @@ impl HandSpec {
                 )));
             }
         }
-        if n > 23 {
+        // 21 cards plus one per 4-card group after the first (重舵); at least 23 is accepted.
+        // Groups: 4-card melds, plus at most two dealt 扫穿 among the concealed cards.
+        let mut conc = [0u8; N_CARDS];
+        for card in &self.concealed {
+            conc[usize::from(card.index())] += 1;
+        }
+        let dealt = conc.iter().filter(|&&k| k == 4).count().min(2);
+        let fours = self.melds.iter().filter(|m| m.cards.len() == 4).count() + dealt;
+        let max = 23.max(20 + fours);
+        if n > max {
             return Err(Error::hand(format!(
-                "wrong hand size: {n} cards; a 字牌 hand has at most 23 (21, plus one per 开舵/扫穿 after the first)"
+                "wrong hand size: {n} cards; a 字牌 hand has at most {max} (21, plus one per 开舵/扫穿 after the first)"
             )));
         }
         if n < 2 {

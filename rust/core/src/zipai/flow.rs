@@ -127,7 +127,7 @@ pub struct Claims {
     pub guosao: bool,
     /// Mandatory 开舵/跑 (another player's card onto one's 坎/扫, or a drawn card onto one's 碰).
     pub kaiduo: bool,
-    /// Optional 碰 (another player's card, concealed pair, not 臭).
+    /// Optional 碰 (another player's card, concealed pair, not 臭; a free card must remain).
     pub peng: bool,
     /// Optional 吃 with their 下比 groups (when `may_chi` and not 臭).
     pub chi: Vec<ChiOption>,
@@ -188,5 +188,11 @@ pub fn claims(
     if may_chi && chi_ok && !chou && !forced {
         out.chi = chi_options(&free, x);
     }
+    // A 吃 / 碰 is followed by a discard from the free hand: one that would leave no free card is
+    // not offered (gap-fill; the spec is silent).
+    let n_free: u32 = free.iter().map(|&c| u32::from(c)).sum();
+    out.peng &= n_free > 2;
+    out.chi
+        .retain(|o| n_free > 2 + 3 * u32::try_from(o.bi.len()).unwrap_or(u32::MAX / 4));
     Ok(out)
 }

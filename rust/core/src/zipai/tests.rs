@@ -385,3 +385,21 @@ fn claims_for_flow() {
     assert!(c.hu.is_none());
     assert!(!c.chi.is_empty());
 }
+
+#[test]
+fn claims_keep_a_free_card_for_the_discard() {
+    let r = rules("zipai_guilin", &[]);
+    let x5 = Card::parse("x5").unwrap();
+    let spec = |s: &str| HandSpec {
+        concealed: cards(s),
+        ..HandSpec::default()
+    };
+    let c = claims(&r, &spec("x5x5"), x5, WinSource::Discard, true, false).unwrap();
+    assert!(!c.peng);
+    let c = claims(&r, &spec("x5x5 x1"), x5, WinSource::Discard, true, false).unwrap();
+    assert!(c.peng);
+    let c = claims(&r, &spec("x4x6"), x5, WinSource::Discard, true, false).unwrap();
+    assert!(c.chi.is_empty());
+    let c = claims(&r, &spec("x4x6 d9"), x5, WinSource::Discard, true, false).unwrap();
+    assert!(!c.chi.is_empty());
+}

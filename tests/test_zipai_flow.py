@@ -1,0 +1,268 @@
+"""字牌 game flow: invariants over simulated hands, determinism, replay, and the flow rules
+(priority, mandatory 扫穿/扫/开舵, 臭牌, 下比, 放炮必胡, 重舵) on crafted positions."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+import pytest
+
+import hupai
+from hupai.game.actions import IllegalActionError, ReplayError
+from hupai.game.zipai_table import (
+    ALL_CARDS,
+    ZipaiTable,
+    make_zipai_agent,
+    replay,
+)
+
+FULL = Counter(ALL_CARDS)
+
+
+class Prefer:
+    """Picks the first legal action whose type comes first in ``order`` (else the first legal)."""
+
+    def __init__(self, *order: str) -> None:
+        self.order = order
+        self.seen: list[list[dict[str, Any]]] = []
+
+    def __call__(self, obs: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
+        self.seen.append(legal)
+        for t in self.order:
+            for a in legal:
+                if a["type"] == t:
+                    return a
+        return legal[0]
+
+
+def events(t: ZipaiTable, *types: str) -> list[dict[str, Any]]:
+    return [r for r in t.log if r["type"] in types]
+
+
+# ---------------------------------------------------------------------------------------------
+# invariants over many simulated hands
+
+
+def _check_game(i: int, agents: str) -> ZipaiTable:
+    t = ZipaiTable("zipai_guilin" if i % 4 else "zipai_hunan", seed=1000 + i, dealer=i % 3)
+
+    def on_step(tb: ZipaiTable) -> None:
+        assert tb.card_count() == FULL, (i, tb.log[-1])
+        for p in tb.players:  # a 坎 or dealt 扫穿 is never broken, no negative counts
+            assert all(v >= 0 for v in p.hand.values())
+
+    res = t.run([make_zipai_agent(agents, i * 3 + k) for k in range(3)], on_step=on_step)
+    assert sum(res["balances"]) == 0
+    assert sum(p["amount"] for p in res["payments"]) == sum(b for b in res["balances"] if b > 0)
+    deal = events(t, "deal")
+    assert sorted(len(d["cards"]) for d in deal) in ([20, 20, 21],) or events(t, "extra_card")
+    assert events(t, "dangdi")[0]["seat"] == t.dealer
+    if res["win"] is not None:
+        assert res["balances"][res["winner"]] > 0
+    return t
+
+
+def test_one_thousand_hands_conserve_cards_zero_sum_and_replay() -> None:
+    kinds: Counter[str] = Counter()
+    for i in range(1000):
+        t = _check_game(i, "random" if i % 5 else "greedy")
+        kinds[t.result["win"]["win_type"] if t.result and t.result["win"] else "draw"] += 1
+        if i % 10 == 0:
+            replay(json.loads(json.dumps(t.log, ensure_ascii=False)))
+    assert kinds["draw"] < 1000
+    assert kinds["discard"] + kinds["dihu"] > 0 and kinds["self_draw"] > 0 and kinds["other_draw"] > 0
+
+
+def test_same_seed_same_log_and_other_seed_differs() -> None:
+    def play(seed: int) -> list[dict[str, Any]]:
+        t = ZipaiTable("zipai_guilin", seed=seed, dealer=1)
+        t.run([make_zipai_agent("greedy", seed + k) for k in range(3)])
+        return t.log
+
+    assert play(7) == play(7)
+    assert play(7) != play(8)
+
+
+def test_replay_detects_a_tampered_log() -> None:
+    t = ZipaiTable("zipai_guilin", seed=3)
+    t.run([make_zipai_agent("random", k) for k in range(3)])
+    log = json.loads(json.dumps(t.log))
+    acts = [r for r in log if r["type"] == "action"]
+    assert acts
+    acts[0]["index"] = 99
+    with pytest.raises(ReplayError):
+        replay(log)
+    with pytest.raises(ReplayError):
+        replay(log[1:])
+
+
+def test_illegal_action_is_a_typed_error() -> None:
+    t = ZipaiTable("zipai_guilin", seed=1)
+    with pytest.raises(IllegalActionError):
+        t.run([lambda obs, legal: {"type": "discard", "card": "k"}] * 3)
+    assert issubclass(IllegalActionError, hupai.HupaiError)
+
+
+def test_bad_configuration() -> None:
+    with pytest.raises(hupai.RuleConfigError):
+        ZipaiTable("sichuan")
+    with pytest.raises(hupai.RuleConfigError):
+        ZipaiTable("zipai_guilin", dealer=3)
+    with pytest.raises(hupai.RuleConfigError):
+        make_zipai_agent("defensive", 0)
+    with pytest.raises(hupai.RuleConfigError):
+        ZipaiTable("zipai_guilin").run([make_zipai_agent("random", 0)] * 4)
+
+
+def test_simulate_and_cli() -> None:
+    r = hupai.simulate("zipai_guilin", 30, agents="random", seed=5)
+    assert r.n_games == 30 and len(r.win_rate) == 3
+    assert abs(sum(r.avg_score)) < 1e-9
+    assert r.records == hupai.simulate("zipai_guilin", 30, agents=["random"] * 3, seed=5).records
+    with pytest.raises(hupai.RuleConfigError):
+        hupai.simulate("zipai_guilin", 1, agents=["random"] * 4)
+    from hupai.cli import main
+
+    assert main(["simulate", "--variant", "zipai_guilin", "-n", "5", "--quiet", "--json"]) == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# rules on crafted positions (seat 0 draws or discards; seat 1 is his 下家)
+
+WIN_ON_X5 = "d1d2d3 d2d7d10 x4x6"  # + x5: 壹贰叁 6 + 贰柒拾 6 + x4x5x6 = 12 胡息
+
+
+def test_sao_outranks_another_players_win() -> None:
+    t = ZipaiTable.from_position("zipai_guilin", ["x5x5 x1 x9", WIN_ON_X5, "d5 d6"], "x5 x8")
+    bots = [Prefer("hu", "discard"), Prefer("hu"), Prefer("hu")]
+    t.play_draw(0, bots)
+    assert events(t, "sao")[0]["seat"] == 0
+    assert {"type": "sao", "tiles": ["x5"] * 3} in t.players[0].melds
+    assert not bots[1].seen or all({"type": "hu"} not in legal for legal in bots[1].seen[:1])
+    assert not any(w["card"] == "x5" for w in events(t, "win"))
+
+
+def test_win_outranks_peng_and_drawer_may_pass_a_win_on_a_draw() -> None:
+    t = ZipaiTable.from_position("zipai_guilin", ["x1 x9", WIN_ON_X5, "x5x5 d9"], "x5 x8")
+    t.play_draw(0, [Prefer("pass"), Prefer("hu"), Prefer("peng")])
+    w = events(t, "win")[0]
+    assert (w["seat"], w["card"], w["win_type"]) == (1, "x5", "other_draw")
+    assert sum(t.result["balances"]) == 0 if t.result else False
+    # seat 1 passes the (optional) win on a drawn card: seat 2 may then 碰
+    t = ZipaiTable.from_position("zipai_guilin", ["x1 x9", WIN_ON_X5, "x5x5 d9"], "x5 x8")
+    t.play_draw(0, [Prefer("pass"), Prefer("pass"), Prefer("peng", "discard")])
+    assert {"type": "peng", "tiles": ["x5"] * 3} in t.players[2].melds
+
+
+def test_kaiduo_is_mandatory_and_peng_outranks_chi() -> None:
+    t = ZipaiTable.from_position("zipai_guilin", ["x1 x9", "x4x6 d1", "x5x5x5 d9 d8"], "x5 x8")
+    bots = [Prefer("pass"), Prefer("chi"), Prefer("pass", "discard")]
+    t.play_draw(0, bots)
+    assert events(t, "kaiduo")[0] == {"type": "kaiduo", "seat": 2, "card": "x5"}
+    assert {"type": "kaiduo", "tiles": ["x5"] * 4} in t.players[2].melds
+    assert not any(a["type"] == "chi" for legal in bots[1].seen for a in legal if legal and "x5" in str(a))
+    # 碰 before 吃: seat 2 (pair) is asked first; when he takes it seat 1 never sees the 吃
+    t = ZipaiTable.from_position("zipai_guilin", ["x1 x9", "x4x6 d1", "x5x5 d9 d8"], "x5 x8")
+    bots = [Prefer("pass"), Prefer("chi"), Prefer("peng", "discard")]
+    t.play_draw(0, bots)
+    assert {"type": "peng", "tiles": ["x5"] * 3} in t.players[2].melds
+    assert not any(m["type"] == "chi" and "x5" in m["tiles"] for m in t.players[1].melds)
+
+
+def test_saochuan_is_mandatory_and_zhongduo_skips_the_discard() -> None:
+    t = ZipaiTable.from_position("zipai_guilin", ["x5x5x5 x1 x9", "d1 d3", "d5 d9"], "x5 x8")
+    bots = [Prefer("pass", "discard")] * 3
+    t.play_draw(0, bots)
+    assert events(t, "saochuan")[0]["seat"] == 0
+    i = t.log.index(events(t, "saochuan")[0])
+    assert t.log[i + 2]["type"] == "discard" and t.log[i + 2]["seat"] == 0  # first four: discard
+    # second four of the same player (重舵): no discard, his 下家 draws
+    t = ZipaiTable.from_position(
+        "zipai_guilin", ["x5x5x5 x1 x9", "d1 d3", "d5 d9"], "x5 x8", melds=[[("kaiduo", "d4d4d4d4")], [], []]
+    )
+    t.play_draw(0, bots)
+    i = t.log.index(events(t, "saochuan")[0])
+    assert t.log[i + 1] == {"type": "zhongduo", "seat": 0}
+    assert t.log[i + 2]["type"] == "draw" and t.log[i + 2]["seat"] == 1
+
+
+def test_chou_after_a_passed_chi_and_guosao_after_a_passed_peng() -> None:
+    # seat 0 may 吃 his own drawn x5 (x4 x6), passes: x5 is 臭 for him
+    t = ZipaiTable.from_position("zipai_guilin", ["x4x6 d9 d8", "d1 d3", "d5 d6"], "x5 x7 x5")
+    bots = [Prefer("pass", "discard")] * 3
+    t.play_draw(0, bots)
+    assert "x5" in t.players[0].chou
+    assert events(t, "chou")[0] == {"type": "chou", "seat": 0, "card": "x5"}
+    # the second x5 is drawn by seat 2, whose 下家 is seat 0: x5 is 臭, no 吃 is offered again
+    offers = [legal for legal in bots[0].seen if any(a["type"] == "chi" for a in legal)]
+    assert len(offers) == 1
+    # passed 碰 → the kind is 臭 and a later own draw makes a 过扫
+    t = ZipaiTable.from_position("zipai_guilin", ["x1 x9", "x5x5 d9 d8", "d5 d6"], "x5 x5 d2")
+    t.play_draw(0, [Prefer("pass", "discard")] * 3)
+    p1 = t.players[1]
+    assert "x5" in p1.passed_peng and "x5" in p1.chou
+    assert {"type": "guosao", "tiles": ["x5"] * 3} in p1.melds
+
+
+def test_xiabi_groups_are_exposed_with_the_chi() -> None:
+    t = ZipaiTable.from_position("zipai_guilin", ["x1 x9", "x3x4x5x6x7 d9", "d5 d6"], "x5 d2")
+    bots = [Prefer("pass"), Prefer("chi", "discard"), Prefer("pass")]
+    t.play_draw(0, bots)
+    chis = [a for legal in bots[1].seen for a in legal if a["type"] == "chi"]
+    assert chis and all(a["bi"] for a in chis)  # he holds another x5: every 吃 carries a 比
+    melds = [m["tiles"] for m in t.players[1].melds if m["type"] == "chi"]
+    assert len(melds) == 2 and sum(m.count("x5") for m in melds) == 2
+    # 有比不比, 吃取消: the extra x5 cannot be placed → no 吃 is offered at all
+    t = ZipaiTable.from_position("zipai_guilin", ["x1 x9", "x4x5x6 d9", "d5 d6"], "x5 d2")
+    bots = [Prefer("pass"), Prefer("chi", "discard"), Prefer("pass")]
+    t.play_draw(0, bots)
+    assert not any(a["type"] == "chi" for legal in bots[1].seen for a in legal)
+    assert "x5" not in t.players[1].chou
+
+
+def test_fangpao_bihu_is_forced_and_goes_to_the_next_seat_first() -> None:
+    t = ZipaiTable.from_position("zipai_guilin", ["x5 x9 x1", WIN_ON_X5, WIN_ON_X5.replace("x4x6", "x5x5")], "x8 x8")
+    t.play_discard(0, "x5", [Prefer("pass")] * 3)  # nobody is asked: the win is mandatory
+    w = events(t, "win")[0]
+    assert (w["seat"], w["win_type"]) == (1, "discard")
+    assert events(t, "bi_hu")[0]["seat"] == 1
+    assert not events(t, "action")
+    assert t.result is not None and t.result["balances"][0] < 0 and sum(t.result["balances"]) == 0
+
+
+def test_greedy_bot_beats_random_bots() -> None:
+    r = hupai.simulate("zipai_guilin", 60, agents=["greedy", "random", "random"], seed=11)
+    assert r.win_rate[0] > max(r.win_rate[1], r.win_rate[2])
+    assert r.avg_score[0] > 0
+
+
+def test_ledger_records_the_core_payments() -> None:
+    for seed in range(40):
+        t = ZipaiTable("zipai_guilin", seed=seed)
+        res = t.run([make_zipai_agent("greedy", seed * 3 + k) for k in range(3)])
+        if res["win"] is None:
+            assert res["ledger"] == [] and res["balances"] == [0, 0, 0]
+            continue
+        (ev,) = res["ledger"]
+        paid = sorted((p["payer"], p["payee"], p["amount"]) for p in ev["payments"])
+        core = sorted((str(p["from"]), str(p["to"]), p["amount"]) for p in res["payments"])
+        assert paid == core
+        return
+    raise AssertionError("no win in 40 greedy hands")
+
+
+def test_core_claims_keep_a_free_card_and_accept_many_fours() -> None:
+    from hupai import zipai
+
+    assert not zipai.claims("x5x5", "x5", source="discard")["peng"]
+    assert zipai.claims("x5x5 x1", "x5", source="discard")["peng"]
+    assert zipai.claims("x4x6 x9", "x5", source="discard")["chi"]
+    assert not zipai.claims("x4x6", "x5", source="discard")["chi"]
+    # four 4-card groups: 23 cards held (21 + 3 重舵) + the card in play
+    melds = [f"kaiduo:{c * 4}" for c in ("x1", "x3", "d5", "d7")]
+    c = zipai.claims("x2x2 d1d2d3 x8x9", "x7", melds, source="discard")
+    assert c["hu"] is not None
+    with pytest.raises(hupai.InvalidHandError):
+        zipai.claims("x2x2 d1d2d3 x8x9 x10x10", "x7", melds, source="discard")
