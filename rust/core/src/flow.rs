@@ -311,7 +311,11 @@ impl Flow<'_> {
                 Some(WinOption {
                     value: sc.per_payer,
                     self_draw_payment: sc.payers == "all",
-                    fans: sc.patterns.iter().map(|p| (p.id.clone(), p.count)).collect(),
+                    fans: sc
+                        .patterns
+                        .iter()
+                        .map(|p| (p.id.clone(), p.count))
+                        .collect(),
                     deltas: Vec::new(),
                 })
             }
