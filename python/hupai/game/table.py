@@ -1,5 +1,5 @@
 """``Table``: one hand (局) of 4-player mahjong as a state machine (sichuan, mcr, hebei, huanle3d,
-shaanxi, hebei_draft4).
+shaanxi, hebei_draft4, shanghai).
 
 The table only keeps state and runs the flow; every rule decision comes from the Rust core in one
 coarse call per decision point: ``flow_turn`` (the mover's win with its score, kongs, legal
@@ -19,7 +19,7 @@ passes a win is locked from discard wins until its next draw (过水不胡, ``pa
 
 Regional presets (``REGIONAL``): the core decides every win with the preset's own scorer; kongs
 and wins are kept as a hand record and settled at the end of the hand by the preset's settlement
-(``hebei.settle``, ``hebei_draft4.settle``, ``settle_hand``), whose events are booked one by one
+(``hebei.settle``, ``hebei_draft4.settle``, ``shanghai.settle``, ``settle_hand``), whose events are booked one by one
 in the table's ledger. A preset's 荒庄 reserve (``exhaustion_reserve_stacks``) stays undrawn.
 """
 
@@ -77,10 +77,10 @@ def _params_of(v: Variant) -> dict[str, Any]:
 
 
 #: Presets the table plays, and their tile kinds (34..41: the eight flowers).
-PLAYABLE = ("sichuan", "mcr", "hebei", "huanle3d", "shaanxi", "hebei_draft4")
+PLAYABLE = ("sichuan", "mcr", "hebei", "huanle3d", "shaanxi", "hebei_draft4", "shanghai")
 #: Regional presets: wins scored by the core per decision, the hand settled at its end by the
 #: preset's own settlement (kongs and wins recorded as a hand record).
-REGIONAL = ("hebei", "huanle3d", "shaanxi", "hebei_draft4")
+REGIONAL = ("hebei", "huanle3d", "shaanxi", "hebei_draft4", "shanghai")
 _KINDS = {"sichuan": 27, "huanle3d": 27, "hebei": 34, "shaanxi": 34, "hebei_draft4": 34}
 
 
@@ -316,7 +316,7 @@ class Table:
         self.rob_added = desc_rules.get("rob_kong", "added_only") != "none"
         params = _params_of(v)
         self.pass_lock = bool(params.get("pass_win_lock", False)) or (
-            params.get("pass_win_lock_default") == "all_discards_until_own_draw"
+            params.get("pass_win_lock_default") in ("all_discards_until_own_draw", "go_around")
         )
         self.regional = v.id in REGIONAL
         self._kongs: list[dict[str, Any]] = []
@@ -830,6 +830,19 @@ class Table:
         }
         if discarder is not None:
             rec["discarder"] = SEAT_NAMES[discarder]
+        if self.vid == "shanghai":
+            rec["situation"]["flowers"] = min(len(self.flowers[w]), 8)
+            claims: dict[str, int] = {}
+            for kind, _tile, off, kk in self.melds[w]:
+                if kind == "chow":
+                    src: int | None = (w - 1) % N
+                elif kind == "pung" or kk == "open":
+                    src = (w - off) % N
+                else:
+                    src = None
+                if src is not None and src != w:
+                    claims[SEAT_NAMES[src]] = claims.get(SEAT_NAMES[src], 0) + 1
+            rec["claims"] = claims
         return rec
 
     def _settle_regional(self) -> None:
@@ -840,7 +853,11 @@ class Table:
 
         seats = [SEAT_NAMES[k] for k in range(N)]
         dealer = SEAT_NAMES[self.dealer]
-        if self.vid in ("hebei", "hebei_draft4"):
+        if self.vid == "shanghai":
+            from hupai.shanghai import settle as shanghai_settle
+
+            events = shanghai_settle({"seats": seats, "wins": self._win_records}, self.variant)["events"]
+        elif self.vid in ("hebei", "hebei_draft4"):
             rec: dict[str, Any] = {"seats": seats, "dealer": dealer, "kongs": self._kongs}
             rec["win"] = self._win_records[0] if self._win_records else None
             fn = hebei_settle if self.vid == "hebei" else hebei_draft4_settle

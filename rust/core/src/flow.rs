@@ -113,10 +113,11 @@ fn flow_of(variant: &Variant) -> Result<Flow<'_>> {
         Rules::Hebei(h) => (h.chi_allowed, Shapes::ALL),
         Rules::Shaanxi(x) => (x.chi_allowed, Shapes::ALL),
         Rules::Huanle3d(_) | Rules::HebeiDraft4(_) => (r.chi_allowed, Shapes::ALL),
+        Rules::Shanghai(_) => (r.chi_allowed, Shapes::STANDARD),
         _ => {
             return Err(Error::rule(format!(
-                "game flow supports the presets sichuan, mcr, hebei, huanle3d, shaanxi and \
-                 hebei_draft4, not {}",
+                "game flow supports the presets sichuan, mcr, hebei, huanle3d, shaanxi, \
+                 hebei_draft4 and shanghai, not {}",
                 variant.id()
             )));
         }
@@ -303,6 +304,15 @@ impl Flow<'_> {
                         .iter()
                         .map(|f| (f.0.clone(), u32::try_from(f.3).unwrap_or(0)))
                         .collect(),
+                    deltas: Vec::new(),
+                })
+            }
+            Rules::Shanghai(r) => {
+                let sc = r.score(&sit, crate::shanghai::Pending::default()).ok()?;
+                Some(WinOption {
+                    value: sc.share,
+                    self_draw_payment: sc.self_draw_payment,
+                    fans: sc.fans.iter().map(|f| (f.0.clone(), f.4)).collect(),
                     deltas: Vec::new(),
                 })
             }
@@ -617,6 +627,10 @@ mod tests {
             assert!(r[1].win.is_some(), "{id}");
             assert!(r[2].win.is_none() && r[3].win.is_none(), "{id}");
         }
+        // 上海 清混碰: a two-suit hand with chows has no P pattern, hence no win.
+        let sh = Variant::load("shanghai").unwrap();
+        let r = claims(&sh, &seats, 0, t, WinType::Discard, &CTX).unwrap();
+        assert!(r[1].win.is_none());
     }
 
     #[test]
