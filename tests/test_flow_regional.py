@@ -1,6 +1,6 @@
-"""Regional presets at the table (hebei, huanle3d, shaanxi, hebei_draft4, shanghai): invariants over 1,000
-random hands per preset (tile conservation at every step, only legal actions, zero-sum ledger,
-replay reproduces the log), greedy hands with wins scored by the core, and claim scenarios."""
+"""Regional presets at the table (hebei, huanle3d, shaanxi, hebei_draft4, shanghai): invariants
+over 1,000 random hands per preset (tile conservation at every step, only legal actions, zero-sum
+ledger, replay reproduces the log), greedy hands with wins scored by the core, claim scenarios."""
 
 from __future__ import annotations
 
