@@ -47,7 +47,14 @@ def _text(counts: Sequence[int]) -> str:
     return "".join(TILE_NAMES[k] for k in range(34) for _ in range(counts[k]))
 
 
-_SHAPES = {"sichuan": ["standard", "seven_pairs"], "mcr": None}
+_SHAPES = {
+    "sichuan": ["standard", "seven_pairs"],
+    "mcr": None,
+    "huanle3d": ["standard", "seven_pairs"],
+    "hebei_draft4": ["standard", "seven_pairs"],
+    "hebei": ["standard", "seven_pairs", "thirteen_orphans"],
+    "shaanxi": None,
+}
 
 
 def _sh(counts: Sequence[int], variant_id: str) -> int:

@@ -116,7 +116,11 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 def add_parsers(sub: Any) -> None:
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--variant", default="sichuan", help="sichuan, mcr, ... or zipai_guilin / zipai_hunan (3 seats)")
+    common.add_argument(
+        "--variant",
+        default="sichuan",
+        help="sichuan, mcr, hebei, huanle3d, shaanxi, hebei_draft4, shanghai, or zipai_guilin / zipai_hunan (3 seats)",
+    )
     common.add_argument("--set", action="append", metavar="SWITCH=VALUE", help="override a switch (repeatable)")
     common.add_argument("--seed", type=int, default=0)
     common.add_argument("--agents", default="random", help="random, greedy, defensive (one, or four comma-separated; zipai: random, greedy, one or three)")

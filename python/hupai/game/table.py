@@ -1,4 +1,5 @@
-"""``Table``: one hand (局) of 4-player mahjong as a state machine (sichuan and mcr presets).
+"""``Table``: one hand (局) of 4-player mahjong as a state machine (sichuan, mcr, hebei, huanle3d,
+shaanxi, hebei_draft4, shanghai).
 
 The table only keeps state and runs the flow; every rule decision comes from the Rust core in one
 coarse call per decision point: ``flow_turn`` (the mover's win with its score, kongs, legal
@@ -15,6 +16,11 @@ Claim resolution: after a discard every seat with a response is asked in seat or
 discarder's right; once all have answered, wins take priority (一炮多响 when the preset's
 ``rules.multi_ron``, otherwise 截胡: the nearest winner), then kong/pung, then chow. A seat that
 passes a win is locked from discard wins until its next draw (过水不胡, ``params.pass_win_lock``).
+
+Regional presets (``REGIONAL``): the core decides every win with the preset's own scorer; kongs
+and wins are kept as a hand record and settled at the end of the hand by the preset's settlement
+(``hebei.settle``, ``hebei_draft4.settle``, ``shanghai.settle``, ``settle_hand``), whose events are booked one by one
+in the table's ledger. A preset's 荒庄 reserve (``exhaustion_reserve_stacks``) stays undrawn.
 """
 
 from __future__ import annotations
@@ -70,10 +76,19 @@ def _params_of(v: Variant) -> dict[str, Any]:
     return r
 
 
+#: Presets the table plays, and their tile kinds (34..41: the eight flowers).
+PLAYABLE = ("sichuan", "mcr", "hebei", "huanle3d", "shaanxi", "hebei_draft4", "shanghai")
+#: Regional presets: wins scored by the core per decision, the hand settled at its end by the
+#: preset's own settlement (kongs and wins recorded as a hand record).
+REGIONAL = ("hebei", "huanle3d", "shaanxi", "hebei_draft4", "shanghai")
+_KINDS = {"sichuan": 27, "huanle3d": 27, "hebei": 34, "shaanxi": 34, "hebei_draft4": 34}
+
+
 def build_wall(variant_id: str, seed: int) -> list[int]:
     """The shuffled wall of a hand (see the module docstring)."""
-    if variant_id == "sichuan":
-        tiles = [k for k in range(27) for _ in range(4)]
+    kinds = _KINDS.get(variant_id)
+    if kinds is not None:
+        tiles = [k for k in range(kinds) for _ in range(4)]
     else:
         tiles = [k for k in range(34) for _ in range(4)] + list(range(34, 42))
     random.Random(seed).shuffle(tiles)
@@ -283,8 +298,8 @@ class Table:
         wall: Sequence[int] | None = None,
     ) -> None:
         v = variant if isinstance(variant, Variant) else Variant.load(variant)
-        if v.id not in ("sichuan", "mcr"):
-            raise RuleConfigError(f"the table plays the presets sichuan and mcr, not {v.id!r}")
+        if v.id not in PLAYABLE:
+            raise RuleConfigError(f"the table plays the presets {', '.join(PLAYABLE)}, not {v.id!r}")
         if v.id == "sichuan" and v.options["players"] != 4:
             raise RuleConfigError("the table plays 4-player hands only (switch players = 4)")
         if not 0 <= dealer < N or not 0 <= prevalent_wind < N:
@@ -299,7 +314,17 @@ class Table:
         desc_rules = _rules_of(v)
         self.multi_ron: bool = bool(desc_rules.get("multi_ron", False))
         self.rob_added = desc_rules.get("rob_kong", "added_only") != "none"
-        self.pass_lock = bool(_params_of(v).get("pass_win_lock", False))
+        params = _params_of(v)
+        self.pass_lock = bool(params.get("pass_win_lock", False)) or (
+            params.get("pass_win_lock_default") in ("all_discards_until_own_draw", "go_around")
+        )
+        self.regional = v.id in REGIONAL
+        self._kongs: list[dict[str, Any]] = []
+        self._win_records: list[dict[str, Any]] = []
+        # 荒庄 reserve (陕西, 河北第4稿): stacks left undrawn, indexed by the kongs made so far.
+        stacks = params.get("exhaustion_reserve_stacks") or (desc_rules.get("flow") or {}).get("exhaustion_reserve_stacks")
+        self.reserve_stacks: list[int] = [int(x) for x in stacks] if stacks else []
+        self.kong_abort = bool(params.get("three_player_kong_abort", False))  # 三家杠荒牌
         self.mode = str(v.options["mode"]) if v.id == "sichuan" else "single"
         self.dealer = dealer
         self.prevalent = WINDS[prevalent_wind]
@@ -361,6 +386,17 @@ class Table:
     @property
     def wall_remaining(self) -> int:
         return self.tail - self.head
+
+    def _reserve(self) -> int:
+        """Tiles that stay undrawn (the preset's 荒庄 reserve, growing with the kongs made)."""
+        if not self.reserve_stacks:
+            return 0
+        return 2 * self.reserve_stacks[min(len(self._kongs), len(self.reserve_stacks) - 1)]
+
+    @property
+    def live_remaining(self) -> int:
+        """Tiles that may still be drawn in turn (the wall minus the 荒庄 reserve)."""
+        return max(self.wall_remaining - self._reserve(), 0)
 
     def _seat_tuple(self, s: int) -> tuple[Any, ...]:
         return (
@@ -434,11 +470,11 @@ class Table:
             drawn,
             win_type,
             self.prevalent,
-            self.wall_remaining == 0 and drawn is not None,
-            self.wall_remaining == 0,
+            self.live_remaining == 0 and drawn is not None,
+            self.live_remaining == 0,
             self._last_kong,
             False,
-            self.wall_remaining,
+            self.live_remaining,
             first,
         )
         self._drawn_once[seat] = True
@@ -470,7 +506,7 @@ class Table:
         """``seat`` draws from the wall and moves (or the hand ends on an empty wall)."""
         self.win_locked[seat] = False
         self._last_kong = None
-        t = self._draw(seat, False)
+        t = self._draw(seat, False) if self.live_remaining > 0 else None
         if t is None:
             self._exhaustive_draw()
             return
@@ -478,6 +514,10 @@ class Table:
         self._start_turn(seat, t, "self_draw")
 
     def _replacement(self, seat: int, kong_kind: str) -> None:
+        if self.kong_abort and len({k["owner"] for k in self._kongs}) >= 3:
+            self._event({"type": "kong_abort"})  # 三家杠: three different players kong → 荒牌
+            self._exhaustive_draw()
+            return
         self._last_kong = kong_kind
         t = self._draw(seat, True)
         if t is None:
@@ -610,6 +650,7 @@ class Table:
         elif a.kind == CONCEALED_KONG:
             h[a.tile] -= 4
             self.melds[s].append(("kong", a.tile, 0, "concealed"))
+            self._kongs.append({"owner": SEAT_NAMES[s], "type": "concealed"})
             if self.vid == "sichuan":
                 self.settlement.kong(SEAT_NAMES[s], "concealed")
             self._replacement(s, "concealed")
@@ -626,13 +667,14 @@ class Table:
         ms = self.melds[s]
         i = next(i for i, m in enumerate(ms) if m[0] == "pung" and m[1] == t)
         ms[i] = ("kong", t, ms[i][2], "added")
+        self._kongs.append({"owner": SEAT_NAMES[s], "type": "added", "feeder": SEAT_NAMES[(s - ms[i][2]) % N]})
         if self.vid == "sichuan":
             self.settlement.kong(SEAT_NAMES[s], "added")
         self._replacement(s, "added")
 
     def _offer(self, s: int, t: int, source: str) -> bool:
         """Ask every seat about tile ``t`` from ``s``; returns whether anyone may respond."""
-        empty = self.wall_remaining == 0
+        empty = self.live_remaining == 0
         resp = flow_claims(
             self.variant,
             [self._seat_tuple(k) for k in range(N)],
@@ -643,7 +685,7 @@ class Table:
             empty,
             empty,
             self._last_kong if source == "after_kong_discard" else None,
-            self.wall_remaining,
+            self.live_remaining,
         )
         order = [(s + k) % N for k in range(1, N)]
         pending = [k for k in order if resp[k] is not None]
@@ -718,6 +760,7 @@ class Table:
                 if kind == KONG:
                     h[t] -= 3
                     self.melds[k].append(("kong", t, (k - s) % N, "open"))
+                    self._kongs.append({"owner": SEAT_NAMES[k], "type": "open", "feeder": SEAT_NAMES[s]})
                     if self.vid == "sichuan":
                         self.settlement.kong(SEAT_NAMES[k], "open", feeder=SEAT_NAMES[s])
                     self._replacement(k, "open")
@@ -745,6 +788,8 @@ class Table:
                 discarder=None if discarder is None else names[discarder],
                 after_kong=win_type == "after_kong_discard",
             )
+        elif self.regional:
+            self._win_records.append(self._win_record(w, t, win_type, discarder))
         else:
             self.settlement.record("WIN", [(names[k], deltas[k]) for k in range(N)], reason=f"{names[w]} wins")
         if not shared:  # 一炮多响: one physical tile, kept by the first winner
@@ -756,6 +801,79 @@ class Table:
             self.active[w] = False
         elif self.mode == "xueliu":
             self.hand_locked[w] = True
+
+    def _win_record(self, w: int, t: int, win_type: str, discarder: int | None) -> dict[str, Any]:
+        """The win as the preset's settlement reads it (hand, melds, situation flags)."""
+        melds: list[dict[str, Any]] = []
+        for kind, tile, off, kk in self.melds[w]:
+            if kind == "chow":
+                melds.append({"type": "chow", "tiles": [tile_name(x) for x in range(tile, tile + 3)]})
+            elif kind == "pung":
+                melds.append({"type": "pung", "tile": tile_name(tile), "offer": off})
+            else:
+                melds.append({"type": f"kong_{kk}", "tile": tile_name(tile), "offer": off})
+        h = self.hands[w]
+        rec: dict[str, Any] = {
+            "winner": SEAT_NAMES[w],
+            "hand": {
+                "concealed": [tile_name(k) for k in range(34) for _ in range(h[k])],
+                "win_tile": tile_name(t),
+                "melds": melds,
+            },
+            "situation": {
+                "win_type": win_type,
+                "wall_last": self.live_remaining == 0,
+                "seat_wind": tile_name(self.seat_wind[w]),
+                "prevalent_wind": tile_name(self.prevalent),
+                "dealer": w == self.dealer,
+            },
+        }
+        if discarder is not None:
+            rec["discarder"] = SEAT_NAMES[discarder]
+        if self.vid == "shanghai":
+            rec["situation"]["flowers"] = min(len(self.flowers[w]), 8)
+            claims: dict[str, int] = {}
+            for kind, _tile, off, kk in self.melds[w]:
+                if kind == "chow":
+                    src: int | None = (w - 1) % N
+                elif kind == "pung" or kk == "open":
+                    src = (w - off) % N
+                else:
+                    src = None
+                if src is not None and src != w:
+                    claims[SEAT_NAMES[src]] = claims.get(SEAT_NAMES[src], 0) + 1
+            rec["claims"] = claims
+        return rec
+
+    def _settle_regional(self) -> None:
+        """Settle the hand with the preset's own settlement and book the result in the ledger."""
+        from hupai import settle_hand
+        from hupai.hebei import settle as hebei_settle
+        from hupai.hebei_draft4 import settle as hebei_draft4_settle
+
+        seats = [SEAT_NAMES[k] for k in range(N)]
+        dealer = SEAT_NAMES[self.dealer]
+        if self.vid == "shanghai":
+            from hupai.shanghai import settle as shanghai_settle
+
+            events = shanghai_settle({"seats": seats, "wins": self._win_records}, self.variant)["events"]
+        elif self.vid in ("hebei", "hebei_draft4"):
+            rec: dict[str, Any] = {"seats": seats, "dealer": dealer, "kongs": self._kongs}
+            rec["win"] = self._win_records[0] if self._win_records else None
+            fn = hebei_settle if self.vid == "hebei" else hebei_draft4_settle
+            events = fn(rec, self.variant)["events"]
+        else:
+            # 陕西 charges every other player for a 补杠 (no feeder); 欢乐3D the 碰'd discarder.
+            keep_added_feeder = self.vid != "shaanxi"
+            kongs = [
+                {"owner": k["owner"], "kind": k["type"]}
+                | ({"feeder": k["feeder"]} if "feeder" in k and (k["type"] == "open" or keep_added_feeder) else {})
+                for k in self._kongs
+            ]
+            rec2 = {"seats": seats, "dealer": dealer, "kongs": kongs, "wins": self._win_records}
+            events = settle_hand(rec2, self.variant).to_dict()["events"]
+        for e in events:  # the preset's ledger events, booked one by one (each zero-sum)
+            self.settlement.record(e["kind"], [(n, int(e["deltas"].get(n, 0))) for n in seats], reason=e["reason"])
 
     def _win_self(self, s: int, t: int) -> None:
         opt = self._opts[0]
@@ -788,6 +906,8 @@ class Table:
         self._end(exhausted=True)
 
     def _end(self, exhausted: bool = False) -> None:
+        if self.regional and not self.settlement.ended:
+            self._settle_regional()
         if not self.settlement.ended:
             self.settlement.end_hand()
         self.done = True

@@ -109,9 +109,15 @@ fn flow_of(variant: &Variant) -> Result<Flow<'_>> {
     let (chi, shapes) = match variant.rules() {
         Rules::Sichuan(s) => (s.chi_allowed, s.shapes),
         Rules::Mcr(_) => (r.chi_allowed, Shapes::MCR),
+        // Regional presets: the shape pre-filter is the widest set; the preset's scorer decides.
+        Rules::Hebei(h) => (h.chi_allowed, Shapes::ALL),
+        Rules::Shaanxi(x) => (x.chi_allowed, Shapes::ALL),
+        Rules::Huanle3d(_) | Rules::HebeiDraft4(_) => (r.chi_allowed, Shapes::ALL),
+        Rules::Shanghai(_) => (r.chi_allowed, Shapes::STANDARD),
         _ => {
             return Err(Error::rule(format!(
-                "game flow supports the mahjong presets sichuan and mcr, not {}",
+                "game flow supports the presets sichuan, mcr, hebei, huanle3d, shaanxi, \
+                 hebei_draft4 and shanghai, not {}",
                 variant.id()
             )));
         }
@@ -275,6 +281,52 @@ impl Flow<'_> {
                         })
                         .collect(),
                     deltas,
+                })
+            }
+            // Regional presets: a win is legal iff the preset's scorer accepts the situation; the
+            // payments come from the preset's settlement at the end of the hand (empty deltas).
+            Rules::Hebei(r) => {
+                let sc = r.score(&sit).ok()?;
+                Some(WinOption {
+                    value: sc.points,
+                    self_draw_payment: win_type.is_self_drawn(),
+                    fans: vec![(sc.pattern.0.clone(), 1)],
+                    deltas: Vec::new(),
+                })
+            }
+            Rules::HebeiDraft4(r) => {
+                let sc = r.score(&sit).ok()?;
+                Some(WinOption {
+                    value: sc.multiplier,
+                    self_draw_payment: win_type.is_self_drawn(),
+                    fans: sc
+                        .fans
+                        .iter()
+                        .map(|f| (f.0.clone(), u32::try_from(f.3).unwrap_or(0)))
+                        .collect(),
+                    deltas: Vec::new(),
+                })
+            }
+            Rules::Shanghai(r) => {
+                let sc = r.score(&sit, crate::shanghai::Pending::default()).ok()?;
+                Some(WinOption {
+                    value: sc.share,
+                    self_draw_payment: sc.self_draw_payment,
+                    fans: sc.fans.iter().map(|f| (f.0.clone(), f.4)).collect(),
+                    deltas: Vec::new(),
+                })
+            }
+            Rules::Huanle3d(_) | Rules::Shaanxi(_) => {
+                let sc = crate::pattern_score::score(self.variant, &sit)?.ok()?;
+                Some(WinOption {
+                    value: sc.per_payer,
+                    self_draw_payment: sc.payers == "all",
+                    fans: sc
+                        .patterns
+                        .iter()
+                        .map(|p| (p.id.clone(), p.count))
+                        .collect(),
+                    deltas: Vec::new(),
                 })
             }
             _ => None,
@@ -548,6 +600,37 @@ mod tests {
         let t = Tile::parse("3s").unwrap();
         let r = claims(&v, &seats, 2, t, WinType::Discard, &CTX).unwrap();
         assert!(r[3].chows.is_empty() && r[1].chows.is_empty());
+    }
+
+    #[test]
+    fn regional_wins_come_from_the_preset_scorer() {
+        let seats = vec![
+            seat("7s2s2s8s8s9s9s5m5m6m7m8m9m"),
+            seat("1m1m2m2m3m3m4s4s5s5s6s6s7s"),
+            seat("1p2p2p4p4p6p6p8p8p9s9m9m1s"),
+            seat("2m4m6m8m9s9m9m1s3s7p8p8p9p"),
+        ];
+        let t = Tile::parse("7s").unwrap();
+        // 河北: 七对 on a discard is a win; 欢乐3D: only 杠上炮 wins on a discard.
+        let h = Variant::load("hebei").unwrap();
+        let r = claims(&h, &seats, 0, t, WinType::Discard, &CTX).unwrap();
+        let w = r[1].win.as_ref().expect("hebei 七对");
+        assert!(w.value > 0 && w.fans[0].0 == "QI_DUI" && w.deltas.is_empty());
+        let hl = Variant::load("huanle3d").unwrap();
+        let r = claims(&hl, &seats, 0, t, WinType::Discard, &CTX).unwrap();
+        assert!(r[1].win.is_none());
+        let r = claims(&hl, &seats, 0, t, WinType::AfterKongDiscard, &CTX).unwrap();
+        assert!(r[1].win.is_some());
+        for id in ["shaanxi", "hebei_draft4"] {
+            let v = Variant::load(id).unwrap();
+            let r = claims(&v, &seats, 0, t, WinType::Discard, &CTX).unwrap();
+            assert!(r[1].win.is_some(), "{id}");
+            assert!(r[2].win.is_none() && r[3].win.is_none(), "{id}");
+        }
+        // 上海 清混碰: a two-suit hand with chows has no P pattern, hence no win.
+        let sh = Variant::load("shanghai").unwrap();
+        let r = claims(&sh, &seats, 0, t, WinType::Discard, &CTX).unwrap();
+        assert!(r[1].win.is_none());
     }
 
     #[test]
