@@ -166,6 +166,11 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     run("shanten of each shape", ["shanten", "147m258p369sESWN"])
     run("which tile to discard after a draw", ["discards", DEMO_DRAWN, "--top", "4"])
     run("one wildcard (癞子) completes a different hand", ["decompose", "13m456p789sEEECC", "--wildcards", "1"])
+    run("国标 fan table of the self-drawn win", ["score", DEMO_HAND, "--self-drawn"])
+    run("a 四川 win: 清对 + 杠上花, paid by the three others", ["score", "[5555s][888s,1]2223339s+9s",
+        "--variant", "sichuan", "--win-type", "kong_replacement"])
+    run("simulate 200 四川 hands with greedy bots", ["simulate", "--variant", "sichuan", "-n", "200",
+        "--agents", "greedy", "--seed", "1", "--quiet"])
     return 0
 
 
