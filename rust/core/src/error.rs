@@ -28,6 +28,18 @@ impl Error {
             reason: reason.into(),
         }
     }
+    /// The same error with `ctx: ` in front of its message; the kind is kept.
+    pub fn context(self, ctx: &str) -> Self {
+        match self {
+            Self::InvalidTile { text, reason } => Self::InvalidTile {
+                text,
+                reason: format!("{ctx}: {reason}"),
+            },
+            Self::InvalidHand(m) => Self::InvalidHand(format!("{ctx}: {m}")),
+            Self::RuleConfig(m) => Self::RuleConfig(format!("{ctx}: {m}")),
+            Self::Settlement(m) => Self::Settlement(format!("{ctx}: {m}")),
+        }
+    }
     pub fn hand(msg: impl Into<String>) -> Self {
         Self::InvalidHand(msg.into())
     }

@@ -390,7 +390,7 @@ impl Situation {
                 )));
             }
         };
-        let hand = Hand::new(standing, melds).map_err(|e| Error::hand(format!("hand: {e}")))?;
+        let hand = Hand::new(standing, melds).map_err(|e| e.context("hand"))?;
         if hand.is_complete() {
             return Err(Error::hand(format!(
                 "hand.concealed must hold {} tiles before the winning tile, got {}",
