@@ -23,6 +23,8 @@ pub mod shanghai;
 pub mod sichuan;
 pub mod situation;
 pub mod tables;
+#[cfg(test)]
+mod test_util;
 pub mod tile;
 pub mod variant;
 pub mod wild;

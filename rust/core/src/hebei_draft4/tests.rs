@@ -4,6 +4,7 @@ use serde_json::{Value, json};
 
 use super::*;
 use crate::preset::SwitchValue;
+use crate::test_util::{bal, tiles};
 use crate::variant::{Rules, Variant};
 
 fn rules_with(opts: &[(&str, SwitchValue)]) -> HebeiDraft4Rules {
@@ -12,18 +13,6 @@ fn rules_with(opts: &[(&str, SwitchValue)]) -> HebeiDraft4Rules {
         Rules::HebeiDraft4(r) => (**r).clone(),
         _ => unreachable!(),
     }
-}
-
-fn tiles(s: &str) -> Vec<String> {
-    crate::tile::parse_tiles(s)
-        .unwrap()
-        .iter()
-        .map(ToString::to_string)
-        .collect()
-}
-
-fn bal(l: &Ledger) -> Vec<i64> {
-    l.balances().into_iter().map(|(_, b)| b).collect()
 }
 
 #[test]
