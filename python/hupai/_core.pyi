@@ -569,3 +569,15 @@ def flow_turn(
     first_turn: bool = False,
 ) -> tuple[_FlowWin | None, list[int], list[int], list[int], list[tuple[int, int, int]], bool]: ...
 def flow_draw_end(variant: Variant, seats: Sequence[_FlowSeat]) -> list[tuple[bool, int | None]]: ...
+def flow_ting(variant: Variant, seat: _FlowSeat, index: int) -> list[int]: ...
+def flow_next_hand(
+    variant: Variant,
+    dealer: int,
+    winners: Sequence[int],
+    discarder: int | None = None,
+    floor: int = 0,
+    kai_bao: int = 0,
+    huang_fan: int = 0,
+    players: int = 4,
+    random: int = 0,
+) -> tuple[int, int, int, int]: ...

@@ -27,6 +27,10 @@ __all__ = [
     "ADDED_KONG",
     "EXCHANGE",
     "DECLARE_VOID",
+    "DECLARE_TING",
+    "DECLARE_PAO_ZI",
+    "ESCAPE",
+    "AUTO_PLAY",
 ]
 
 _SUITS = "mps"
@@ -59,10 +63,34 @@ CONCEALED_KONG = "concealed_kong"
 ADDED_KONG = "added_kong"
 EXCHANGE = "exchange"
 DECLARE_VOID = "declare_void"
+#: 报听 (河北): discard ``tile`` and declare 听 (the hand is locked from then on).
+DECLARE_TING = "declare_ting"
+#: 下炮子 (陕西): ``tile`` is the number of 炮子 (0..4) declared before the dealer's first discard.
+DECLARE_PAO_ZI = "declare_pao_zi"
+#: Table management, accepted from any seat at any time (``Table.escape`` / ``Table.set_auto_play``):
+#: 逃跑 (the seat leaves; the hand ends with the preset's escape penalty) and 托管 on/off
+#: (``tile`` 1/0: the table plays the seat; a possible win is taken automatically where the preset says so).
+ESCAPE = "escape"
+AUTO_PLAY = "auto_play"
 
 _CACHE: dict[tuple[str, int, int], "Action"] = {}
 
-KINDS = (DISCARD, WIN, PASS, PUNG, KONG, CHOW, CONCEALED_KONG, ADDED_KONG, EXCHANGE, DECLARE_VOID)
+KINDS = (
+    DISCARD,
+    WIN,
+    PASS,
+    PUNG,
+    KONG,
+    CHOW,
+    CONCEALED_KONG,
+    ADDED_KONG,
+    EXCHANGE,
+    DECLARE_VOID,
+    DECLARE_TING,
+    DECLARE_PAO_ZI,
+    ESCAPE,
+    AUTO_PLAY,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +137,10 @@ class Action:
     def __str__(self) -> str:
         if self.kind == DECLARE_VOID:
             return f"seat {self.seat} declares void {_SUITS[self.tile]}"
+        if self.kind == DECLARE_PAO_ZI:
+            return f"seat {self.seat} declares {self.tile} 炮子"
+        if self.kind == AUTO_PLAY:
+            return f"seat {self.seat} 托管 {'on' if self.tile else 'off'}"
         if self.kind == EXCHANGE:
             return f"seat {self.seat} passes {' '.join(tile_name(t) for t in self.tiles)}"
         if self.kind == CHOW:

@@ -18,6 +18,7 @@ from hupai.game.actions import (
     ADDED_KONG,
     CHOW,
     CONCEALED_KONG,
+    DECLARE_PAO_ZI,
     DECLARE_VOID,
     DISCARD,
     EXCHANGE,
@@ -104,6 +105,11 @@ class GreedyBot:
         if first.kind == DECLARE_VOID:
             h = obs.hand
             return min(legal, key=lambda a: (sum(h[9 * a.tile : 9 * a.tile + 9]), a.tile))
+        if first.kind == DECLARE_PAO_ZI:
+            # 下炮子: bet more the closer the hand is to ready (0 when far).
+            sh = _sh(obs.hand, obs.variant_id)
+            want = 3 if sh <= 1 else 1 if sh == 2 else 0
+            return next((a for a in legal if a.tile == want), legal[0])
         if first.kind == EXCHANGE:
             h = obs.hand
             suit = min((s for s in range(3) if sum(h[9 * s : 9 * s + 9]) >= 3), key=lambda s: sum(h[9 * s : 9 * s + 9]))

@@ -34,6 +34,7 @@ def _table_from_start(start: dict[str, Any]) -> Table:
             dealer=int(start.get("dealer", 0)),
             prevalent_wind=int(start.get("prevalent_wind", 0)),
             wall=start.get("wall"),
+            carry=start.get("carry"),
         )
     except (KeyError, TypeError) as e:
         raise ReplayError(f"bad start record: {e}") from None

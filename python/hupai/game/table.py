@@ -26,17 +26,21 @@ in the table's ledger. A preset's 荒庄 reserve (``exhaustion_reserve_stacks``)
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
-from hupai._core import Settlement, Variant, flow_claims, flow_draw_end, flow_turn
+from hupai._core import Settlement, Variant, flow_claims, flow_draw_end, flow_ting, flow_turn
 from hupai.errors import RuleConfigError
 from hupai.game.actions import (
     ADDED_KONG,
+    AUTO_PLAY,
     CHOW,
     CONCEALED_KONG,
+    DECLARE_PAO_ZI,
+    DECLARE_TING,
     DECLARE_VOID,
+    ESCAPE,
     DISCARD,
     EXCHANGE,
     KONG,
@@ -81,6 +85,8 @@ PLAYABLE = ("sichuan", "mcr", "hebei", "huanle3d", "shaanxi", "hebei_draft4", "s
 #: Regional presets: wins scored by the core per decision, the hand settled at its end by the
 #: preset's own settlement (kongs and wins recorded as a hand record).
 REGIONAL = ("hebei", "huanle3d", "shaanxi", "hebei_draft4", "shanghai")
+#: Presets with an escape (逃跑) penalty in their settlement.
+ESCAPE_PRESETS = ("shaanxi",)
 _KINDS = {"sichuan": 27, "huanle3d": 27, "hebei": 34, "shaanxi": 34, "hebei_draft4": 34}
 
 
@@ -93,6 +99,36 @@ def build_wall(variant_id: str, seed: int) -> list[int]:
         tiles = [k for k in range(34) for _ in range(4)] + list(range(34, 42))
     random.Random(seed).shuffle(tiles)
     return tiles
+
+
+def _carry(v: Variant, carry: Mapping[str, Any] | None) -> dict[str, Any]:
+    """What the previous hand carries into this one (``Match`` passes it): the 上楼 ``floor``
+    (河北第4稿), the pending ``kai_bao`` / ``huang_fan`` (上海) and each seat's last ``pao_zi``
+    (陕西 下炮子 defaults). Checked here; unknown keys or bad values raise RuleConfigError."""
+    out: dict[str, Any] = {"floor": 0, "kai_bao": 0, "huang_fan": 0, "pao_zi": [0] * N}
+    if carry is None:
+        return out
+    if not isinstance(carry, Mapping):
+        raise RuleConfigError(f"carry must be a mapping, got {carry!r}")
+    params = _params_of(v)
+    for k, val in carry.items():
+        if k == "pao_zi":
+            hi = int(params.get("pao_zi_max", 0))
+            if (
+                not isinstance(val, (list, tuple))
+                or len(val) != N
+                or any(not isinstance(x, int) or isinstance(x, bool) or not 0 <= x <= hi for x in val)
+            ):
+                raise RuleConfigError(f"carry pao_zi: four ints 0..{hi}, got {val!r}")
+            out[k] = list(val)
+        elif k in ("floor", "kai_bao", "huang_fan"):
+            hi = int(params.get("max_floor", 0)) if k == "floor" else 20
+            if not isinstance(val, int) or isinstance(val, bool) or not 0 <= val <= hi:
+                raise RuleConfigError(f"carry {k}: an int 0..{hi} for {v.id}, got {val!r}")
+            out[k] = val
+        else:
+            raise RuleConfigError(f"unknown carry key {k!r} (floor, kai_bao, huang_fan, pao_zi)")
+    return out
 
 
 def arrange_wall(variant_id: str, hands: Sequence[str], draws: str = "", dealer: int = 0) -> list[int]:
@@ -123,9 +159,11 @@ def arrange_wall(variant_id: str, hands: Sequence[str], draws: str = "", dealer:
 
 class PrePhase:
     """A pre-play phase hook (换三张, 定缺, 下炮子/漂/买码 declarations …): every seat acts once,
-    in seat order from the dealer; ``finish`` runs when all have acted."""
+    in seat order from the dealer; ``finish`` runs when all have acted. ``changes_hands``: the
+    phase may change the tiles held (then the dealer's first turn offers no win)."""
 
     name = "pre"
+    changes_hands = True
 
     def legal_actions(self, table: Table, seat: int) -> list[Action]:
         raise NotImplementedError
@@ -211,6 +249,33 @@ register_pre_phase(
 register_pre_phase("sichuan", lambda v: DingQue() if v.options["ding_que"] else None)
 
 
+class DeclarePaoZi(PrePhase):
+    """下炮子 (陕西, switch ``pao_zi = free``): before the dealer's first discard each seat declares
+    0..``pao_zi_max`` 炮子 (public); the first legal action is the seat's default, its choice of
+    the previous hand (``carry["pao_zi"]``, 0 in a first hand)."""
+
+    name = "pao_zi"
+    changes_hands = False
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+
+    def legal_actions(self, table: Table, seat: int) -> list[Action]:
+        d = table.carry["pao_zi"][seat]
+        return [Action.of(DECLARE_PAO_ZI, seat, p) for p in [d] + [p for p in range(self.most + 1) if p != d]]
+
+    def apply(self, table: Table, action: Action) -> None:
+        assert table.pao_zi is not None
+        table.pao_zi[action.seat] = action.tile
+        table._event({"type": "pao_zi", "seat": action.seat, "pao_zi": action.tile})
+
+
+register_pre_phase(
+    "shaanxi",
+    lambda v: DeclarePaoZi(int(_params_of(v)["pao_zi_max"])) if v.options["pao_zi"] == "free" else None,
+)
+
+
 class Observation:
     """What ``seat`` can see: its own standing tiles, every meld, discard, flower count, declared
     void suit, the wall size and balances; never another seat's standing tiles or the wall."""
@@ -240,6 +305,16 @@ class Observation:
     @property
     def active(self) -> list[bool]:
         return list(self._t.active)
+
+    @property
+    def ting(self) -> list[bool]:
+        """Seats that declared 报听 (河北; public)."""
+        return [self._t.vid == "hebei" and x for x in self._t.hand_locked]
+
+    @property
+    def pao_zi(self) -> list[int] | None:
+        """Declared 炮子 (陕西; public), ``None`` without the side bet."""
+        return None if self._t.pao_zi is None else list(self._t.pao_zi)
 
     @property
     def won(self) -> list[int]:
@@ -296,6 +371,7 @@ class Table:
         dealer: int = 0,
         prevalent_wind: int = 0,
         wall: Sequence[int] | None = None,
+        carry: Mapping[str, Any] | None = None,
     ) -> None:
         v = variant if isinstance(variant, Variant) else Variant.load(variant)
         if v.id not in PLAYABLE:
@@ -313,12 +389,33 @@ class Table:
         self.rng = random.Random(seed ^ 0x5EED)
         desc_rules = _rules_of(v)
         self.multi_ron: bool = bool(desc_rules.get("multi_ron", False))
-        self.rob_added = desc_rules.get("rob_kong", "added_only") != "none"
+        # Added kongs are always offered for robbing; the core answers whether the preset allows it.
+        self.rob_added = True
         params = _params_of(v)
         self.pass_lock = bool(params.get("pass_win_lock", False)) or (
             params.get("pass_win_lock_default") in ("all_discards_until_own_draw", "go_around")
         )
         self.regional = v.id in REGIONAL
+        # 漏胡 / 过水 of a regional preset: the switch ``pass_win_lock`` (or the preset's default).
+        self.lock_tile_only = False
+        if self.regional:
+            mode = v.options.get("pass_win_lock")
+            if not isinstance(mode, str):
+                mode = params.get("pass_win_lock_default") or (desc_rules.get("flow") or {}).get("pass_win_lock") or "none"
+            self.lock_tile_only = mode == "same_tile_until_action"
+            self.pass_lock = mode not in ("none", "same_tile_until_action")
+        self.lock_tiles: list[set[int]] = [set() for _ in range(N)]
+        self.carry = _carry(v, carry)
+        # 下炮子 (陕西): free → declared in the pre-phase (defaults: the carried choices); fixed; none.
+        pz = v.options.get("pao_zi") if v.id == "shaanxi" else None
+        self.pao_zi: list[int] | None = (
+            None if pz in (None, "none") else [int(v.options["pao_zi_fixed"])] * N if pz == "fixed" else list(self.carry["pao_zi"])
+        )
+        self.auto = [False] * N
+        self.auto_win = bool(params.get("auto_win_when_auto_played", False))
+        self.escaped: int | None = None
+        self._first_discards: list[tuple[int, int]] | None = [] if v.id == "hebei_draft4" else None
+        self.gen_zhuang = False
         self._kongs: list[dict[str, Any]] = []
         self._win_records: list[dict[str, Any]] = []
         # 荒庄 reserve (陕西, 河北第4稿): stacks left undrawn, indexed by the kongs made so far.
@@ -361,6 +458,7 @@ class Table:
         self._opts: Any = None
         self._claim: dict[str, Any] | None = None
         self._pre: list[PrePhase] = []
+        self._pre_changed = False
         self._drawn_once = [False] * N
         self._claim_made = False
         self._pre_done: set[int] = set()
@@ -375,8 +473,13 @@ class Table:
                 "dealer": dealer,
                 "prevalent_wind": prevalent_wind,
                 **({"wall": list(self.wall)} if self._custom_wall else {}),
+                **({"carry": dict(carry)} if carry else {}),
             }
         )
+        if v.id == "shanghai" and params.get("kai_bao") == "dice_equal_adds_one_pending":
+            dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))  # 开宝: equal dice add one
+            self.carry["kai_bao"] += int(dice[0] == dice[1])
+            self._event({"type": "dice", "dice": list(dice), "kai_bao": self.carry["kai_bao"]})
         self._deal()
 
     # ------------------------------------------------------------------ state helpers
@@ -505,6 +608,7 @@ class Table:
     def _draw_turn(self, seat: int) -> None:
         """``seat`` draws from the wall and moves (or the hand ends on an empty wall)."""
         self.win_locked[seat] = False
+        self.lock_tiles[seat].clear()
         self._last_kong = None
         t = self._draw(seat, False) if self.live_remaining > 0 else None
         if t is None:
@@ -547,20 +651,24 @@ class Table:
             if forced and self._drawn is not None:
                 return [A(WIN, seat, self._drawn)]  # 最后四张: the win is forced
             out = [A(WIN, seat, self._drawn)] if win is not None and self._drawn is not None else []
+            if out and self.auto[seat] and self.auto_win:
+                return out  # 托管: the system takes the win
             if ck:
                 out += [A(CONCEALED_KONG, seat, t) for t in ck]
             if ak:
                 out += [A(ADDED_KONG, seat, t) for t in ak]
             da = _DISCARDS[seat]
             out += [da[t] for t in discards]
+            if self.vid == "hebei" and not self.hand_locked[seat]:
+                out += [A(DECLARE_TING, seat, t) for t in flow_ting(self.variant, self._seat_tuple(seat), seat)]
             return out
         if self.phase in ("claim", "rob"):
             c = self._claim
             assert c is not None
             r = c["responses"][seat]
             t = c["tile"]
-            if r[0] is not None and r[4]:
-                return [A(WIN, seat, t)]  # forced win
+            if r[0] is not None and (r[4] or (self.auto[seat] and self.auto_win)):
+                return [A(WIN, seat, t)]  # forced win (最后四张; 托管 auto-win)
             out = [A(PASS, seat, t)]
             if r[0] is not None:
                 out.append(A(WIN, seat, t))
@@ -584,6 +692,9 @@ class Table:
             raise IllegalActionError("the hand is over")
         if not isinstance(action, Action):
             raise IllegalActionError(f"not an Action: {action!r}")
+        if action.kind in (ESCAPE, AUTO_PLAY):
+            self._manage(action)
+            return
         legal = self.legal_actions(action.seat)
         if not any(x is action for x in legal) and action not in legal:
             raise IllegalActionError(
@@ -612,13 +723,72 @@ class Table:
         while not self.done:
             s = self.to_act
             legal = self.legal_actions(s)
-            a = ag[s](Observation(self, s), legal)
+            a = self.auto_action(s, legal) if self.auto[s] else ag[s](Observation(self, s), legal)
             self.step(a)
             steps += 1
             if steps > max_steps:
                 raise RuleConfigError("the hand did not end")
         assert self.result is not None
         return self.result
+
+    # ------------------------------------------------------------------ table management
+    def escape(self, seat: int) -> None:
+        """逃跑: ``seat`` leaves; the hand ends and the preset's escape penalty is settled
+        (陕西: 底 × (8 + 3·p(self) + Σ p(others)), see ``docs/presets.md``). Logged as an action."""
+        self.step(Action(ESCAPE, seat))
+
+    def set_auto_play(self, seat: int, on: bool = True) -> None:
+        """托管 on/off for ``seat``: ``run`` plays the seat with ``auto_action``, and where the
+        preset says so (河北 ``auto_win_when_auto_played``) a possible win is its only action."""
+        self.step(Action(AUTO_PLAY, seat, int(bool(on))))
+
+    def auto_action(self, seat: int, legal: Sequence[Action] | None = None) -> Action:
+        """The table's move for a seat under 托管: win, else pass, else discard the drawn tile."""
+        legal = list(legal) if legal is not None else self.legal_actions(seat)
+        if not legal:
+            raise IllegalActionError(f"seat {seat} has nothing to do")
+        for kind in (WIN, PASS):
+            for a in legal:
+                if a.kind == kind:
+                    return a
+        for a in legal:
+            if a.kind == DISCARD and a.tile == self._drawn:
+                return a
+        return next((a for a in legal if a.kind == DISCARD), legal[0])
+
+    def _manage(self, a: Action) -> None:
+        if not 0 <= a.seat < N:
+            raise IllegalActionError(f"seat {a.seat} is not 0..3")
+        if a.kind == AUTO_PLAY:
+            if a.tile not in (0, 1):
+                raise IllegalActionError("auto_play: tile 1 (on) or 0 (off)")
+            self._ver += 1
+            self.auto[a.seat] = bool(a.tile)
+            self.log.append({"type": "action", **a.to_json()})
+            return
+        if self.vid not in ESCAPE_PRESETS:
+            raise IllegalActionError(f"{self.vid} has no escape (逃跑) rule; presets with one: {', '.join(ESCAPE_PRESETS)}")
+        self._ver += 1
+        self.log.append({"type": "action", **a.to_json()})
+        self.escaped = a.seat
+        self._claim = None
+        self._pre = []
+        self._end()
+
+    def _track_gen_zhuang(self, s: int, t: int) -> None:
+        """跟庄 (河北第4稿): in the first go-around, with no claim or kong, the three non-dealers each
+        discard the tile of the dealer's first discard."""
+        fd = self._first_discards
+        assert fd is not None
+        if s != (self.dealer + len(fd)) % N or (fd and t != fd[0][1]):
+            self._first_discards = None
+            return
+        fd.append((s, t))
+        if len(fd) == N:
+            self._first_discards = None
+            if self.variant.options.get("gen_zhuang") is True:
+                self.gen_zhuang = True
+                self._event({"type": "gen_zhuang", "tile": t})
 
     # ------------------------------------------------------------------ phases
     def _pre_action(self, a: Action) -> None:
@@ -630,17 +800,23 @@ class Table:
             return
         ph.finish(self)
         self._pre.pop(0)
+        self._pre_changed = self._pre_changed or ph.changes_hands
         if self._pre:
             self._start_pre()
         else:
-            self._start_turn(self.dealer, None, "self_draw")
+            self._start_turn(self.dealer, None if self._pre_changed else self._drawn, "self_draw")
 
     def _turn_action(self, a: Action) -> None:
         s = a.seat
         h = self.hands[s]
         if a.kind == WIN:
             self._win_self(s, a.tile)
-        elif a.kind == DISCARD:
+        elif a.kind in (DISCARD, DECLARE_TING):
+            if a.kind == DECLARE_TING:
+                self.hand_locked[s] = True  # 报听: the hand is locked from now on
+                self._event({"type": "ting", "seat": s, "tile": a.tile})
+            if self._first_discards is not None:
+                self._track_gen_zhuang(s, a.tile)
             h[a.tile] -= 1
             self.discards[s].append(a.tile)
             self.last_discard = a.tile
@@ -648,6 +824,7 @@ class Table:
             source = "after_kong_discard" if self._last_kong else "discard"
             self._offer(s, a.tile, source)
         elif a.kind == CONCEALED_KONG:
+            self._first_discards = None
             h[a.tile] -= 4
             self.melds[s].append(("kong", a.tile, 0, "concealed"))
             self._kongs.append({"owner": SEAT_NAMES[s], "type": "concealed"})
@@ -655,6 +832,7 @@ class Table:
                 self.settlement.kong(SEAT_NAMES[s], "concealed")
             self._replacement(s, "concealed")
         elif a.kind == ADDED_KONG:
+            self._first_discards = None
             if self.rob_added:
                 h[a.tile] -= 1
                 if self._offer(s, a.tile, "rob_kong"):
@@ -675,9 +853,13 @@ class Table:
     def _offer(self, s: int, t: int, source: str) -> bool:
         """Ask every seat about tile ``t`` from ``s``; returns whether anyone may respond."""
         empty = self.live_remaining == 0
+        seats = [self._seat_tuple(k) for k in range(N)]
+        if self.lock_tile_only and source != "rob_kong":
+            # 漏胡 (陕西): a declined win on t locks t only, until the seat's next action.
+            seats = [st[:4] + (True,) + st[5:] if t in self.lock_tiles[k] else st for k, st in enumerate(seats)]
         resp = flow_claims(
             self.variant,
-            [self._seat_tuple(k) for k in range(N)],
+            seats,
             s,
             t,
             source,
@@ -710,8 +892,11 @@ class Table:
         c = self._claim
         assert c is not None
         c["decided"][a.seat] = a
-        if a.kind == PASS and c["responses"][a.seat][0] is not None and self.pass_lock and c["source"] != "rob_kong":
-            self.win_locked[a.seat] = True
+        if a.kind == PASS and c["responses"][a.seat][0] is not None and c["source"] != "rob_kong":
+            if self.pass_lock:
+                self.win_locked[a.seat] = True
+            elif self.lock_tile_only:
+                self.lock_tiles[a.seat].add(c["tile"])
         rest = [k for k in c["pending"] if k not in c["decided"]]
         if rest:
             self.to_act = rest[0]
@@ -757,6 +942,8 @@ class Table:
                 h = self.hands[k]
                 self._last_kong = None
                 self._claim_made = True
+                self.lock_tiles[k].clear()
+                self._first_discards = None
                 if kind == KONG:
                     h[t] -= 3
                     self.melds[k].append(("kong", t, (k - s) % N, "open"))
@@ -832,6 +1019,8 @@ class Table:
             rec["discarder"] = SEAT_NAMES[discarder]
         if self.vid == "shanghai":
             rec["situation"]["flowers"] = min(len(self.flowers[w]), 8)
+            rec["situation"]["kai_bao"] = self.carry["kai_bao"]  # pending counters (开宝/黄番)
+            rec["situation"]["huang_fan"] = self.carry["huang_fan"]
             claims: dict[str, int] = {}
             for kind, _tile, off, kk in self.melds[w]:
                 if kind == "chow":
@@ -860,6 +1049,9 @@ class Table:
         elif self.vid in ("hebei", "hebei_draft4"):
             rec: dict[str, Any] = {"seats": seats, "dealer": dealer, "kongs": self._kongs}
             rec["win"] = self._win_records[0] if self._win_records else None
+            if self.vid == "hebei_draft4":
+                rec["floor"] = self.carry["floor"]
+                rec["gen_zhuang"] = self.gen_zhuang
             fn = hebei_settle if self.vid == "hebei" else hebei_draft4_settle
             events = fn(rec, self.variant)["events"]
         else:
@@ -870,7 +1062,12 @@ class Table:
                 | ({"feeder": k["feeder"]} if "feeder" in k and (k["type"] == "open" or keep_added_feeder) else {})
                 for k in self._kongs
             ]
-            rec2 = {"seats": seats, "dealer": dealer, "kongs": kongs, "wins": self._win_records}
+            rec2: dict[str, Any] = {"seats": seats, "dealer": dealer, "kongs": kongs, "wins": self._win_records}
+            if self.vid == "shaanxi":
+                if self.pao_zi is not None:
+                    rec2["seat_data"] = {seats[k]: {"pao_zi": self.pao_zi[k]} for k in range(N)}
+                if self.escaped is not None:
+                    rec2["table"] = {"escaped": seats[self.escaped]}
             events = settle_hand(rec2, self.variant).to_dict()["events"]
         for e in events:  # the preset's ledger events, booked one by one (each zero-sum)
             self.settlement.record(e["kind"], [(n, int(e["deltas"].get(n, 0))) for n in seats], reason=e["reason"])
@@ -920,6 +1117,9 @@ class Table:
             "balances": [bal[SEAT_NAMES[k]] for k in range(N)],
             "turns": self.turns,
             "ledger": self.settlement.to_dict(),
+            "discarder": next((w["from"] for w in self.wins if w["from"] is not None), None),
+            "carry": {**self.carry, "pao_zi": list(self.pao_zi) if self.pao_zi is not None else self.carry["pao_zi"]},
+            "escaped": self.escaped,
         }
         self._event({"type": "end", "winners": self.result["winners"], "balances": self.result["balances"], "exhausted": self.result["exhausted"]})
 

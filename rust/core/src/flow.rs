@@ -101,6 +101,9 @@ struct Flow<'a> {
     kong_added: bool,
     kong_concealed: bool,
     shapes: Shapes,
+    /// 河北 报听: `SeatState::hand_locked` is a declared 听 (kongs that keep the hand ready are
+    /// still allowed, no 碰).
+    ting: bool,
 }
 
 fn flow_of(variant: &Variant) -> Result<Flow<'_>> {
@@ -129,6 +132,46 @@ fn flow_of(variant: &Variant) -> Result<Flow<'_>> {
         kong_added: has("added"),
         kong_concealed: has("concealed"),
         shapes,
+        ting: matches!(variant.rules(), Rules::Hebei(_)),
+    })
+}
+
+/// Whether the preset lets a player rob an added kong (欢乐3D: switch `discard_win`).
+fn rob_allowed(variant: &Variant) -> bool {
+    match variant.rules() {
+        Rules::Huanle3d(h) => h.rob_kong,
+        _ => variant.preset().rules.rob_kong != "none",
+    }
+}
+
+/// 河北 `bao_ting = required`: only a seat that declared 听 may win.
+fn ting_required(variant: &Variant) -> bool {
+    matches!(variant.rules(), Rules::Hebei(_))
+        && matches!(variant.options().get("bao_ting"), Some(crate::preset::SwitchValue::Str(s)) if s == "required")
+}
+
+/// Hands that win outside the table's shape pre-filter (上海: 八花齐 on the seat's own draw,
+/// 风一色 in any arrangement); the preset's scorer still decides.
+fn special_win(variant: &Variant, seat: &SeatState, full: &Counts, win_type: WinType) -> bool {
+    match variant.rules() {
+        Rules::Shanghai(_) => {
+            let honours_only = full[..27].iter().all(|&c| c == 0)
+                && seat.melds.iter().all(|(m, _)| m.tile.is_honor());
+            (seat.flowers >= 8 && win_type.is_self_drawn()) || honours_only
+        }
+        _ => false,
+    }
+}
+
+/// `counts` (3n+1 standing tiles, `sets` sets still to make) waits on some tile.
+fn ready(counts: &Counts, sets: u8, shapes: Shapes) -> bool {
+    (0..N_KINDS).any(|k| {
+        if counts[k] >= 4 {
+            return false;
+        }
+        let mut c = *counts;
+        c[k] += 1;
+        is_winning_planned(&c, 0, sets, shapes)
     })
 }
 
@@ -190,7 +233,12 @@ impl Flow<'_> {
     ) -> Option<WinOption> {
         let mut full = seat.counts;
         full[tile.idx()] += 1;
-        if !is_winning_planned(&full, 0, sets_needed(seat), self.shapes) {
+        if !is_winning_planned(&full, 0, sets_needed(seat), self.shapes)
+            && !special_win(self.variant, seat, &full, win_type)
+        {
+            return None;
+        }
+        if ting_required(self.variant) && !seat.hand_locked {
             return None;
         }
         let mut standing = Vec::with_capacity(14);
@@ -368,7 +416,7 @@ pub fn claims(
             out.push(r);
             continue;
         }
-        if !seat.win_locked {
+        if !seat.win_locked && (source != WinType::RobKong || rob_allowed(variant)) {
             r.win = f.win(seat, i, tile, source, Some(discarder), ctx);
             r.forced_win = r.win.is_some() && forced(variant, ctx);
         }
@@ -376,6 +424,18 @@ pub fn claims(
             && !ctx.wall_empty
             && !seat.hand_locked
             && !void_blocks(seat, tile);
+        if f.ting
+            && seat.hand_locked
+            && source != WinType::RobKong
+            && !ctx.wall_empty
+            && f.kong_open
+            && seat.counts[tile.idx()] == 3
+        {
+            // 报听: a kong only when the hand is still ready after it.
+            let mut c = seat.counts;
+            c[tile.idx()] = 0;
+            r.kong = ready(&c, sets_needed(seat).saturating_sub(1), f.shapes);
+        }
         if can_claim {
             let c = seat.counts[tile.idx()];
             r.pung = c >= 2;
@@ -429,8 +489,33 @@ pub fn turn(
         o.forced_win = o.win.is_some() && forced(variant, ctx);
     }
     if seat.hand_locked {
-        // 血流成河 after a win: the hand is fixed, the drawn tile goes out again.
+        // 血流成河 after a win / 河北 after 报听: the hand is fixed, the drawn tile goes out again.
         o.discards = drawn.into_iter().collect();
+        if f.ting && !ctx.wall_empty && seat.melds.len() < 4 {
+            // 报听: kongs are allowed when the hand is still ready after them.
+            let sets = sets_needed(seat);
+            for k in 0..N_KINDS {
+                let t = Tile::new_unchecked(k as u8);
+                let mut c = seat.counts;
+                if f.kong_concealed && c[k] == 4 {
+                    c[k] = 0;
+                    if ready(&c, sets.saturating_sub(1), f.shapes) {
+                        o.concealed_kongs.push(t);
+                    }
+                } else if f.kong_added
+                    && c[k] >= 1
+                    && seat
+                        .melds
+                        .iter()
+                        .any(|(m, _)| m.kind == MeldKind::Pung && m.tile == t)
+                {
+                    c[k] -= 1;
+                    if ready(&c, sets, f.shapes) {
+                        o.added_kongs.push(t);
+                    }
+                }
+            }
+        }
         return Ok(o);
     }
     if !ctx.wall_empty && seat.melds.len() < 4 {
@@ -484,6 +569,135 @@ pub fn turn(
         o.analysis = ds.iter().map(|d| (d.tile, d.shanten, d.total)).collect();
     }
     Ok(o)
+}
+
+/// 报听: the discards of the seat to move (`3n+2` tiles) that leave its hand ready.
+pub fn ting_discards(variant: &Variant, seat: &SeatState, idx: usize) -> Result<Vec<Tile>> {
+    let f = flow_of(variant)?;
+    check_seat(seat, idx, 0)?;
+    let total: u32 = seat.counts.iter().map(|&c| u32::from(c)).sum();
+    if total % 3 != 2 {
+        return Err(Error::hand(format!(
+            "seat {idx}: 听 is declared with a discard from 3n+2 tiles, not {total}"
+        )));
+    }
+    Ok((0..N_KINDS)
+        .filter(|&k| seat.counts[k] > 0)
+        .filter(|&k| {
+            let mut c = seat.counts;
+            c[k] -= 1;
+            ready(&c, sets_needed(seat), f.shapes)
+        })
+        .map(|k| Tile::new_unchecked(k as u8))
+        .collect())
+}
+
+/// What one hand carries into the next: the 上楼 floor (河北第4稿) and the pending 开宝 / 黄番
+/// counters (上海).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Carry {
+    pub floor: u32,
+    pub kai_bao: u32,
+    pub huang_fan: u32,
+}
+
+/// How a hand ended, for [`next_hand`].
+#[derive(Clone, Debug)]
+pub struct HandEnd {
+    pub players: usize,
+    pub dealer: usize,
+    /// Winners in the order the table resolved them (for one discard: nearest to the discarder
+    /// first); empty = 荒庄 / 和局 (also an aborted hand).
+    pub winners: Vec<usize>,
+    /// The discarder (放炮者) when the winners won on one discard.
+    pub discarder: Option<usize>,
+    /// A seeded random number (dealer of a `random_each_hand` preset: `random % players`).
+    pub random: u64,
+}
+
+/// The next hand's dealer and carry by the preset's rotation rule (`rules.dealer_rotation`, the
+/// 欢乐3D switch `dealer_rotation`, 上海 `multi_winner_dealer`) and its carry-over rules (第4稿
+/// 上楼: up one floor, at most `max_floor`, when the dealer stays, back to 0 when a non-dealer
+/// wins; 上海: pending 开宝/黄番 reset by a win, 黄番 + 1 after a 和局). `carry` holds the values
+/// used in the hand that ended (上海: this hand's 开宝 roll included).
+pub fn next_hand(variant: &Variant, end: &HandEnd, carry: Carry) -> Result<(usize, Carry)> {
+    let n = end.players;
+    if !(2..=4).contains(&n) {
+        return Err(Error::rule(format!("players must be 2..4, got {n}")));
+    }
+    let seat_ok = |s: usize, what: &str| {
+        if s < n {
+            Ok(s)
+        } else {
+            Err(Error::hand(format!("{what} {s} is not a seat (0..{n})")))
+        }
+    };
+    let dealer = seat_ok(end.dealer, "dealer")?;
+    for (i, &w) in end.winners.iter().enumerate() {
+        seat_ok(w, "winner")?;
+        if end.winners[..i].contains(&w) {
+            return Err(Error::hand(format!("winner {w} listed twice")));
+        }
+    }
+    if let Some(d) = end.discarder {
+        seat_ok(d, "discarder")?;
+        if end.winners.contains(&d) {
+            return Err(Error::hand("the discarder cannot be a winner"));
+        }
+    }
+    let rotation = match variant.options().get("dealer_rotation") {
+        Some(crate::preset::SwitchValue::Str(s)) => s.as_str(),
+        _ => variant.preset().rules.dealer_rotation.as_str(),
+    };
+    let dealer_stays = end.winners.is_empty() || end.winners.contains(&dealer);
+    let next = match rotation {
+        "random_each_hand" => (end.random % n as u64) as usize,
+        "winner_deals" => match end.winners.as_slice() {
+            [] => dealer,
+            [w] => *w,
+            [first, ..] => {
+                let nearest = matches!(
+                    variant.options().get("multi_winner_dealer"),
+                    Some(crate::preset::SwitchValue::Str(s)) if s == "nearest_winner"
+                );
+                if nearest {
+                    *first
+                } else {
+                    end.discarder.unwrap_or(*first)
+                }
+            }
+        },
+        _ if dealer_stays => dealer,
+        _ => (dealer + 1) % n,
+    };
+    let mut out = Carry::default();
+    match variant.rules() {
+        Rules::HebeiDraft4(r) => {
+            let max = u32::try_from(r.max_floor).unwrap_or(0);
+            if carry.floor > max {
+                return Err(Error::hand(format!(
+                    "floor {} is above the top floor {max} (上楼)",
+                    carry.floor
+                )));
+            }
+            out.floor = if dealer_stays {
+                (carry.floor + 1).min(max)
+            } else {
+                0
+            };
+        }
+        Rules::Shanghai(_) => {
+            if carry.kai_bao > 20 || carry.huang_fan > 20 {
+                return Err(Error::hand("pending 开宝/黄番 counts are 0..=20"));
+            }
+            if end.winners.is_empty() {
+                out.kai_bao = carry.kai_bao;
+                out.huang_fan = (carry.huang_fan + 1).min(20);
+            }
+        }
+        _ => {}
+    }
+    Ok((next, out))
 }
 
 fn seen_by(seat: &SeatState) -> Counts {
@@ -694,5 +908,254 @@ mod tests {
             )
             .is_err())
         );
+    }
+    #[test]
+    fn bao_ting_locks_the_hand_but_keeps_ready_kongs() {
+        let v = Variant::load("hebei").unwrap();
+        // 1m1m1m 234p 567s EE + 9p9p waiting; drew 1m (the 4th): the kong keeps 9p/E waits.
+        let mut s = seat("1m1m1m1m2p3p4p5s6s7sEE9p9p");
+        s.hand_locked = true;
+        let o = turn(
+            &v,
+            &s,
+            0,
+            Tile::parse("1m").ok(),
+            WinType::SelfDraw,
+            &CTX,
+            false,
+        )
+        .unwrap();
+        assert_eq!(
+            o.discards,
+            vec![Tile::parse("1m").unwrap()],
+            "locked: only the drawn tile"
+        );
+        assert_eq!(o.concealed_kongs, vec![Tile::parse("1m").unwrap()]);
+        // A kong that breaks the wait is refused: 2p2p2p2p 3p4p ... with the 2p needed as a run.
+        let mut s2 = seat("2p2p2p2p3p4p5s6s7sEE9p9p1m");
+        s2.hand_locked = true;
+        let o2 = turn(
+            &v,
+            &s2,
+            0,
+            Tile::parse("1m").ok(),
+            WinType::SelfDraw,
+            &CTX,
+            false,
+        )
+        .unwrap();
+        assert!(o2.concealed_kongs.is_empty());
+        // Unlocked, the same kong is offered; 血流 (sichuan) locks offer no kong.
+        s2.hand_locked = false;
+        let o3 = turn(
+            &v,
+            &s2,
+            0,
+            Tile::parse("1m").ok(),
+            WinType::SelfDraw,
+            &CTX,
+            false,
+        )
+        .unwrap();
+        assert_eq!(o3.concealed_kongs, vec![Tile::parse("2p").unwrap()]);
+        // Claims after 听: no pung, the win stays.
+        let mut seats = vec![
+            seat("2m4m6m8m9s9m9m1s3s7p8p8p9p"),
+            seat("5s5s5s1m2m3m4p5p6pEEE9p"),
+            seat("1p2p2p4p4p6p6p8p8p9s9m9m1s"),
+            seat("2m4m6m8m9s9m9m1s3s7p8p8p9p"),
+        ];
+        seats[1].hand_locked = true;
+        let r = claims(
+            &v,
+            &seats,
+            0,
+            Tile::parse("5s").unwrap(),
+            WinType::Discard,
+            &CTX,
+        )
+        .unwrap();
+        assert!(!r[1].pung && r[1].kong, "5s kong keeps the 9p wait");
+        let r = claims(
+            &v,
+            &seats,
+            0,
+            Tile::parse("9p").unwrap(),
+            WinType::Discard,
+            &CTX,
+        )
+        .unwrap();
+        assert!(r[1].win.is_some());
+        // ting discards: 14 tiles, discarding 1m or 9p leaves a ready hand.
+        let t = ting_discards(&v, &seat("1m2m3m4p5p6p7s8s9sEEE9p1s"), 0).unwrap();
+        assert_eq!(
+            t,
+            vec![Tile::parse("9p").unwrap(), Tile::parse("1s").unwrap()]
+        );
+        // bao_ting = required: no win without 听.
+        let req = Variant::with_options(
+            "hebei",
+            [(
+                "bao_ting",
+                crate::preset::SwitchValue::Str("required".into()),
+            )],
+        )
+        .unwrap();
+        seats[1].hand_locked = false;
+        let r = claims(
+            &req,
+            &seats,
+            0,
+            Tile::parse("9p").unwrap(),
+            WinType::Discard,
+            &CTX,
+        )
+        .unwrap();
+        assert!(r[1].win.is_none());
+    }
+
+    #[test]
+    fn shanghai_special_wins_pass_the_table_filter() {
+        let v = Variant::load("shanghai").unwrap();
+        // 风一色 in no structure: E S W N C F P tiles.
+        let mut s = seat("EESWWNNCCFFPP");
+        s.flowers = 1;
+        let seats = vec![
+            seat("1m1m1m2m2m2m3m3m3m4m4m4m5m"),
+            s.clone(),
+            seat("1p2p2p4p4p6p6p8p8p9s9m9m1s"),
+            seat("2m4m6m8m9s9m9m1s3s7p8p8p9p"),
+        ];
+        let r = claims(
+            &v,
+            &seats,
+            0,
+            Tile::parse("S").unwrap(),
+            WinType::Discard,
+            &CTX,
+        )
+        .unwrap();
+        assert!(
+            r[1].win
+                .as_ref()
+                .is_some_and(|w| w.fans[0].0 == "FENG_YI_SE")
+        );
+        // 八花齐: any hand on the seat's own draw, not on a discard.
+        let mut b = seat("1m4m7m2p5p8p3s6s9sESWNC");
+        b.flowers = 8;
+        let o = turn(
+            &v,
+            &b,
+            0,
+            Tile::parse("C").ok(),
+            WinType::SelfDraw,
+            &CTX,
+            false,
+        )
+        .unwrap();
+        assert!(o.win.is_some_and(|w| w.fans[0].0 == "BA_HUA_QI"));
+        b.flowers = 7;
+        let o = turn(
+            &v,
+            &b,
+            0,
+            Tile::parse("C").ok(),
+            WinType::SelfDraw,
+            &CTX,
+            false,
+        )
+        .unwrap();
+        assert!(o.win.is_none());
+    }
+
+    #[test]
+    fn rob_kong_follows_the_preset() {
+        let seats = vec![
+            seat("1p2p2p4p4p6p6p8p8p9s9m9m1s"),
+            seat("1m1m2m2m3m3m4s4s5s5s6s6s7s"),
+            seat("2m4m6m8m9s9m9m1s3s7p8p8p9p"),
+            seat("2m4m6m8m9s9m9m1s3s7p8p8p9p"),
+        ];
+        let t = Tile::parse("7s").unwrap();
+        let h = Variant::load("huanle3d").unwrap();
+        let r = claims(&h, &seats, 0, t, WinType::RobKong, &CTX).unwrap();
+        assert!(r[1].win.is_none());
+        let h2 = Variant::with_options(
+            "huanle3d",
+            [(
+                "discard_win",
+                crate::preset::SwitchValue::Str("also_rob_kong".into()),
+            )],
+        )
+        .unwrap();
+        let r = claims(&h2, &seats, 0, t, WinType::RobKong, &CTX).unwrap();
+        assert!(r[1].win.is_some());
+    }
+
+    #[test]
+    fn next_hand_rotation_and_carry() {
+        let end = |dealer, winners: &[usize], discarder| HandEnd {
+            players: 4,
+            dealer,
+            winners: winners.to_vec(),
+            discarder,
+            random: 7,
+        };
+        let c0 = Carry::default();
+        let d4 = Variant::load("hebei_draft4").unwrap();
+        // 上楼: dealer wins → up; 荒牌 → up, capped at 2; non-dealer wins → floor 0, next dealer.
+        let (d, c) = next_hand(&d4, &end(1, &[1], None), c0).unwrap();
+        assert_eq!((d, c.floor), (1, 1));
+        let (d, c) = next_hand(&d4, &end(1, &[], None), Carry { floor: 2, ..c0 }).unwrap();
+        assert_eq!((d, c.floor), (1, 2));
+        let (d, c) = next_hand(&d4, &end(3, &[2], Some(0)), Carry { floor: 2, ..c0 }).unwrap();
+        assert_eq!((d, c.floor), (0, 0));
+        assert!(next_hand(&d4, &end(0, &[], None), Carry { floor: 3, ..c0 }).is_err());
+        // 上海: winner deals; several winners → the 放炮者 (switch: nearest winner); 和局: dealer stays, 黄番 + 1.
+        let sh = Variant::load("shanghai").unwrap();
+        let (d, c) = next_hand(
+            &sh,
+            &end(0, &[2], None),
+            Carry {
+                kai_bao: 1,
+                huang_fan: 2,
+                floor: 0,
+            },
+        )
+        .unwrap();
+        assert_eq!((d, c), (2, c0));
+        let (d, _) = next_hand(&sh, &end(0, &[3, 1], Some(2)), c0).unwrap();
+        assert_eq!(d, 2);
+        let near = Variant::with_options(
+            "shanghai",
+            [(
+                "multi_winner_dealer",
+                crate::preset::SwitchValue::Str("nearest_winner".into()),
+            )],
+        )
+        .unwrap();
+        assert_eq!(
+            next_hand(&near, &end(0, &[3, 1], Some(2)), c0).unwrap().0,
+            3
+        );
+        let (d, c) = next_hand(
+            &sh,
+            &end(1, &[], None),
+            Carry {
+                kai_bao: 1,
+                huang_fan: 0,
+                floor: 0,
+            },
+        )
+        .unwrap();
+        assert_eq!((d, c.kai_bao, c.huang_fan), (1, 1, 1));
+        // stay_on_dealer_win_or_draw (河北, 陕西); random_each_hand (四川).
+        let hb = Variant::load("hebei").unwrap();
+        assert_eq!(next_hand(&hb, &end(3, &[1], Some(3)), c0).unwrap().0, 0);
+        assert_eq!(next_hand(&hb, &end(3, &[3], None), c0).unwrap().0, 3);
+        let sc = Variant::load("sichuan").unwrap();
+        assert_eq!(next_hand(&sc, &end(0, &[1], None), c0).unwrap().0, 3);
+        assert!(next_hand(&hb, &end(0, &[1, 1], None), c0).is_err());
+        assert!(next_hand(&hb, &end(5, &[], None), c0).is_err());
     }
 }

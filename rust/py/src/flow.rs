@@ -245,3 +245,43 @@ pub fn flow_draw_end(
         .collect::<BindResult<Vec<_>>>()?;
     Ok(flow::draw_end_states(&variant.inner, &st)?)
 }
+
+/// 报听: the discards of the seat to move (``3n+2`` tiles) that leave its hand ready.
+#[pyfunction]
+pub fn flow_ting(variant: PyRef<'_, PyVariant>, seat: SeatIn, index: usize) -> BindResult<Vec<u8>> {
+    let s = self::seat(seat, index)?;
+    Ok(idx(&flow::ting_discards(&variant.inner, &s, index)?))
+}
+
+/// The next hand's ``(dealer, floor, kai_bao, huang_fan)`` by the preset's rotation and carry-over
+/// rules, given how this hand ended (``winners`` in resolution order, empty for a drawn hand;
+/// ``discarder`` of a discard win) and the carry it was played with.
+#[pyfunction]
+#[pyo3(signature = (variant, dealer, winners, discarder=None, floor=0, kai_bao=0, huang_fan=0, players=4, random=0))]
+#[allow(clippy::too_many_arguments)]
+pub fn flow_next_hand(
+    variant: PyRef<'_, PyVariant>,
+    dealer: usize,
+    winners: Vec<usize>,
+    discarder: Option<usize>,
+    floor: u32,
+    kai_bao: u32,
+    huang_fan: u32,
+    players: usize,
+    random: u64,
+) -> BindResult<(usize, u32, u32, u32)> {
+    let end = flow::HandEnd {
+        players,
+        dealer,
+        winners,
+        discarder,
+        random,
+    };
+    let carry = flow::Carry {
+        floor,
+        kai_bao,
+        huang_fan,
+    };
+    let (d, c) = flow::next_hand(&variant.inner, &end, carry)?;
+    Ok((d, c.floor, c.kai_bao, c.huang_fan))
+}

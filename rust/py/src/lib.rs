@@ -36,7 +36,7 @@ mod _core {
         HupaiError, InvalidHandError, InvalidTileError, RuleConfigError, SettlementError,
     };
     #[pymodule_export]
-    use crate::flow::{flow_claims, flow_draw_end, flow_turn};
+    use crate::flow::{flow_claims, flow_draw_end, flow_next_hand, flow_ting, flow_turn};
     #[pymodule_export]
     use crate::hand::{PyHand, PyMeld};
     #[pymodule_export]

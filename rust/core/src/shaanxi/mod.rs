@@ -40,6 +40,8 @@ pub struct ShaanxiRules {
     pub kong_open: i64,
     pub kong_added: i64,
     pub pao_zi_max: i64,
+    /// 逃跑: the escaper pays 底 × (`escape_units` + 3·p(self) + Σ p(others)).
+    pub escape_units: i64,
     pub discard_payers: DiscardPayers,
     pub dealer_double: bool,
     pub pao_zi: PaoZi,
@@ -60,6 +62,7 @@ impl ShaanxiRules {
             kong_open: param_int(p, "kong_open")?,
             kong_added: param_int(p, "kong_added")?,
             pao_zi_max: param_int(p, "pao_zi_max")?,
+            escape_units: param_int(p, "escape_units")?,
             discard_payers: match o.str("discard_payers")? {
                 "all_others" => DiscardPayers::AllOthers,
                 "discarder_pays_for_all" => DiscardPayers::DiscarderPaysForAll,
@@ -171,6 +174,25 @@ impl ShaanxiRules {
         })
     }
 
+    /// 逃跑 (spec §9, 算该玩家输): the escaper `e` pays 底 × (8 + 3·p(e) + Σ p(others)) in total.
+    /// Split (gap-fill, the seed names only the total): each other player O receives
+    /// 底 × (p(e) + p(O)) — the 炮子 line of a loss to O — plus an equal part of 8 × 底, the
+    /// remainder going to the players nearest after `e` in turn order.
+    pub fn escape_lines(&self, pao: &[i64], e: usize) -> Vec<(usize, usize, i64)> {
+        let n = pao.len();
+        let others: Vec<usize> = (1..n).map(|k| (e + k) % n).collect();
+        let fixed = self.escape_units * self.base;
+        let m = others.len() as i64;
+        others
+            .iter()
+            .enumerate()
+            .map(|(i, &o)| {
+                let part = fixed / m + i64::from((i as i64) < fixed % m);
+                (e, o, self.base * (pao[e] + pao[o]) + part)
+            })
+            .collect()
+    }
+
     fn pao(&self, rec: &HandRecord, seat: &str) -> Result<i64> {
         let given = rec.seat_data.get(seat).and_then(|v| v.get("pao_zi"));
         match self.pao_zi {
@@ -266,6 +288,21 @@ impl ShaanxiRules {
                 &format!("{} {} kong", k.owner, k.kind),
                 &lines,
             )?;
+        }
+        if let Some(e) = rec.table.get("escaped") {
+            let name = e
+                .as_str()
+                .ok_or_else(|| Error::settlement(format!("table.escaped: a seat name, got {e}")))?;
+            let ei = rec.seat(name, "table.escaped")?;
+            if !rec.wins.is_empty() {
+                return Err(Error::settlement(format!(
+                    "{name} escaped (逃跑): the hand has no win"
+                )));
+            }
+            let lines = self.escape_lines(&pao, ei);
+            pay(&mut ledger, "PENALTY", &format!("{name} 逃跑"), &lines)?;
+            ledger.end_hand();
+            return Ok((ledger, Vec::new()));
         }
         if rec.wins.len() > 1 {
             let d0 = rec.wins[0].discarder.as_ref();
