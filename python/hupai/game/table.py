@@ -21,6 +21,13 @@ Regional presets (``REGIONAL``): the core decides every win with the preset's ow
 and wins are kept as a hand record and settled at the end of the hand by the preset's settlement
 (``hebei.settle``, ``hebei_draft4.settle``, ``shanghai.settle``, ``settle_hand``), whose events are booked one by one
 in the table's ledger. A preset's 荒庄 reserve (``exhaustion_reserve_stacks``) stays undrawn.
+
+Per-preset details (rules decided by the core; see ``docs/presets.md``): 河北 报听 (``declare_ting``,
+the locked hand, ``flow_ting``) and 托管 (``set_auto_play``); 陕西 下炮子 (pre-phase
+``declare_pao_zi``), 漏胡 on the declined tile only, 逃跑 (``escape``); 第4稿 上楼 floor and 跟庄; 上海
+开宝 dice and pending 开宝/黄番. What a hand carries into the next (floor, pending counters, 炮子
+defaults) is ``Table(carry=...)`` in and ``result["carry"]`` out; ``Match`` asks the core
+(``flow_next_hand``) for the next dealer and carry.
 """
 
 from __future__ import annotations
@@ -771,6 +778,8 @@ class Table:
         self._ver += 1
         self.log.append({"type": "action", **a.to_json()})
         self.escaped = a.seat
+        if self.phase == "rob" and self._claim is not None:  # the robbed tile goes back to its owner
+            self.hands[self._claim["from"]][self._claim["tile"]] += 1
         self._claim = None
         self._pre = []
         self._end()
