@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -41,6 +42,11 @@ def discard_drawn(t: Table) -> None:
     """The seat to move discards the tile it just drew."""
     assert t._drawn is not None
     t.step(Action(DISCARD, t.to_act, t._drawn))
+
+
+def res(t: Table) -> dict[str, Any]:
+    assert t.result is not None
+    return t.result
 
 
 def declare_pao(t: Table, pao: list[int]) -> None:
@@ -118,10 +124,10 @@ def test_shaanxi_pao_zi_declarations_feed_the_settlement() -> None:
     declare_pao(t, [2, 1, 0, 3])
     assert t.observation(1).pao_zi == [2, 1, 0, 3]
     act(t, WIN, "9p")  # the dealer's own first draw still wins after 下炮子
-    ev = [e for e in t.result["ledger"]["events"] if "炮子" in e["reason"]]
+    ev = [e for e in res(t)["ledger"]["events"] if "炮子" in e["reason"]]
     # A = 2 (自摸), 底 3: loser L pays (p(L) + p(W)) × 2 × 3.
     assert [ev[0]["deltas"][n] for n in "ESWN"] == [18 + 12 + 30, -18, -12, -30]
-    assert t.result["carry"]["pao_zi"] == [2, 1, 0, 3]
+    assert res(t)["carry"]["pao_zi"] == [2, 1, 0, 3]
     with pytest.raises(RuleConfigError):
         Table("shaanxi", carry={"pao_zi": [5, 0, 0, 0]})
 
@@ -161,9 +167,9 @@ def test_shaanxi_escape_penalty() -> None:
     t = Table("shaanxi", seed=5)
     declare_pao(t, [1, 2, 0, 3])
     t.escape(1)
-    assert t.done and t.result["escaped"] == 1 and t.result["winners"] == []
+    assert t.done and res(t)["escaped"] == 1 and res(t)["winners"] == []
     # 底 3 × (8 + 3·2 + 1 + 0 + 3) = 54 from seat 1; each other O gets 3·(2 + p(O)) + 8.
-    assert t.result["balances"] == [3 * 3 + 8, -54, 3 * 2 + 8, 3 * 5 + 8]
+    assert res(t)["balances"] == [3 * 3 + 8, -54, 3 * 2 + 8, 3 * 5 + 8]
     assert replay(json.loads(json.dumps(t.log))).result == t.result
     with pytest.raises(IllegalActionError):
         Table("hebei", seed=1).escape(0)
@@ -178,7 +184,7 @@ def test_draft4_floor_doubles_the_win_payment() -> None:
     for floor in (0, 1, 2):
         t = Table("hebei_draft4", wall=arrange_wall("hebei_draft4", hands, ""), carry={"floor": floor})
         act(t, WIN, "9p")
-        bal.append(t.result["balances"][0])
+        bal.append(res(t)["balances"][0])
     assert bal[1] == 2 * bal[0] and bal[2] == 4 * bal[0] > 0
     with pytest.raises(RuleConfigError):
         Table("hebei_draft4", carry={"floor": 3})
@@ -193,7 +199,7 @@ def test_draft4_gen_zhuang() -> None:
     assert any(e["type"] == "gen_zhuang" for e in t.log)
     while not t.done:
         t.step(t.legal_actions()[0])
-    ev = [e for e in t.result["ledger"]["events"] if "跟庄" in e["reason"]]
+    ev = [e for e in res(t)["ledger"]["events"] if "跟庄" in e["reason"]]
     assert ev and [ev[0]["deltas"][n] for n in "ESWN"] == [-30, 10, 10, 10]
     # Switch off: no 跟庄.
     t = Table(hupai.Variant("hebei_draft4", gen_zhuang=False), wall=arrange_wall("hebei_draft4", hands, "PPP2m"))
@@ -223,7 +229,7 @@ def test_shanghai_ba_hua_qi_instant_win() -> None:
     t = Table("shanghai", wall=arrange_wall("shanghai", hands, ""))
     assert len(t.flowers[0]) == 8
     assert (WIN, t._drawn) in kinds(t)
-    act(t, WIN, t._drawn)
+    act(t, WIN, int(t._drawn or 0))
     assert t.wins[0]["fans"][0][0] == "BA_HUA_QI"
 
 
@@ -250,14 +256,14 @@ def _shanghai_pung_win(carry: dict | None, seed: int) -> Table:
 
 def test_shanghai_pending_counters_reach_the_payment() -> None:
     seed = next(s for s in range(50) if Table("shanghai", seed=s).carry["kai_bao"] == 0)
-    plain = _shanghai_pung_win(None, seed).result["balances"][1]
+    plain = res(_shanghai_pung_win(None, seed))["balances"][1]
     assert plain > 0
-    assert _shanghai_pung_win({"huang_fan": 1}, seed).result["balances"][1] == 2 * plain
-    assert _shanghai_pung_win({"kai_bao": 1, "huang_fan": 1}, seed).result["balances"][1] == 4 * plain
+    assert res(_shanghai_pung_win({"huang_fan": 1}, seed))["balances"][1] == 2 * plain
+    assert res(_shanghai_pung_win({"kai_bao": 1, "huang_fan": 1}, seed))["balances"][1] == 4 * plain
     rolled = next(s for s in range(200) if Table("shanghai", seed=s).carry["kai_bao"] == 1)
     t = _shanghai_pung_win(None, rolled)  # equal dice at this hand's roll: 开宝 counts now
-    assert t.log[1]["type"] == "dice" and t.result["balances"][1] == 2 * plain
-    assert t.result["carry"]["kai_bao"] == 1  # used in the result; reset by the win for the next hand
+    assert t.log[1]["type"] == "dice" and res(t)["balances"][1] == 2 * plain
+    assert res(t)["carry"]["kai_bao"] == 1  # used in the result; reset by the win for the next hand
     assert flow_next_hand(t.variant, 0, [1], None, 0, 1, 0) == (1, 0, 0, 0)
 
 
@@ -297,7 +303,7 @@ def test_huanle3d_discard_win_also_rob_kong() -> None:
     t = _huanle_rob(hupai.Variant("huanle3d", discard_win="also_rob_kong"))
     assert t.phase == "rob" and (WIN, T("5s")) in kinds(t, 2)
     t.step(Action(WIN, 2, T("5s")))
-    assert t.done and t.wins[0]["win_type"] == "rob_kong" and t.result["balances"][1] < 0
+    assert t.done and t.wins[0]["win_type"] == "rob_kong" and res(t)["balances"][1] < 0
 
 
 # ---------------------------------------------------------------- Match: rotation and carry-over

@@ -19,6 +19,8 @@ __all__ = [
     "decompose",
     "flow_claims",
     "flow_draw_end",
+    "flow_next_hand",
+    "flow_ting",
     "flow_turn",
     "discard_options",
     "Fan",
