@@ -331,3 +331,23 @@ def test_match_rotation_and_carry(vid: str) -> None:
     assert sum(m.scores) == 0
     if vid == "hebei_draft4":
         assert any(h["carry"]["floor"] > 0 for h in m.hands)
+
+
+def test_new_flow_queries_reject_bad_input() -> None:
+    from hupai._core import flow_gen_zhuang, flow_kai_bao, flow_pass_lock, flow_ting
+
+    sh, d4 = hupai.Variant.load("shanghai"), hupai.Variant.load("hebei_draft4")
+    assert flow_kai_bao(sh, 3, 3) == 1 and flow_kai_bao(sh, 3, 4) == 0
+    assert flow_pass_lock(hupai.Variant.load("shaanxi")) == "same_tile"
+    assert flow_gen_zhuang(d4, 1, [(1, 33), (2, 33), (3, 33), (0, 33)])
+    seat = ([0] * 34, [], True, None, False, False, 0, 27, True)
+    for bad in (
+        lambda: flow_kai_bao(sh, 0, 7),
+        lambda: flow_gen_zhuang(d4, 9, []),
+        lambda: flow_gen_zhuang(d4, 0, [(0, 40)]),
+        lambda: flow_next_hand(sh, 0, [], None, 0, 0, 0, 9),
+        lambda: flow_next_hand(d4, 0, [], None, 5),
+        lambda: flow_ting(d4, seat, 0),
+    ):
+        with pytest.raises(hupai.HupaiError):
+            bad()

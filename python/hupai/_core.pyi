@@ -19,7 +19,10 @@ __all__ = [
     "decompose",
     "flow_claims",
     "flow_draw_end",
+    "flow_gen_zhuang",
+    "flow_kai_bao",
     "flow_next_hand",
+    "flow_pass_lock",
     "flow_ting",
     "flow_turn",
     "discard_options",
@@ -572,6 +575,9 @@ def flow_turn(
 ) -> tuple[_FlowWin | None, list[int], list[int], list[int], list[tuple[int, int, int]], bool]: ...
 def flow_draw_end(variant: Variant, seats: Sequence[_FlowSeat]) -> list[tuple[bool, int | None]]: ...
 def flow_ting(variant: Variant, seat: _FlowSeat, index: int) -> list[int]: ...
+def flow_pass_lock(variant: Variant) -> str: ...
+def flow_gen_zhuang(variant: Variant, dealer: int, first: Sequence[tuple[int, int]]) -> bool: ...
+def flow_kai_bao(variant: Variant, d1: int, d2: int) -> int: ...
 def flow_next_hand(
     variant: Variant,
     dealer: int,

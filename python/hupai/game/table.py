@@ -37,7 +37,17 @@ from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
-from hupai._core import Settlement, Variant, flow_claims, flow_draw_end, flow_ting, flow_turn
+from hupai._core import (
+    Settlement,
+    Variant,
+    flow_claims,
+    flow_draw_end,
+    flow_gen_zhuang,
+    flow_kai_bao,
+    flow_pass_lock,
+    flow_ting,
+    flow_turn,
+)
 from hupai.errors import RuleConfigError
 from hupai.game.actions import (
     ADDED_KONG,
@@ -403,14 +413,12 @@ class Table:
             params.get("pass_win_lock_default") in ("all_discards_until_own_draw", "go_around")
         )
         self.regional = v.id in REGIONAL
-        # 漏胡 / 过水 of a regional preset: the switch ``pass_win_lock`` (or the preset's default).
+        # 漏胡 / 过水 of a regional preset, as the core reads its switch ``pass_win_lock`` / defaults.
         self.lock_tile_only = False
         if self.regional:
-            mode = v.options.get("pass_win_lock")
-            if not isinstance(mode, str):
-                mode = params.get("pass_win_lock_default") or (desc_rules.get("flow") or {}).get("pass_win_lock") or "none"
-            self.lock_tile_only = mode == "same_tile_until_action"
-            self.pass_lock = mode not in ("none", "same_tile_until_action")
+            mode = flow_pass_lock(v)
+            self.lock_tile_only = mode == "same_tile"
+            self.pass_lock = mode == "until_own_draw"
         self.lock_tiles: list[set[int]] = [set() for _ in range(N)]
         self.carry = _carry(v, carry)
         # 下炮子 (陕西): free → declared in the pre-phase (defaults: the carried choices); fixed; none.
@@ -483,9 +491,9 @@ class Table:
                 **({"carry": dict(carry)} if carry else {}),
             }
         )
-        if v.id == "shanghai" and params.get("kai_bao") == "dice_equal_adds_one_pending":
-            dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))  # 开宝: equal dice add one
-            self.carry["kai_bao"] += int(dice[0] == dice[1])
+        if v.id == "shanghai":
+            dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))  # 开宝 (the core: equal dice add one)
+            self.carry["kai_bao"] += flow_kai_bao(v, *dice)
             self._event({"type": "dice", "dice": list(dice), "kai_bao": self.carry["kai_bao"]})
         self._deal()
 
@@ -785,17 +793,14 @@ class Table:
         self._end()
 
     def _track_gen_zhuang(self, s: int, t: int) -> None:
-        """跟庄 (河北第4稿): in the first go-around, with no claim or kong, the three non-dealers each
-        discard the tile of the dealer's first discard."""
+        """跟庄 (河北第4稿): the hand's first four discards (recording stops at a claim or a kong) go to
+        the core, which decides whether the three non-dealers followed the dealer's tile."""
         fd = self._first_discards
         assert fd is not None
-        if s != (self.dealer + len(fd)) % N or (fd and t != fd[0][1]):
-            self._first_discards = None
-            return
         fd.append((s, t))
         if len(fd) == N:
             self._first_discards = None
-            if self.variant.options.get("gen_zhuang") is True:
+            if flow_gen_zhuang(self.variant, self.dealer, fd):
                 self.gen_zhuang = True
                 self._event({"type": "gen_zhuang", "tile": t})
 

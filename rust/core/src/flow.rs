@@ -700,6 +700,72 @@ pub fn next_hand(variant: &Variant, end: &HandEnd, carry: Carry) -> Result<(usiz
     Ok((next, out))
 }
 
+/// The 漏胡 / 过水 lock of a preset whose rules say so (the switch `pass_win_lock`, else the
+/// preset's `params.pass_win_lock_default` or `[rules.flow] pass_win_lock`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PassLock {
+    /// No lock.
+    None,
+    /// A seat that declines a discard win may not win on any discard until its next draw.
+    UntilOwnDraw,
+    /// Only the declined tile is locked, until the seat's next action (碰/杠/吃 or draw).
+    SameTile,
+}
+
+pub fn pass_lock(variant: &Variant) -> PassLock {
+    let p = variant.preset();
+    let mode = match variant.options().get("pass_win_lock") {
+        Some(crate::preset::SwitchValue::Str(s)) => Some(s.as_str()),
+        _ => p
+            .params
+            .get("pass_win_lock_default")
+            .or_else(|| p.rules.flow.get("pass_win_lock"))
+            .and_then(toml::Value::as_str),
+    };
+    match mode {
+        Some("same_tile_until_action") => PassLock::SameTile,
+        Some(
+            "all_discards_until_own_draw"
+            | "go_around"
+            | "all_waits_until_draw"
+            | "until_own_draw"
+            | "until_go_around",
+        ) => PassLock::UntilOwnDraw,
+        _ => PassLock::None,
+    }
+}
+
+/// 跟庄 (河北第4稿, switch `gen_zhuang`): the first four discards of the hand — the dealer's, then
+/// each non-dealer's in turn order, with no claim or kong between them (the table stops
+/// recording at one) — are the same tile.
+pub fn gen_zhuang(variant: &Variant, dealer: usize, first: &[(usize, Tile)]) -> Result<bool> {
+    if dealer >= 4 || first.iter().any(|&(s, _)| s >= 4) {
+        return Err(Error::hand("跟庄: seats are 0..4"));
+    }
+    let on = matches!(variant.rules(), Rules::HebeiDraft4(r) if r.gen_zhuang);
+    Ok(on
+        && first.len() == 4
+        && first
+            .iter()
+            .enumerate()
+            .all(|(i, &(s, t))| s == (dealer + i) % 4 && t == first[0].1))
+}
+
+/// 开宝 (上海 `params.kai_bao`): the pending 开宝 added by this hand's dice roll (1 on equal dice).
+pub fn kai_bao(variant: &Variant, dice: (u8, u8)) -> Result<u32> {
+    if !(1..=6).contains(&dice.0) || !(1..=6).contains(&dice.1) {
+        return Err(Error::hand(format!("dice {dice:?}: each 1..=6")));
+    }
+    let rule = variant
+        .preset()
+        .params
+        .get("kai_bao")
+        .and_then(toml::Value::as_str);
+    Ok(u32::from(
+        rule == Some("dice_equal_adds_one_pending") && dice.0 == dice.1,
+    ))
+}
+
 fn seen_by(seat: &SeatState) -> Counts {
     let mut c = seat.counts;
     for (m, _) in &seat.melds {
@@ -1090,6 +1156,42 @@ mod tests {
         .unwrap();
         let r = claims(&h2, &seats, 0, t, WinType::RobKong, &CTX).unwrap();
         assert!(r[1].win.is_some());
+    }
+
+    #[test]
+    fn table_events_decided_by_the_preset() {
+        let d4 = Variant::load("hebei_draft4").unwrap();
+        let p = Tile::P;
+        let follow = [(2, p), (3, p), (0, p), (1, p)];
+        assert!(gen_zhuang(&d4, 2, &follow).unwrap());
+        assert!(!gen_zhuang(&d4, 2, &follow[..3]).unwrap());
+        assert!(
+            !gen_zhuang(&d4, 1, &follow).unwrap(),
+            "the dealer discards first"
+        );
+        let off = Variant::with_options(
+            "hebei_draft4",
+            [("gen_zhuang", crate::preset::SwitchValue::Bool(false))],
+        )
+        .unwrap();
+        assert!(!gen_zhuang(&off, 2, &follow).unwrap());
+        assert!(!gen_zhuang(&Variant::load("hebei").unwrap(), 2, &follow).unwrap());
+        assert!(gen_zhuang(&d4, 9, &follow).is_err());
+        let sh = Variant::load("shanghai").unwrap();
+        assert_eq!(kai_bao(&sh, (4, 4)).unwrap(), 1);
+        assert_eq!(kai_bao(&sh, (4, 5)).unwrap(), 0);
+        assert_eq!(kai_bao(&d4, (4, 4)).unwrap(), 0);
+        assert!(kai_bao(&sh, (0, 7)).is_err());
+        assert_eq!(
+            pass_lock(&Variant::load("shaanxi").unwrap()),
+            PassLock::SameTile
+        );
+        assert_eq!(pass_lock(&sh), PassLock::UntilOwnDraw);
+        assert_eq!(pass_lock(&d4), PassLock::UntilOwnDraw);
+        assert_eq!(
+            pass_lock(&Variant::load("huanle3d").unwrap()),
+            PassLock::None
+        );
     }
 
     #[test]

@@ -285,3 +285,34 @@ pub fn flow_next_hand(
     let (d, c) = flow::next_hand(&variant.inner, &end, carry)?;
     Ok((d, c.floor, c.kai_bao, c.huang_fan))
 }
+
+/// The 漏胡 / 过水 lock of the preset: ``none``, ``until_own_draw`` or ``same_tile``.
+#[pyfunction]
+pub fn flow_pass_lock(variant: PyRef<'_, PyVariant>) -> &'static str {
+    match flow::pass_lock(&variant.inner) {
+        flow::PassLock::None => "none",
+        flow::PassLock::UntilOwnDraw => "until_own_draw",
+        flow::PassLock::SameTile => "same_tile",
+    }
+}
+
+/// 跟庄: whether the hand's first discards ``[(seat, tile)]`` (dealer first, no claim or kong
+/// between them) make the dealer pay (河北第4稿 with the switch ``gen_zhuang``).
+#[pyfunction]
+pub fn flow_gen_zhuang(
+    variant: PyRef<'_, PyVariant>,
+    dealer: usize,
+    first: Vec<(usize, u8)>,
+) -> BindResult<bool> {
+    let f = first
+        .into_iter()
+        .map(|(s, t)| Ok((s, tile(t, "discard")?)))
+        .collect::<BindResult<Vec<_>>>()?;
+    Ok(flow::gen_zhuang(&variant.inner, dealer, &f)?)
+}
+
+/// 开宝 (上海): the pending 开宝 this hand's dice ``(d1, d2)`` add (1 on equal dice, else 0).
+#[pyfunction]
+pub fn flow_kai_bao(variant: PyRef<'_, PyVariant>, d1: u8, d2: u8) -> BindResult<u32> {
+    Ok(flow::kai_bao(&variant.inner, (d1, d2))?)
+}

@@ -36,7 +36,10 @@ mod _core {
         HupaiError, InvalidHandError, InvalidTileError, RuleConfigError, SettlementError,
     };
     #[pymodule_export]
-    use crate::flow::{flow_claims, flow_draw_end, flow_next_hand, flow_ting, flow_turn};
+    use crate::flow::{
+        flow_claims, flow_draw_end, flow_gen_zhuang, flow_kai_bao, flow_next_hand, flow_pass_lock,
+        flow_ting, flow_turn,
+    };
     #[pymodule_export]
     use crate::hand::{PyHand, PyMeld};
     #[pymodule_export]
