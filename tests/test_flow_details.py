@@ -258,7 +258,9 @@ def test_shanghai_pending_counters_reach_the_payment() -> None:
     seed = next(s for s in range(50) if Table("shanghai", seed=s).carry["kai_bao"] == 0)
     plain = res(_shanghai_pung_win(None, seed))["balances"][1]
     assert plain > 0
-    assert res(_shanghai_pung_win({"huang_fan": 1}, seed))["balances"][1] == 2 * plain
+    t = _shanghai_pung_win({"huang_fan": 1}, seed)
+    assert res(t)["balances"][1] == 2 * plain
+    assert t.wins[0]["value"] == 2 * plain and ("HUANG_FAN", 1) in t.wins[0]["fans"]
     assert res(_shanghai_pung_win({"kai_bao": 1, "huang_fan": 1}, seed))["balances"][1] == 4 * plain
     rolled = next(s for s in range(200) if Table("shanghai", seed=s).carry["kai_bao"] == 1)
     t = _shanghai_pung_win(None, rolled)  # equal dice at this hand's roll: 开宝 counts now

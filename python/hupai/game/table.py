@@ -990,7 +990,14 @@ class Table:
                 after_kong=win_type == "after_kong_discard",
             )
         elif self.regional:
-            self._win_records.append(self._win_record(w, t, win_type, discarder))
+            rec = self._win_record(w, t, win_type, discarder)
+            self._win_records.append(rec)
+            if self.vid == "shanghai" and (self.carry["kai_bao"] or self.carry["huang_fan"]):
+                # The pending 开宝/黄番 番 (the flow query scores without them): the core's scorer.
+                from hupai.shanghai import score as shanghai_score
+
+                sc = shanghai_score({"hand": rec["hand"], "situation": rec["situation"]}, self.variant)
+                value, fans = sc.multiplier, [(f["id"], f["count"]) for f in sc.fans]
         else:
             self.settlement.record("WIN", [(names[k], deltas[k]) for k in range(N)], reason=f"{names[w]} wins")
         if not shared:  # 一炮多响: one physical tile, kept by the first winner
