@@ -569,3 +569,30 @@ def flow_turn(
     first_turn: bool = False,
 ) -> tuple[_FlowWin | None, list[int], list[int], list[int], list[tuple[int, int, int]], bool]: ...
 def flow_draw_end(variant: Variant, seats: Sequence[_FlowSeat]) -> list[tuple[bool, int | None]]: ...
+def wuhan_laizi(variant: Variant, indicator: int) -> int: ...
+def wuhan_flow_claims(
+    variant: Variant,
+    seats: Sequence[_FlowSeat],
+    kongs: Sequence[tuple[int, int]],
+    discarder: int,
+    tile: int,
+    source: str,
+    indicator: int,
+    haidi: bool,
+    wall_empty: bool,
+    prevalent: int = 27,
+) -> list[tuple[_FlowWin | None, bool, bool, list[int], bool] | None]: ...
+def wuhan_flow_turn(
+    variant: Variant,
+    seat: _FlowSeat,
+    kongs: tuple[int, int],
+    index: int,
+    drawn: int | None,
+    win_type: str,
+    indicator: int,
+    haidi: bool,
+    wall_empty: bool,
+    analyze: bool = False,
+    prevalent: int = 27,
+) -> tuple[_FlowWin | None, list[int], list[int], list[int], list[tuple[int, int, int]], list[int]]: ...
+def wuhan_ready(variant: Variant, seat: _FlowSeat, indicator: int) -> bool: ...

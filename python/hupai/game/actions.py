@@ -27,6 +27,7 @@ __all__ = [
     "ADDED_KONG",
     "EXCHANGE",
     "DECLARE_VOID",
+    "PIZI_KONG",
 ]
 
 _SUITS = "mps"
@@ -59,10 +60,12 @@ CONCEALED_KONG = "concealed_kong"
 ADDED_KONG = "added_kong"
 EXCHANGE = "exchange"
 DECLARE_VOID = "declare_void"
+#: 武汉: a single 痞子 (红中) or 癞子 set aside as a kong (红中杠 / 癞子杠), then a replacement draw.
+PIZI_KONG = "pizi_kong"
 
 _CACHE: dict[tuple[str, int, int], "Action"] = {}
 
-KINDS = (DISCARD, WIN, PASS, PUNG, KONG, CHOW, CONCEALED_KONG, ADDED_KONG, EXCHANGE, DECLARE_VOID)
+KINDS = (DISCARD, WIN, PASS, PUNG, KONG, CHOW, CONCEALED_KONG, ADDED_KONG, EXCHANGE, DECLARE_VOID, PIZI_KONG)
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,7 +43,13 @@ class Match:
         for k in range(4):
             self.scores[k] += res["balances"][k]
         self.hands.append({"dealer": self.dealer, "wind": self.wind, "result": res, "log": t.log})
-        if not self.random_dealer and not (self.dealer in res["winners"] or res["exhausted"]):
+        if "next_dealer" in res:  # the preset's own rotation (武汉 switch dealer_next)
+            if res["next_dealer"] != self.dealer:
+                self.dealer = res["next_dealer"]
+                self.passes += 1
+                if self.passes % 4 == 0:
+                    self.wind = (self.wind + 1) % 4
+        elif not self.random_dealer and not (self.dealer in res["winners"] or res["exhausted"]):
             self.dealer = (self.dealer + 1) % 4
             self.passes += 1
             if self.passes % 4 == 0:

@@ -48,7 +48,7 @@ from hupai.game.actions import (
     tile_name,
 )
 
-__all__ = ["Table", "Observation", "PrePhase", "register_pre_phase", "build_wall", "arrange_wall"]
+__all__ = ["Table", "Observation", "PrePhase", "register_pre_phase", "register_table_type", "build_wall", "arrange_wall"]
 
 N = 4
 WINDS = (27, 28, 29, 30)
@@ -77,11 +77,19 @@ def _params_of(v: Variant) -> dict[str, Any]:
 
 
 #: Presets the table plays, and their tile kinds (34..41: the eight flowers).
-PLAYABLE = ("sichuan", "mcr", "hebei", "huanle3d", "shaanxi", "hebei_draft4", "shanghai")
+PLAYABLE = ("sichuan", "mcr", "hebei", "huanle3d", "shaanxi", "hebei_draft4", "shanghai", "wuhan")
 #: Regional presets: wins scored by the core per decision, the hand settled at its end by the
 #: preset's own settlement (kongs and wins recorded as a hand record).
-REGIONAL = ("hebei", "huanle3d", "shaanxi", "hebei_draft4", "shanghai")
-_KINDS = {"sichuan": 27, "huanle3d": 27, "hebei": 34, "shaanxi": 34, "hebei_draft4": 34}
+REGIONAL = ("hebei", "huanle3d", "shaanxi", "hebei_draft4", "shanghai", "wuhan")
+_KINDS = {"sichuan": 27, "huanle3d": 27, "hebei": 34, "shaanxi": 34, "hebei_draft4": 34, "wuhan": 34}
+#: Presets whose flow lives in a ``Table`` subclass (``register_table_type``; e.g. wuhan in
+#: ``hupai.game.rules_wuhan``): ``Table(variant, ...)`` builds that subclass.
+_TABLE_TYPES: dict[str, type[Table]] = {}
+
+
+def register_table_type(preset: str, cls: type[Table]) -> None:
+    """Make ``Table(<preset>, ...)`` build ``cls`` (a ``Table`` subclass with the preset's flow hooks)."""
+    _TABLE_TYPES[preset] = cls
 
 
 def build_wall(variant_id: str, seed: int) -> list[int]:
@@ -286,6 +294,13 @@ class Table:
     ``result`` (winners, fans, balances, ledger) after the end; ``log`` is the event log
     (JSON-ready records) that ``hupai.replay`` rebuilds the table from.
     """
+
+    def __new__(cls, variant: Variant | str, *args: Any, **kwargs: Any) -> Table:
+        if cls is Table:
+            sub = _TABLE_TYPES.get(variant.id if isinstance(variant, Variant) else str(variant))
+            if sub is not None:
+                return super().__new__(sub)
+        return super().__new__(cls)
 
     def __init__(
         self,

@@ -145,11 +145,11 @@ fn forced(variant: &Variant, ctx: &TableCtx) -> bool {
     }
 }
 
-fn sets_needed(seat: &SeatState) -> u8 {
+pub(crate) fn sets_needed(seat: &SeatState) -> u8 {
     4u8.saturating_sub(seat.melds.len() as u8)
 }
 
-fn check_seat(seat: &SeatState, i: usize, extra: u8) -> Result<()> {
+pub(crate) fn check_seat(seat: &SeatState, i: usize, extra: u8) -> Result<()> {
     let n: u32 = seat.counts.iter().map(|&c| u32::from(c)).sum::<u32>() + u32::from(extra);
     let need = 3 * u32::from(sets_needed(seat)) + 2;
     if n != need && n + 1 != need {
@@ -486,7 +486,7 @@ pub fn turn(
     Ok(o)
 }
 
-fn seen_by(seat: &SeatState) -> Counts {
+pub(crate) fn seen_by(seat: &SeatState) -> Counts {
     let mut c = seat.counts;
     for (m, _) in &seat.melds {
         m.add_to(&mut c);
