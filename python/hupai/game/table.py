@@ -1,5 +1,5 @@
 """``Table``: one hand (局) of 4-player mahjong as a state machine (sichuan, mcr, hebei, huanle3d,
-shaanxi, hebei_draft4, shanghai).
+shaanxi, hebei_draft4, shanghai; wuhan through its subclass in ``hupai.game.rules_wuhan``).
 
 The table only keeps state and runs the flow; every rule decision comes from the Rust core in one
 coarse call per decision point: ``flow_turn`` (the mover's win with its score, kongs, legal

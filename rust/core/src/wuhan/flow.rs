@@ -165,6 +165,7 @@ fn check_extra(seats: usize, extra: usize) -> Result<()> {
 
 /// Every seat's legal responses to `tile` discarded (or, with `RobKong`, added to a 碰) by
 /// `discarder`: 一炮单响 ordering is the table's; this only says who may do what.
+#[allow(clippy::too_many_arguments)]
 pub fn claims(
     variant: &Variant,
     seats: &[SeatState],
