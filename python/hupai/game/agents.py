@@ -118,7 +118,7 @@ class GreedyBot:
             if a.kind in (CONCEALED_KONG, ADDED_KONG) and not (void is not None and a.tile < 27 and a.tile // 9 == void):
                 return a
             # 武汉: 杠 a 痞子 (红中 / 发) out at once; a 癞子 only when holding two (no 小胡 with two)
-            if a.kind == PIZI_KONG and (a.tile in (31, 32) or obs.hand[a.tile] >= 2 or not discards):
+            if a.kind == PIZI_KONG and (a.tile != obs.laizi or obs.hand[a.tile] >= 2 or not discards):
                 return a
         if not discards:
             return legal[-1]

@@ -269,6 +269,11 @@ class Observation:
     def variant_id(self) -> str:
         return self._t.variant.id
 
+    @property
+    def laizi(self) -> int | None:
+        """The wildcard tile of the hand (武汉 癞子), ``None`` without one."""
+        return getattr(self._t, "laizi", None)
+
     def discard_analysis(self) -> list[tuple[int, int, int]]:
         """``(discard, shanten after it, unseen useful tiles)`` for the seat to move, best first."""
         return self._t._analysis(self.seat)
