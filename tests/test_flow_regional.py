@@ -1,4 +1,4 @@
-"""Regional presets at the table (hebei, huanle3d, shaanxi, hebei_draft4, shanghai): invariants
+"""Regional presets at the table (hebei, huanle3d, shaanxi, hebei_draft4, shanghai, wuhan): invariants
 over 1,000 random hands per preset (tile conservation at every step, only legal actions, zero-sum
 ledger, replay reproduces the log), greedy hands with wins scored by the core, claim scenarios."""
 
@@ -13,7 +13,7 @@ import hupai
 from hupai.game import Action, GreedyBot, RandomBot, Table, arrange_wall, replay
 from hupai.game.actions import DISCARD, KONG, PASS, PUNG, WIN
 
-PRESETS = ["hebei", "huanle3d", "shaanxi", "hebei_draft4", "shanghai"]
+PRESETS = ["hebei", "huanle3d", "shaanxi", "hebei_draft4", "shanghai", "wuhan"]
 HANDS = int(os.environ.get("HUPAI_FLOW_REGIONAL_HANDS", "1000"))
 
 
@@ -83,8 +83,9 @@ def test_wall_sizes_and_reserve() -> None:
     _play_checked(t, [RandomBot(k) for k in range(4)])
     if not t.wins:  # 荒庄 with 2 × S(kongs) tiles left undrawn
         assert t.wall_remaining >= 2 * 7
+    assert Table("wuhan", seed=1).n_tiles == 136
     with pytest.raises(hupai.RuleConfigError):
-        Table("wuhan", seed=1)
+        Table("zipai_hunan", seed=1)
 
 
 # Seat 1 waits on 7s (七对), seat 2 can win on 7s as well; the dealer discards 7s first.

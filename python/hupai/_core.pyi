@@ -69,6 +69,10 @@ __all__ = [
     "variants",
     "VariantScore",
     "waits",
+    "wuhan_flow_claims",
+    "wuhan_flow_turn",
+    "wuhan_laizi",
+    "wuhan_ready",
     "zipai_batch_huxi",
     "zipai_batch_is_winning",
     "zipai_chi_options",
@@ -589,3 +593,30 @@ def flow_next_hand(
     players: int = 4,
     random: int = 0,
 ) -> tuple[int, int, int, int]: ...
+def wuhan_laizi(variant: Variant, indicator: int) -> int: ...
+def wuhan_flow_claims(
+    variant: Variant,
+    seats: Sequence[_FlowSeat],
+    kongs: Sequence[tuple[int, int]],
+    discarder: int,
+    tile: int,
+    source: str,
+    indicator: int,
+    haidi: bool,
+    wall_empty: bool,
+    prevalent: int = 27,
+) -> list[tuple[_FlowWin | None, bool, bool, list[int], bool] | None]: ...
+def wuhan_flow_turn(
+    variant: Variant,
+    seat: _FlowSeat,
+    kongs: tuple[int, int],
+    index: int,
+    drawn: int | None,
+    win_type: str,
+    indicator: int,
+    haidi: bool,
+    wall_empty: bool,
+    analyze: bool = False,
+    prevalent: int = 27,
+) -> tuple[_FlowWin | None, list[int], list[int], list[int], list[tuple[int, int, int]], list[int]]: ...
+def wuhan_ready(variant: Variant, seat: _FlowSeat, indicator: int) -> bool: ...

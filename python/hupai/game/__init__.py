@@ -11,6 +11,7 @@ from hupai.game.log import read_jsonl, replay, write_jsonl
 from hupai.game.match import Match
 from hupai.game.simulate import SimResult, game_seed, simulate
 from hupai.game.table import Observation, PrePhase, Table, arrange_wall, build_wall, register_pre_phase
+from hupai.game import rules_wuhan as _rules_wuhan  # noqa: F401  (registers the wuhan table)
 
 __all__ = [
     "Action",

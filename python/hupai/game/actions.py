@@ -31,6 +31,7 @@ __all__ = [
     "DECLARE_PAO_ZI",
     "ESCAPE",
     "AUTO_PLAY",
+    "PIZI_KONG",
 ]
 
 _SUITS = "mps"
@@ -72,6 +73,8 @@ DECLARE_PAO_ZI = "declare_pao_zi"
 #: (``tile`` 1/0: the table plays the seat; a possible win is taken automatically where the preset says so).
 ESCAPE = "escape"
 AUTO_PLAY = "auto_play"
+#: 武汉: a single 痞子 (红中) or 癞子 set aside as a kong (红中杠 / 癞子杠), then a replacement draw.
+PIZI_KONG = "pizi_kong"
 
 _CACHE: dict[tuple[str, int, int], "Action"] = {}
 
@@ -90,6 +93,7 @@ KINDS = (
     DECLARE_PAO_ZI,
     ESCAPE,
     AUTO_PLAY,
+    PIZI_KONG,
 )
 
 

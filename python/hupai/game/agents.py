@@ -24,6 +24,7 @@ from hupai.game.actions import (
     EXCHANGE,
     KONG,
     PASS,
+    PIZI_KONG,
     PUNG,
     WIN,
     Action,
@@ -55,6 +56,7 @@ _SHAPES = {
     "hebei_draft4": ["standard", "seven_pairs"],
     "hebei": ["standard", "seven_pairs", "thirteen_orphans"],
     "shaanxi": None,
+    "wuhan": ["standard"],
 }
 
 
@@ -121,6 +123,11 @@ class GreedyBot:
         for a in legal:
             if a.kind in (CONCEALED_KONG, ADDED_KONG) and not (void is not None and a.tile < 27 and a.tile // 9 == void):
                 return a
+            # 武汉: 杠 a 痞子 (红中 / 发) out at once; a 癞子 only when holding two (no 小胡 with two)
+            if a.kind == PIZI_KONG and (a.tile != obs.laizi or obs.hand[a.tile] >= 2 or not discards):
+                return a
+        if not discards:
+            return legal[-1]
         return self.pick_discard(obs, discards)
 
     def claim(self, obs: Observation, legal: Sequence[Action]) -> Action:

@@ -1,5 +1,5 @@
 """``Table``: one hand (局) of 4-player mahjong as a state machine (sichuan, mcr, hebei, huanle3d,
-shaanxi, hebei_draft4, shanghai).
+shaanxi, hebei_draft4, shanghai; wuhan through its subclass in ``hupai.game.rules_wuhan``).
 
 The table only keeps state and runs the flow; every rule decision comes from the Rust core in one
 coarse call per decision point: ``flow_turn`` (the mover's win with its score, kongs, legal
@@ -69,7 +69,7 @@ from hupai.game.actions import (
     tile_name,
 )
 
-__all__ = ["Table", "Observation", "PrePhase", "register_pre_phase", "build_wall", "arrange_wall"]
+__all__ = ["Table", "Observation", "PrePhase", "register_pre_phase", "register_table_type", "build_wall", "arrange_wall"]
 
 N = 4
 WINDS = (27, 28, 29, 30)
@@ -98,13 +98,21 @@ def _params_of(v: Variant) -> dict[str, Any]:
 
 
 #: Presets the table plays, and their tile kinds (34..41: the eight flowers).
-PLAYABLE = ("sichuan", "mcr", "hebei", "huanle3d", "shaanxi", "hebei_draft4", "shanghai")
+PLAYABLE = ("sichuan", "mcr", "hebei", "huanle3d", "shaanxi", "hebei_draft4", "shanghai", "wuhan")
 #: Regional presets: wins scored by the core per decision, the hand settled at its end by the
 #: preset's own settlement (kongs and wins recorded as a hand record).
-REGIONAL = ("hebei", "huanle3d", "shaanxi", "hebei_draft4", "shanghai")
+REGIONAL = ("hebei", "huanle3d", "shaanxi", "hebei_draft4", "shanghai", "wuhan")
 #: Presets with an escape (逃跑) penalty in their settlement.
 ESCAPE_PRESETS = ("shaanxi",)
-_KINDS = {"sichuan": 27, "huanle3d": 27, "hebei": 34, "shaanxi": 34, "hebei_draft4": 34}
+_KINDS = {"sichuan": 27, "huanle3d": 27, "hebei": 34, "shaanxi": 34, "hebei_draft4": 34, "wuhan": 34}
+#: Presets whose flow lives in a ``Table`` subclass (``register_table_type``; e.g. wuhan in
+#: ``hupai.game.rules_wuhan``): ``Table(variant, ...)`` builds that subclass.
+_TABLE_TYPES: dict[str, type[Table]] = {}
+
+
+def register_table_type(preset: str, cls: type[Table]) -> None:
+    """Make ``Table(<preset>, ...)`` build ``cls`` (a ``Table`` subclass with the preset's flow hooks)."""
+    _TABLE_TYPES[preset] = cls
 
 
 def build_wall(variant_id: str, seed: int) -> list[int]:
@@ -353,6 +361,11 @@ class Observation:
     def variant_id(self) -> str:
         return self._t.variant.id
 
+    @property
+    def laizi(self) -> int | None:
+        """The wildcard tile of the hand (武汉 癞子), ``None`` without one."""
+        return getattr(self._t, "laizi", None)
+
     def discard_analysis(self) -> list[tuple[int, int, int]]:
         """``(discard, shanten after it, unseen useful tiles)`` for the seat to move, best first."""
         return self._t._analysis(self.seat)
@@ -378,6 +391,13 @@ class Table:
     ``result`` (winners, fans, balances, ledger) after the end; ``log`` is the event log
     (JSON-ready records) that ``hupai.replay`` rebuilds the table from.
     """
+
+    def __new__(cls, variant: Variant | str, *args: Any, **kwargs: Any) -> Table:
+        if cls is Table:
+            sub = _TABLE_TYPES.get(variant.id if isinstance(variant, Variant) else str(variant))
+            if sub is not None:
+                return super().__new__(sub)
+        return super().__new__(cls)
 
     def __init__(
         self,

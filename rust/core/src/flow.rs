@@ -188,11 +188,11 @@ fn forced(variant: &Variant, ctx: &TableCtx) -> bool {
     }
 }
 
-fn sets_needed(seat: &SeatState) -> u8 {
+pub(crate) fn sets_needed(seat: &SeatState) -> u8 {
     4u8.saturating_sub(seat.melds.len() as u8)
 }
 
-fn check_seat(seat: &SeatState, i: usize, extra: u8) -> Result<()> {
+pub(crate) fn check_seat(seat: &SeatState, i: usize, extra: u8) -> Result<()> {
     let n: u32 = seat.counts.iter().map(|&c| u32::from(c)).sum::<u32>() + u32::from(extra);
     let need = 3 * u32::from(sets_needed(seat)) + 2;
     if n != need && n + 1 != need {
@@ -668,6 +668,14 @@ pub fn next_hand(variant: &Variant, end: &HandEnd, carry: Carry) -> Result<(usiz
             }
         },
         _ if dealer_stays => dealer,
+        // 武汉 switch `dealer_next`: the deal passes to the previous seat (上家) instead.
+        _ if matches!(
+            variant.options().get("dealer_next"),
+            Some(crate::preset::SwitchValue::Str(s)) if s == "shang_jia"
+        ) =>
+        {
+            (dealer + n - 1) % n
+        }
         _ => (dealer + 1) % n,
     };
     let mut out = Carry::default();
@@ -766,7 +774,7 @@ pub fn kai_bao(variant: &Variant, dice: (u8, u8)) -> Result<u32> {
     ))
 }
 
-fn seen_by(seat: &SeatState) -> Counts {
+pub(crate) fn seen_by(seat: &SeatState) -> Counts {
     let mut c = seat.counts;
     for (m, _) in &seat.melds {
         m.add_to(&mut c);

@@ -12,8 +12,8 @@ use pyo3::prelude::*;
 use crate::errors::{BindResult, hand_err};
 use crate::variant::PyVariant;
 
-type MeldIn = (String, u8, u8, Option<String>);
-type SeatIn = (
+pub(crate) type MeldIn = (String, u8, u8, Option<String>);
+pub(crate) type SeatIn = (
     Vec<u8>,
     Vec<MeldIn>,
     bool,
@@ -24,9 +24,9 @@ type SeatIn = (
     u8,
     bool,
 );
-type WinOut = (i64, bool, Vec<(String, u32)>, Vec<i64>);
+pub(crate) type WinOut = (i64, bool, Vec<(String, u32)>, Vec<i64>);
 
-fn tile(i: u8, what: &str) -> BindResult<Tile> {
+pub(crate) fn tile(i: u8, what: &str) -> BindResult<Tile> {
     if usize::from(i) >= N_KINDS {
         return Err(hand_err(format!("{what}: tile index {i} is not 0..34")));
     }
@@ -47,7 +47,7 @@ fn kong_kind(s: Option<&str>) -> BindResult<Option<KongKind>> {
     })
 }
 
-fn seat(s: SeatIn, i: usize) -> BindResult<SeatState> {
+pub(crate) fn seat(s: SeatIn, i: usize) -> BindResult<SeatState> {
     let (counts, melds, active, void_suit, win_locked, hand_locked, flowers, wind, dealer) = s;
     if counts.len() != N_KINDS {
         return Err(hand_err(format!(
@@ -84,7 +84,7 @@ fn seat(s: SeatIn, i: usize) -> BindResult<SeatState> {
     })
 }
 
-fn win_type(s: &str) -> BindResult<WinType> {
+pub(crate) fn win_type(s: &str) -> BindResult<WinType> {
     Ok(match s {
         "self_draw" => WinType::SelfDraw,
         "kong_replacement" => WinType::KongReplacement,
@@ -99,7 +99,7 @@ fn win_type(s: &str) -> BindResult<WinType> {
     })
 }
 
-fn ctx(
+pub(crate) fn ctx(
     prevalent: u8,
     wall_last: bool,
     wall_empty: bool,
@@ -121,11 +121,11 @@ fn ctx(
     })
 }
 
-fn win_out(w: Option<WinOption>) -> Option<WinOut> {
+pub(crate) fn win_out(w: Option<WinOption>) -> Option<WinOut> {
     w.map(|w| (w.value, w.self_draw_payment, w.fans, w.deltas))
 }
 
-fn idx(t: &[Tile]) -> Vec<u8> {
+pub(crate) fn idx(t: &[Tile]) -> Vec<u8> {
     t.iter().map(|t| t.index()).collect()
 }
 

@@ -7,6 +7,7 @@ mod compat;
 mod convert;
 mod errors;
 mod flow;
+mod flow_wuhan;
 mod hand;
 mod score;
 mod score_presets;
@@ -40,6 +41,8 @@ mod _core {
         flow_claims, flow_draw_end, flow_gen_zhuang, flow_kai_bao, flow_next_hand, flow_pass_lock,
         flow_ting, flow_turn,
     };
+    #[pymodule_export]
+    use crate::flow_wuhan::{wuhan_flow_claims, wuhan_flow_turn, wuhan_laizi, wuhan_ready};
     #[pymodule_export]
     use crate::hand::{PyHand, PyMeld};
     #[pymodule_export]

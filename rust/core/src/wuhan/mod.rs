@@ -11,13 +11,15 @@ use crate::pattern_score::{CountedPattern, HandRecord, PatternScore, fan, param_
 use crate::preset::{FanDef, Options, PresetData};
 use crate::settlement::Ledger;
 use crate::situation::{KongKind, Situation, WinType};
-use crate::tile::Tile;
+use crate::tile::{Counts, Tile};
 use crate::wild::decompose_wild;
 
+pub mod flow;
 #[cfg(test)]
 mod tests;
 
 const HONGZHONG: Tile = Tile::new_unchecked(31);
+const FACAI: Tile = Tile::new_unchecked(32);
 
 /// The compiled 武汉 rules.
 #[derive(Clone, Debug)]
@@ -27,6 +29,18 @@ pub struct WuhanRules {
     pub laizi_is_next: bool,
     pub cap: i64,
     pub jin_ding: i64,
+    /// The 痞子 (switch `pizi_set`): 红中, or 红中 and 发 (八痞四赖).
+    pub pizi: Vec<Tile>,
+    /// Switch `discard_payers`: a 小胡 on a discard is paid by the discarder alone.
+    pub discarder_only_xiao_hu: bool,
+    /// Switch `round_to`: each loser's amount rounded up to a multiple of 5 or 10 (0: none).
+    pub round_to: i64,
+    /// Switch `piao`: a fixed amount added to every payment line (0, 5, 10, 20).
+    pub piao: i64,
+    /// Switch `bao_amount`: the 承包者 pays three caps (金顶 when reached) instead of the sum.
+    pub bao_three_caps: bool,
+    /// Switch `big_hands = extended`: 七小对 is a 大胡 (门清, no 开口 needed).
+    pub qi_xiao_dui: bool,
 }
 
 /// The 癞子 for an indicator: suits 1→…→9→1, honours E→S→W→N→F→P→E; 中 gives 发.
@@ -62,8 +76,26 @@ pub struct SeatFactors {
 impl WuhanRules {
     pub fn compile(p: &PresetData, o: &Options) -> Result<WuhanRules> {
         let kkf = o.bool("kou_kou_fan")?;
+        let round_to = o.int("round_to")?;
+        if ![0, 5, 10].contains(&round_to) {
+            return Err(Error::rule(format!(
+                "switch \"round_to\" cannot be {round_to}; allowed: 0 (none), 5, 10"
+            )));
+        }
+        let piao = o.int("piao")?;
+        if ![0, 5, 10, 20].contains(&piao) {
+            return Err(Error::rule(format!(
+                "switch \"piao\" cannot be {piao}; allowed: 0, 5, 10, 20"
+            )));
+        }
+        let qi_xiao_dui = o.str("big_hands")? == "extended";
         Ok(WuhanRules {
-            fans: p.fans.iter().filter(|f| f.enabled).cloned().collect(),
+            fans: p
+                .fans
+                .iter()
+                .filter(|f| f.enabled || (qi_xiao_dui && f.id == "QI_XIAO_DUI"))
+                .cloned()
+                .collect(),
             kou_kou_fan: kkf,
             laizi_is_next: o.str("laizi_from_indicator")? == "next",
             cap: param_int(p, "cap_per_loser")?,
@@ -75,7 +107,43 @@ impl WuhanRules {
                     "jin_ding"
                 },
             )?,
+            pizi: if o.str("pizi_set")? == "hongzhong_facai" {
+                vec![HONGZHONG, FACAI]
+            } else {
+                vec![HONGZHONG]
+            },
+            discarder_only_xiao_hu: o.str("discard_payers")? == "discarder",
+            round_to,
+            piao,
+            bao_three_caps: o.str("bao_amount")? == "three_caps",
+            qi_xiao_dui,
         })
+    }
+
+    /// Whether `t` is a 痞子 (never claimed, never held at a win, leaves the hand only as a 杠).
+    pub fn is_pizi(&self, t: Tile) -> bool {
+        self.pizi.contains(&t)
+    }
+
+    /// The 癞子 for an indicator under the switches: the successor in the cycle, skipping every
+    /// 痞子 (`laizi_from_indicator = next`), or the indicator itself (never a 痞子).
+    pub fn laizi_for(&self, indicator: Tile) -> Result<Tile> {
+        if indicator.is_flower() {
+            return Err(Error::hand("the 癞子 indicator cannot be a flower"));
+        }
+        if !self.laizi_is_next {
+            if self.is_pizi(indicator) {
+                return Err(Error::hand(format!(
+                    "{indicator} is a 痞子 and cannot be the 癞子"
+                )));
+            }
+            return Ok(indicator);
+        }
+        let mut t = laizi_of(indicator, true)?;
+        while self.is_pizi(t) {
+            t = laizi_of(t, true)?;
+        }
+        Ok(t)
     }
 
     /// The product of a seat's own factors (开口, kongs).
@@ -130,7 +198,7 @@ impl WuhanRules {
         let ind = s.extra.wild_indicator.ok_or_else(|| {
             Error::hand("武汉: situation.wild_indicator (the flipped 癞子 indicator) is required")
         })?;
-        laizi_of(ind, self.laizi_is_next)
+        self.laizi_for(ind)
     }
 
     /// Score one win: the base (1 or 10 per 大胡), the patterns, and the winner's factor product
@@ -140,10 +208,10 @@ impl WuhanRules {
         let laizi = self.laizi(s)?;
         let mut all = s.hand.all_counts();
         all[s.win_tile.idx()] += 1;
-        if all[HONGZHONG.idx()] > 0 {
-            return Err(Error::hand(
-                "武汉: 红中 may never be held at a win (杠 it out first)",
-            ));
+        if let Some(p) = self.pizi.iter().find(|p| all[p.idx()] > 0) {
+            return Err(Error::hand(format!(
+                "武汉: the 痞子 {p} (红中) may never be held at a win (杠 it out first)"
+            )));
         }
         if all.iter().skip(34).any(|&c| c > 0) {
             return Err(Error::hand("武汉麻将 has no flowers"));
@@ -156,15 +224,20 @@ impl WuhanRules {
             }
         }
         let wf = Self::winner_factors(s);
-        if wf.openings == 0 {
-            return Err(Error::hand(
-                "武汉: 开口 required — the winner has made no 吃, 碰 or 冲杠",
-            ));
-        }
         let full = s.full_counts();
         let k = full[laizi.idx()];
         let mut without = full;
         without[laizi.idx()] = 0;
+        if wf.openings == 0 {
+            // 七小对 (switch big_hands = extended) is a 门清 大胡: the only win without 开口.
+            if let Some(ying) = self.qi_xiao_dui(s, &full, &without, k) {
+                let q = fan(&self.fans, "QI_XIAO_DUI")?;
+                return self.finish(s, &wf, q.value, ying, vec![q], laizi, k);
+            }
+            return Err(Error::hand(
+                "武汉: 开口 required — the winner has made no 吃, 碰 or 冲杠",
+            ));
+        }
         let shapes = Shapes::STANDARD;
         // candidates: (ying, decomposition or None for 乱风/乱将)
         let mut cands: Vec<(bool, Option<Decomposition>)> = Vec::new();
@@ -293,6 +366,38 @@ impl WuhanRules {
                 s.hand, s.win_tile
             ))
         })?;
+        self.finish(s, &wf, base, ying, defs, laizi, k)
+    }
+
+    /// 七小对 (seven pairs, the 癞子 pairing with anything; no melds, no four of a kind):
+    /// `Some(硬胡)` when the hand has that shape and the switch is on.
+    fn qi_xiao_dui(&self, s: &Situation, full: &Counts, without: &Counts, k: u8) -> Option<bool> {
+        if !self.qi_xiao_dui || !s.hand.melds().is_empty() {
+            return None;
+        }
+        let pairs_of = |c: &Counts| c.iter().take(34).all(|&x| x == 0 || x == 2);
+        if pairs_of(full) {
+            return Some(true);
+        }
+        if without.iter().take(34).any(|&x| x > 2) {
+            return None;
+        }
+        let singles = without.iter().take(34).filter(|&&x| x == 1).count() as u8;
+        (singles <= k && (k - singles) % 2 == 0).then_some(false)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn finish(
+        &self,
+        s: &Situation,
+        wf: &SeatFactors,
+        base: i64,
+        ying: bool,
+        defs: Vec<&FanDef>,
+        laizi: Tile,
+        k: u8,
+    ) -> Result<PatternScore> {
+        let wf = *wf;
         let da = !defs.is_empty();
         // winner's factors ×2 (halves): seat factors, 硬胡 ×2, 自摸 ×2 (小胡) / ×1.5 (大胡)
         let mut w2 = 2 * self.seat_product(&wf) * if ying { 2 } else { 1 };
@@ -397,12 +502,21 @@ impl WuhanRules {
             if !da && (dealer == wi || dealer == l) {
                 l2 *= 2;
             }
-            raw.push((l, base * w2 * l2 / 4));
+            let mut a = base * w2 * l2 / 4;
+            if self.round_to > 0 {
+                a = (a + self.round_to - 1) / self.round_to * self.round_to;
+            }
+            raw.push((l, a));
         }
         let jin = raw.iter().all(|x| x.1 > self.cap);
+        let limit = if jin { self.jin_ding } else { self.cap };
         let capped: Vec<(usize, i64)> = raw
             .iter()
             .map(|&(l, a)| (l, if jin { self.jin_ding } else { a.min(self.cap) }))
+            // discard_payers = discarder: a 小胡 on a discard is paid by the discarder alone
+            .filter(|&(l, _)| !(self.discarder_only_xiao_hu && !da && disc.is_some_and(|d| d != l)))
+            // 漂: a fixed amount on every payment line
+            .map(|(l, a)| (l, a + self.piao))
             .collect();
         // 承包
         let winner_name = &rec.seats[wi];
@@ -433,6 +547,7 @@ impl WuhanRules {
             }
         }
         let lines: Vec<(usize, usize, i64)> = match bao {
+            Some(b) if self.bao_three_caps => vec![(b, wi, 3 * (limit + self.piao))],
             Some(b) => vec![(b, wi, capped.iter().map(|x| x.1).sum())],
             None => capped.iter().map(|&(l, a)| (l, wi, a)).collect(),
         };

@@ -1,0 +1,143 @@
+//! Bindings of `hupai_core::wuhan::flow`: the 武汉 rule queries of the table (`hupai.game.rules_wuhan`).
+//! Seats are the tuples of `flow.rs`; `kongs` gives per seat `(痞子杠, 癞子杠)` made so far.
+
+use hupai_core::flow::Response;
+use hupai_core::wuhan::flow::{self as wf, WuhanCtx, WuhanSeat};
+use pyo3::prelude::*;
+
+use crate::errors::{BindResult, hand_err};
+use crate::flow::{SeatIn, WinOut, ctx, idx, seat, tile, win_out, win_type};
+use crate::variant::PyVariant;
+
+fn wctx(indicator: u8, haidi: bool) -> BindResult<WuhanCtx> {
+    Ok(WuhanCtx {
+        indicator: tile(indicator, "indicator")?,
+        haidi,
+    })
+}
+
+fn wseat(k: (u8, u8)) -> WuhanSeat {
+    WuhanSeat {
+        pizi_kongs: k.0,
+        laizi_kongs: k.1,
+    }
+}
+
+/// The 癞子 (tile index) that ``indicator`` (tile index) gives under the variant's switches.
+#[pyfunction]
+pub fn wuhan_laizi(variant: PyRef<'_, PyVariant>, indicator: u8) -> BindResult<u8> {
+    Ok(wf::laizi(&variant.inner, tile(indicator, "indicator")?)?.index())
+}
+
+/// 武汉 responses to ``tile`` discarded by ``discarder`` (as ``flow_claims``; 痞子 / 癞子 and 海底
+/// discards get none).
+#[pyfunction]
+#[pyo3(signature = (variant, seats, kongs, discarder, tile, source, indicator, haidi, wall_empty, prevalent=27))]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+pub fn wuhan_flow_claims(
+    variant: PyRef<'_, PyVariant>,
+    seats: Vec<SeatIn>,
+    kongs: Vec<(u8, u8)>,
+    discarder: usize,
+    tile: u8,
+    source: &str,
+    indicator: u8,
+    haidi: bool,
+    wall_empty: bool,
+    prevalent: u8,
+) -> BindResult<Vec<Option<(Option<WinOut>, bool, bool, Vec<u8>, bool)>>> {
+    let st = seats
+        .into_iter()
+        .enumerate()
+        .map(|(i, s)| seat(s, i))
+        .collect::<BindResult<Vec<_>>>()?;
+    let ex: Vec<WuhanSeat> = kongs.into_iter().map(wseat).collect();
+    let t = self::tile(tile, "discard")?;
+    let c = ctx(prevalent, false, wall_empty, None, 1000, false)?;
+    let rs = wf::claims(
+        &variant.inner,
+        &st,
+        &ex,
+        discarder,
+        t,
+        win_type(source)?,
+        &c,
+        wctx(indicator, haidi)?,
+    )?;
+    Ok(rs
+        .into_iter()
+        .map(|r: Response| {
+            if r.is_empty() {
+                None
+            } else {
+                Some((win_out(r.win), r.kong, r.pung, idx(&r.chows), false))
+            }
+        })
+        .collect())
+}
+
+/// 武汉 options of the seat to move: ``(win, concealed_kongs, added_kongs, discards, analysis,
+/// pizi_kongs)``; ``pizi_kongs`` are the 痞子 / 癞子 it may 杠 out (one tile each).
+#[pyfunction]
+#[pyo3(signature = (variant, seat, kongs, index, drawn, win_type, indicator, haidi, wall_empty, analyze=false, prevalent=27))]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+pub fn wuhan_flow_turn(
+    variant: PyRef<'_, PyVariant>,
+    seat: SeatIn,
+    kongs: (u8, u8),
+    index: usize,
+    drawn: Option<u8>,
+    win_type: &str,
+    indicator: u8,
+    haidi: bool,
+    wall_empty: bool,
+    analyze: bool,
+    prevalent: u8,
+) -> BindResult<(
+    Option<WinOut>,
+    Vec<u8>,
+    Vec<u8>,
+    Vec<u8>,
+    Vec<(u8, i8, u32)>,
+    Vec<u8>,
+)> {
+    let s = self::seat(seat, index)?;
+    let d = drawn.map(|t| tile(t, "drawn")).transpose()?;
+    let wt = self::win_type(win_type)?;
+    if !wt.is_self_drawn() {
+        return Err(hand_err(
+            "a turn's win type is self_draw or kong_replacement",
+        ));
+    }
+    let c = ctx(prevalent, false, wall_empty, None, 1000, false)?;
+    let o = wf::turn(
+        &variant.inner,
+        &s,
+        &wseat(kongs),
+        index,
+        d,
+        wt,
+        &c,
+        wctx(indicator, haidi)?,
+        analyze,
+    )?;
+    Ok((
+        win_out(o.base.win),
+        idx(&o.base.concealed_kongs),
+        idx(&o.base.added_kongs),
+        idx(&o.base.discards),
+        o.base
+            .analysis
+            .into_iter()
+            .map(|(t, s, u)| (t.index(), s, u))
+            .collect(),
+        idx(&o.pizi_kongs),
+    ))
+}
+
+/// 听牌 (shape only) of a waiting seat (``3n+1`` standing tiles), for 全求人 承包.
+#[pyfunction]
+pub fn wuhan_ready(variant: PyRef<'_, PyVariant>, seat: SeatIn, indicator: u8) -> BindResult<bool> {
+    let s = self::seat(seat, 0)?;
+    Ok(wf::ready(&variant.inner, &s, wctx(indicator, false)?)?)
+}
