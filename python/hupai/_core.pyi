@@ -19,7 +19,9 @@ __all__ = [
     "decompose",
     "flow_claims",
     "flow_draw_end",
+    "flow_ready_discards",
     "flow_turn",
+    "flow_waits",
     "discard_options",
     "Fan",
     "format_tiles",
@@ -567,5 +569,11 @@ def flow_turn(
     analyze: bool = False,
     wall_remaining: int = 1000,
     first_turn: bool = False,
+    after_exhaustion: bool = False,
+    forbidden: Sequence[int] = ...,
 ) -> tuple[_FlowWin | None, list[int], list[int], list[int], list[tuple[int, int, int]], bool]: ...
 def flow_draw_end(variant: Variant, seats: Sequence[_FlowSeat]) -> list[tuple[bool, int | None]]: ...
+def flow_waits(variant: Variant, seat: _FlowSeat, index: int, prevalent: int = 27) -> list[int]: ...
+def flow_ready_discards(
+    variant: Variant, seat: _FlowSeat, index: int, prevalent: int = 27
+) -> list[tuple[int, list[int]]]: ...

@@ -77,40 +77,65 @@ def _params_of(v: Variant) -> dict[str, Any]:
 
 
 #: Presets the table plays, and their tile kinds (34..41: the eight flowers).
-PLAYABLE = ("sichuan", "mcr", "hebei", "huanle3d", "shaanxi", "hebei_draft4", "shanghai")
+PLAYABLE = ("sichuan", "mcr", "hebei", "huanle3d", "shaanxi", "hebei_draft4", "shanghai", "kawuxing", "erren")
 #: Regional presets: wins scored by the core per decision, the hand settled at its end by the
 #: preset's own settlement (kongs and wins recorded as a hand record).
 REGIONAL = ("hebei", "huanle3d", "shaanxi", "hebei_draft4", "shanghai")
-_KINDS = {"sichuan": 27, "huanle3d": 27, "hebei": 34, "shaanxi": 34, "hebei_draft4": 34}
+_KINDS = {"sichuan": 27, "huanle3d": 27, "hebei": 34, "shaanxi": 34, "hebei_draft4": 34, "erren": 34}
+_SUIT_PAIRS = {"ps": (1, 2), "mp": (0, 1), "ms": (0, 2)}
 
 
-def build_wall(variant_id: str, seed: int) -> list[int]:
+def players_of(v: Variant) -> int:
+    """Seats at the table: the preset's ``players`` (四川's ``players`` switch must be 4)."""
+    n = _PLAYERS.get(v)
+    if n is None:
+        n = _PLAYERS[v] = int(v.describe().get("players") or 4)
+    return n
+
+
+_PLAYERS: dict[Variant, int] = {}
+
+
+def tile_set(variant_id: str, options: dict[str, Any] | None = None) -> list[int]:
+    """Every physical tile of the preset's set in index order (卡五星: two suits by switch
+    ``suits`` and 中发白, 84 tiles; 二人麻将: the full 136, of which 71 are drawn into play)."""
+    if variant_id == "kawuxing":
+        suits = _SUIT_PAIRS[str((options or {}).get("suits", "ps"))]
+        kinds = [9 * s + r for s in suits for r in range(9)] + [31, 32, 33]
+        return [k for k in kinds for _ in range(4)]
+    n = _KINDS.get(variant_id)
+    if n is not None:
+        return [k for k in range(n) for _ in range(4)]
+    return [k for k in range(34) for _ in range(4)] + list(range(34, 42))
+
+
+def build_wall(variant_id: str, seed: int, options: dict[str, Any] | None = None) -> list[int]:
     """The shuffled wall of a hand (see the module docstring)."""
-    kinds = _KINDS.get(variant_id)
-    if kinds is not None:
-        tiles = [k for k in range(kinds) for _ in range(4)]
-    else:
-        tiles = [k for k in range(34) for _ in range(4)] + list(range(34, 42))
+    tiles = tile_set(variant_id, options)
     random.Random(seed).shuffle(tiles)
     return tiles
 
 
-def arrange_wall(variant_id: str, hands: Sequence[str], draws: str = "", dealer: int = 0) -> list[int]:
-    """A wall that deals ``hands[k]`` (notation; 13 tiles, the dealer 14) to seat ``k`` and then
-    yields ``draws`` from the front; the other tiles follow in index order (scenarios, tests)."""
+def arrange_wall(
+    variant_id: str, hands: Sequence[str], draws: str = "", dealer: int = 0, options: dict[str, Any] | None = None
+) -> list[int]:
+    """A wall that deals ``hands[k]`` (notation; 13 tiles, the dealer 14) to seat ``k`` (one hand
+    per seat of the preset) and then yields ``draws`` from the front; the other tiles follow in
+    index order (scenarios, tests)."""
     from hupai._core import parse_tiles
 
-    full = build_wall(variant_id, 0)
+    full = tile_set(variant_id, options)
     pool = [0] * 42
     for t in full:
         pool[t] += 1
+    n = players_of(Variant.load(variant_id))
     hs = [[t.index for t in parse_tiles(h)] if h else [] for h in hands]
-    if len(hs) != N or any(len(hs[k]) != (14 if k == dealer else 13) for k in range(N)):
-        raise RuleConfigError("arrange_wall: four hands, 13 tiles each and 14 for the dealer")
+    if len(hs) != n or any(len(hs[k]) != (14 if k == dealer else 13) for k in range(n)):
+        raise RuleConfigError(f"arrange_wall: {n} hands, 13 tiles each and 14 for the dealer")
     order: list[int] = []
     for r in range(13):
-        for k in range(N):
-            order.append(hs[(dealer + k) % N][r])
+        for k in range(n):
+            order.append(hs[(dealer + k) % n][r])
     order.append(hs[dealer][13])
     order += [t.index for t in parse_tiles(draws)] if draws else []
     for t in order:
@@ -176,7 +201,7 @@ class HuanSanZhang(PrePhase):
         else:
             shift = table.rng.choice((1, 2, 3))
         for seat, tiles in self.picked.items():
-            to = (seat + shift) % N
+            to = (seat + shift) % table.n
             for t in tiles:
                 table.hands[to][t] += 1
         self.picked = {}
@@ -302,8 +327,9 @@ class Table:
             raise RuleConfigError(f"the table plays the presets {', '.join(PLAYABLE)}, not {v.id!r}")
         if v.id == "sichuan" and v.options["players"] != 4:
             raise RuleConfigError("the table plays 4-player hands only (switch players = 4)")
-        if not 0 <= dealer < N or not 0 <= prevalent_wind < N:
-            raise RuleConfigError("dealer and prevalent_wind are seat/wind indices 0..3")
+        self.n = players_of(v)
+        if not 0 <= dealer < self.n or not 0 <= prevalent_wind < 4:
+            raise RuleConfigError(f"dealer is a seat index 0..{self.n - 1} and prevalent_wind a wind index 0..3")
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise RuleConfigError(f"seed must be an int, got {seed!r}")
         self.variant = v
@@ -328,26 +354,26 @@ class Table:
         self.mode = str(v.options["mode"]) if v.id == "sichuan" else "single"
         self.dealer = dealer
         self.prevalent = WINDS[prevalent_wind]
-        self.seat_wind = [WINDS[(s - dealer) % N] for s in range(N)]
-        self.wall = list(wall) if wall is not None else build_wall(v.id, seed)
-        if wall is not None and sorted(self.wall) != sorted(build_wall(v.id, 0)):
+        self.seat_wind = [WINDS[(s - dealer) % self.n] for s in range(self.n)]
+        self.wall = list(wall) if wall is not None else build_wall(v.id, seed, v.options)
+        if wall is not None and sorted(self.wall) != sorted(tile_set(v.id, v.options)):
             raise RuleConfigError(f"wall: not the {v.id} tile set ({len(self.wall)} tiles given)")
         self._custom_wall = wall is not None
         self.n_tiles = len(self.wall)
         self.head = 0
         self.tail = len(self.wall)
-        self.hands: list[list[int]] = [[0] * 34 for _ in range(N)]
-        self.melds: list[list[tuple[str, int, int, str | None]]] = [[] for _ in range(N)]
-        self.discards: list[list[int]] = [[] for _ in range(N)]
-        self.flowers: list[list[int]] = [[] for _ in range(N)]
-        self.won_tiles: list[list[int]] = [[] for _ in range(N)]
-        self.active = [True] * N
-        self.void: list[int | None] = [None] * N
-        self.win_locked = [False] * N
-        self.hand_locked = [False] * N
-        self.win_count = [0] * N
+        self.hands: list[list[int]] = [[0] * 34 for _ in range(self.n)]
+        self.melds: list[list[tuple[str, int, int, str | None]]] = [[] for _ in range(self.n)]
+        self.discards: list[list[int]] = [[] for _ in range(self.n)]
+        self.flowers: list[list[int]] = [[] for _ in range(self.n)]
+        self.won_tiles: list[list[int]] = [[] for _ in range(self.n)]
+        self.active = [True] * self.n
+        self.void: list[int | None] = [None] * self.n
+        self.win_locked = [False] * self.n
+        self.hand_locked = [False] * self.n
+        self.win_count = [0] * self.n
         self.wins: list[dict[str, Any]] = []
-        self.settlement = Settlement([SEAT_NAMES[s] for s in range(N)], variant=v)
+        self.settlement = Settlement([SEAT_NAMES[s] for s in range(self.n)], variant=v)
         self.log: list[dict[str, Any]] = []
         self.phase = "deal"
         self.to_act = dealer
@@ -361,7 +387,7 @@ class Table:
         self._opts: Any = None
         self._claim: dict[str, Any] | None = None
         self._pre: list[PrePhase] = []
-        self._drawn_once = [False] * N
+        self._drawn_once = [False] * self.n
         self._claim_made = False
         self._pre_done: set[int] = set()
         self._ver = 0
@@ -437,8 +463,8 @@ class Table:
 
     def _deal(self) -> None:
         for _ in range(13):
-            for k in range(N):
-                s = (self.dealer + k) % N
+            for k in range(self.n):
+                s = (self.dealer + k) % self.n
                 if self._draw(s, False) is None:
                     raise RuleConfigError("the wall is too short to deal")
         last = self._draw(self.dealer, False)
@@ -496,8 +522,8 @@ class Table:
         )[4]
 
     def _next_active(self, seat: int) -> int | None:
-        for k in range(1, N + 1):
-            s = (seat + k) % N
+        for k in range(1, self.n + 1):
+            s = (seat + k) % self.n
             if self.active[s]:
                 return s
         return None
@@ -606,8 +632,8 @@ class Table:
     def run(self, agents: Sequence[Callable[..., Action]] | None = None, max_steps: int = 100000) -> dict[str, Any]:
         """Play to the end with ``agents`` (or the table's) and return ``result``."""
         ag = list(agents) if agents is not None else self.agents
-        if ag is None or len(ag) != N:
-            raise RuleConfigError("run() needs four agents")
+        if ag is None or len(ag) != self.n:
+            raise RuleConfigError(f"run() needs {self.n} agents")
         steps = 0
         while not self.done:
             s = self.to_act
@@ -625,8 +651,8 @@ class Table:
         ph = self._pre[0]
         ph.apply(self, a)
         self._pre_done.add(a.seat)
-        if len(self._pre_done) < N:
-            self.to_act = (a.seat + 1) % N
+        if len(self._pre_done) < self.n:
+            self.to_act = (a.seat + 1) % self.n
             return
         ph.finish(self)
         self._pre.pop(0)
@@ -667,7 +693,7 @@ class Table:
         ms = self.melds[s]
         i = next(i for i, m in enumerate(ms) if m[0] == "pung" and m[1] == t)
         ms[i] = ("kong", t, ms[i][2], "added")
-        self._kongs.append({"owner": SEAT_NAMES[s], "type": "added", "feeder": SEAT_NAMES[(s - ms[i][2]) % N]})
+        self._kongs.append({"owner": SEAT_NAMES[s], "type": "added", "feeder": SEAT_NAMES[(s - ms[i][2]) % self.n]})
         if self.vid == "sichuan":
             self.settlement.kong(SEAT_NAMES[s], "added")
         self._replacement(s, "added")
@@ -677,7 +703,7 @@ class Table:
         empty = self.live_remaining == 0
         resp = flow_claims(
             self.variant,
-            [self._seat_tuple(k) for k in range(N)],
+            [self._seat_tuple(k) for k in range(self.n)],
             s,
             t,
             source,
@@ -687,7 +713,7 @@ class Table:
             self._last_kong if source == "after_kong_discard" else None,
             self.live_remaining,
         )
-        order = [(s + k) % N for k in range(1, N)]
+        order = [(s + k) % self.n for k in range(1, self.n)]
         pending = [k for k in order if resp[k] is not None]
         if not pending:
             if source != "rob_kong":
@@ -759,7 +785,7 @@ class Table:
                 self._claim_made = True
                 if kind == KONG:
                     h[t] -= 3
-                    self.melds[k].append(("kong", t, (k - s) % N, "open"))
+                    self.melds[k].append(("kong", t, (k - s) % self.n, "open"))
                     self._kongs.append({"owner": SEAT_NAMES[k], "type": "open", "feeder": SEAT_NAMES[s]})
                     if self.vid == "sichuan":
                         self.settlement.kong(SEAT_NAMES[k], "open", feeder=SEAT_NAMES[s])
@@ -767,7 +793,7 @@ class Table:
                     return
                 if kind == PUNG:
                     h[t] -= 2
-                    self.melds[k].append(("pung", t, (k - s) % N, None))
+                    self.melds[k].append(("pung", t, (k - s) % self.n, None))
                 else:
                     for x in range(a.tile, a.tile + 3):
                         if x != t:
@@ -791,7 +817,7 @@ class Table:
         elif self.regional:
             self._win_records.append(self._win_record(w, t, win_type, discarder))
         else:
-            self.settlement.record("WIN", [(names[k], deltas[k]) for k in range(N)], reason=f"{names[w]} wins")
+            self.settlement.record("WIN", [(names[k], deltas[k]) for k in range(self.n)], reason=f"{names[w]} wins")
         if not shared:  # 一炮多响: one physical tile, kept by the first winner
             self.won_tiles[w].append(t)
         self.win_count[w] += 1
@@ -835,9 +861,9 @@ class Table:
             claims: dict[str, int] = {}
             for kind, _tile, off, kk in self.melds[w]:
                 if kind == "chow":
-                    src: int | None = (w - 1) % N
+                    src: int | None = (w - 1) % self.n
                 elif kind == "pung" or kk == "open":
-                    src = (w - off) % N
+                    src = (w - off) % self.n
                 else:
                     src = None
                 if src is not None and src != w:
@@ -851,7 +877,7 @@ class Table:
         from hupai.hebei import settle as hebei_settle
         from hupai.hebei_draft4 import settle as hebei_draft4_settle
 
-        seats = [SEAT_NAMES[k] for k in range(N)]
+        seats = [SEAT_NAMES[k] for k in range(self.n)]
         dealer = SEAT_NAMES[self.dealer]
         if self.vid == "shanghai":
             from hupai.shanghai import settle as shanghai_settle
@@ -897,7 +923,7 @@ class Table:
     def _exhaustive_draw(self) -> None:
         self._event({"type": "wall_empty"})
         if self.vid == "sichuan":
-            seats = [k for k in range(N) if self.active[k]]
+            seats = [k for k in range(self.n) if self.active[k]]
             if len(seats) >= 2:
                 states = flow_draw_end(self.variant, [self._seat_tuple(k) for k in seats])
                 self.settlement.draw_end(
@@ -917,7 +943,7 @@ class Table:
             "winners": sorted({w["seat"] for w in self.wins}),
             "wins": [dict(w) for w in self.wins],
             "exhausted": exhausted and not self.wins,
-            "balances": [bal[SEAT_NAMES[k]] for k in range(N)],
+            "balances": [bal[SEAT_NAMES[k]] for k in range(self.n)],
             "turns": self.turns,
             "ledger": self.settlement.to_dict(),
         }

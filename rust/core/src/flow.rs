@@ -25,7 +25,8 @@ pub struct SeatState {
     pub void_suit: Option<u8>,
     /// 过水不胡: this seat passed a win and may not win on a discard until its next draw.
     pub win_locked: bool,
-    /// 血流成河: the seat has won and its hand is locked (it may only win again).
+    /// 血流成河: the seat has won and its hand is locked (it may only win again). Also a hand
+    /// frozen by a declaration — 卡五星 亮倒, 二人麻将 报听 — whose wins score the declaration.
     pub hand_locked: bool,
     pub flowers: u8,
     pub seat_wind: Tile,
@@ -46,6 +47,11 @@ pub struct TableCtx {
     pub wall_remaining: u32,
     /// The mover's first draw with no claim made yet in the hand (天胡 / 地胡).
     pub first_turn: bool,
+    /// 二人麻将: a draw of the 海底捞月 phase after the 71 tiles are used.
+    pub after_exhaustion: bool,
+    /// 卡五星 (switch `liangdao_discard_restriction`): bit `k` set = tile kind `k` is a winning
+    /// tile of a 亮倒 player; a seat that has not declared may not discard it.
+    pub forbidden_discards: u64,
 }
 
 /// A legal win and what it is worth.
@@ -114,10 +120,20 @@ fn flow_of(variant: &Variant) -> Result<Flow<'_>> {
         Rules::Shaanxi(x) => (x.chi_allowed, Shapes::ALL),
         Rules::Huanle3d(_) | Rules::HebeiDraft4(_) => (r.chi_allowed, Shapes::ALL),
         Rules::Shanghai(_) => (r.chi_allowed, Shapes::STANDARD),
+        Rules::Kawuxing(k) => (false, k.shapes),
+        Rules::Erren(_) => (
+            r.chi_allowed,
+            Shapes {
+                thirteen_orphans: true,
+                seven_pairs: true,
+                seven_pairs_quads: true,
+                ..Shapes::STANDARD
+            },
+        ),
         _ => {
             return Err(Error::rule(format!(
                 "game flow supports the presets sichuan, mcr, hebei, huanle3d, shaanxi, \
-                 hebei_draft4 and shanghai, not {}",
+                 hebei_draft4, shanghai, kawuxing and erren, not {}",
                 variant.id()
             )));
         }
@@ -173,6 +189,24 @@ fn check_seat(seat: &SeatState, i: usize, extra: u8) -> Result<()> {
     Ok(())
 }
 
+/// A boolean `[params]` entry of the preset (flow facts such as `kong_on_last_tile`).
+fn param_flag(variant: &Variant, key: &str) -> bool {
+    variant
+        .preset()
+        .params
+        .get(key)
+        .and_then(toml::Value::as_bool)
+        .unwrap_or(false)
+}
+
+/// 二人麻将 绿一色 in 乱牌 form: any tiles of 2s 3s 4s 6s 8s F, no structure.
+fn all_green(c: &Counts) -> bool {
+    const GREEN: [usize; 6] = [19, 20, 21, 23, 25, 32];
+    c.iter()
+        .enumerate()
+        .all(|(i, &n)| n == 0 || GREEN.contains(&i))
+}
+
 fn void_blocks(seat: &SeatState, t: Tile) -> bool {
     matches!((seat.void_suit, t.suit_index()), (Some(v), Some(s)) if v == s)
 }
@@ -190,7 +224,11 @@ impl Flow<'_> {
     ) -> Option<WinOption> {
         let mut full = seat.counts;
         full[tile.idx()] += 1;
-        if !is_winning_planned(&full, 0, sets_needed(seat), self.shapes) {
+        if !is_winning_planned(&full, 0, sets_needed(seat), self.shapes)
+            && !(matches!(self.variant.rules(), Rules::Erren(_))
+                && seat.melds.is_empty()
+                && all_green(&full))
+        {
             return None;
         }
         let mut standing = Vec::with_capacity(14);
@@ -329,9 +367,124 @@ impl Flow<'_> {
                     deltas: Vec::new(),
                 })
             }
+            Rules::Kawuxing(r) => {
+                let flags = crate::kawuxing::KawuxingFlags {
+                    liangdao: seat.hand_locked,
+                };
+                let sc = r.score(&sit, flags).ok()?;
+                Some(WinOption {
+                    value: sc.value,
+                    self_draw_payment: win_type.is_self_drawn(),
+                    fans: sc
+                        .patterns
+                        .iter()
+                        .map(|p| (p.id.clone(), p.count))
+                        .collect(),
+                    deltas: Vec::new(),
+                })
+            }
+            Rules::Erren(r) => {
+                let mut sit = sit;
+                sit.extra.ready_declared = seat.hand_locked;
+                sit.extra.after_exhaustion = ctx.after_exhaustion;
+                // 天和 (the dealer's initial 14) / 人和 (the non-dealer's first draw).
+                let blessed = (ctx.first_turn && win_type == WinType::SelfDraw).then(|| {
+                    let mut b = sit.clone();
+                    b.blessing = Some(if seat.dealer {
+                        crate::situation::Blessing::Heavenly
+                    } else {
+                        crate::situation::Blessing::Human
+                    });
+                    b
+                });
+                let sc = blessed
+                    .and_then(|b| r.score(&b).ok())
+                    .or_else(|| r.score(&sit).ok())?;
+                Some(WinOption {
+                    value: sc.capped_value,
+                    self_draw_payment: false,
+                    fans: sc
+                        .patterns
+                        .iter()
+                        .map(|p| (p.id.clone(), p.count))
+                        .collect(),
+                    deltas: Vec::new(),
+                })
+            }
             _ => None,
         }
     }
+
+    /// The tiles on which `seat` (13 tiles, kongs as 3) wins as a discard win (its waits as the
+    /// preset's scorer accepts them).
+    fn waits(&self, seat: &SeatState, idx: usize, ctx: &TableCtx) -> Vec<Tile> {
+        let c = TableCtx {
+            wall_last: false,
+            last_kong: None,
+            first_turn: false,
+            after_exhaustion: false,
+            ..*ctx
+        };
+        (0..N_KINDS)
+            .map(|k| Tile::new_unchecked(k as u8))
+            .filter(|&t| {
+                let held: u8 = seat.counts[t.idx()]
+                    + seat
+                        .melds
+                        .iter()
+                        .filter(|(m, _)| m.tile == t && m.kind != MeldKind::Chow)
+                        .map(|(m, _)| if m.kind == MeldKind::Kong { 4 } else { 3 })
+                        .sum::<u8>();
+                held < 4 && self.win(seat, idx, t, WinType::Discard, None, &c).is_some()
+            })
+            .collect()
+    }
+}
+
+/// The waits of `seat` (13 tiles, kongs as 3): the tiles the preset's scorer accepts as a discard
+/// win (with the seat's declaration, `hand_locked`, counted).
+pub fn waits(variant: &Variant, seat: &SeatState, idx: usize, ctx: &TableCtx) -> Result<Vec<Tile>> {
+    let f = flow_of(variant)?;
+    check_seat(seat, idx, 0)?;
+    let total: u32 = seat.counts.iter().map(|&c| u32::from(c)).sum();
+    if total % 3 != 1 {
+        return Err(Error::hand(format!(
+            "seat {idx}: waits need a hand of 3n+1 standing tiles, not {total}"
+        )));
+    }
+    Ok(f.waits(seat, idx, ctx))
+}
+
+/// 亮倒 / 报听: the discards of the seat to move (3n+2 tiles) after which its hand is ready, each
+/// with the waits it would then declare (scored as a declared hand).
+pub fn ready_discards(
+    variant: &Variant,
+    seat: &SeatState,
+    idx: usize,
+    ctx: &TableCtx,
+) -> Result<Vec<(Tile, Vec<Tile>)>> {
+    let f = flow_of(variant)?;
+    check_seat(seat, idx, 0)?;
+    let total: u32 = seat.counts.iter().map(|&c| u32::from(c)).sum();
+    if total % 3 != 2 {
+        return Err(Error::hand(format!(
+            "seat {idx}: the seat to move holds 3n+2 tiles, not {total}"
+        )));
+    }
+    let mut out = Vec::new();
+    for k in 0..N_KINDS {
+        if seat.counts[k] == 0 {
+            continue;
+        }
+        let mut s = seat.clone();
+        s.counts[k] -= 1;
+        s.hand_locked = true;
+        let w = f.waits(&s, idx, ctx);
+        if !w.is_empty() {
+            out.push((Tile::new_unchecked(k as u8), w));
+        }
+    }
+    Ok(out)
 }
 
 /// Every seat's legal responses to `tile`, discarded (or, with `WinType::RobKong`, added to a
@@ -360,6 +513,7 @@ pub fn claims(
         return Err(Error::hand(format!("{tile} cannot be discarded")));
     }
     let n = seats.len();
+    let no_pung_on_triplet = param_flag(variant, "no_pung_when_holding_concealed_triplet");
     let mut out = Vec::with_capacity(n);
     for (i, seat) in seats.iter().enumerate() {
         check_seat(seat, i, 0)?;
@@ -378,7 +532,8 @@ pub fn claims(
             && !void_blocks(seat, tile);
         if can_claim {
             let c = seat.counts[tile.idx()];
-            r.pung = c >= 2;
+            // 卡五星 "不能碰后再杠": a concealed triplet may 直杠 the 4th copy, not 碰 it.
+            r.pung = c == 2 || (c >= 2 && !no_pung_on_triplet);
             r.kong = c >= 3 && f.kong_open;
             if f.chi && i == (discarder + 1) % n {
                 if let (Some(s), Some(rank)) = (tile.suit_index(), tile.rank()) {
@@ -429,10 +584,50 @@ pub fn turn(
         o.forced_win = o.win.is_some() && forced(variant, ctx);
     }
     if seat.hand_locked {
-        // 血流成河 after a win: the hand is fixed, the drawn tile goes out again.
+        // 血流成河 after a win, 亮倒, 报听: the hand is fixed, the drawn tile goes out again.
         o.discards = drawn.into_iter().collect();
+        // 卡五星 亮倒: a kong is allowed when the hand stays ready with the same waits.
+        if let Some(t) = drawn {
+            if !ctx.wall_empty
+                && seat.melds.len() < 4
+                && param_flag(variant, "liangdao_may_kong_if_waits_unchanged")
+            {
+                let mut before = seat.clone();
+                before.counts[t.idx()] -= 1;
+                let w0 = f.waits(&before, idx, ctx);
+                for k in 0..N_KINDS {
+                    let kt = Tile::new_unchecked(k as u8);
+                    let pung = seat
+                        .melds
+                        .iter()
+                        .position(|(m, _)| m.kind == MeldKind::Pung && m.tile == kt);
+                    let mut after = seat.clone();
+                    if f.kong_concealed && seat.counts[k] == 4 {
+                        after.counts[k] = 0;
+                        after.melds.push((
+                            Meld::new(MeldKind::Kong, kt, true, 0)?,
+                            Some(KongKind::Concealed),
+                        ));
+                        if f.waits(&after, idx, ctx) == w0 {
+                            o.concealed_kongs.push(kt);
+                        }
+                    } else if let (true, Some(i), true) = (f.kong_added, pung, kt == t) {
+                        after.counts[k] -= 1;
+                        let from = after.melds[i].0.from;
+                        after.melds[i] = (
+                            Meld::new(MeldKind::Kong, kt, false, from)?,
+                            Some(KongKind::Added),
+                        );
+                        if f.waits(&after, idx, ctx) == w0 {
+                            o.added_kongs.push(kt);
+                        }
+                    }
+                }
+            }
+        }
         return Ok(o);
     }
+    let added_on_draw_only = param_flag(variant, "added_kong_only_on_draw_turn");
     if !ctx.wall_empty && seat.melds.len() < 4 {
         for k in 0..N_KINDS {
             let t = Tile::new_unchecked(k as u8);
@@ -444,6 +639,7 @@ pub fn turn(
             }
             if f.kong_added
                 && seat.counts[k] >= 1
+                && (!added_on_draw_only || drawn == Some(t))
                 && seat
                     .melds
                     .iter()
@@ -473,6 +669,19 @@ pub fn turn(
             .map(|k| Tile::new_unchecked(k as u8))
             .collect()
     };
+    // 卡五星 K3: a seat that has not declared 亮倒 may not discard a 亮倒 player's winning tile
+    // (no legal discard left = the forced end, decided by the table).
+    if let Rules::Kawuxing(_) = variant.rules() {
+        if ctx.forbidden_discards != 0
+            && variant
+                .options()
+                .get("liangdao_discard_restriction")
+                .is_some_and(|v| matches!(v, crate::preset::SwitchValue::Bool(true)))
+        {
+            o.discards
+                .retain(|t| ctx.forbidden_discards & (1u64 << t.idx()) == 0);
+        }
+    }
     if analyze {
         let ds = analysis::discard_options(
             &seat.counts,
@@ -554,6 +763,8 @@ mod tests {
         last_kong: None,
         wall_remaining: 50,
         first_turn: false,
+        after_exhaustion: false,
+        forbidden_discards: 0,
     };
 
     #[test]

@@ -106,7 +106,13 @@ fn ctx(
     last_kong: Option<&str>,
     wall_remaining: u32,
     first_turn: bool,
+    after_exhaustion: bool,
+    forbidden: &[u8],
 ) -> BindResult<TableCtx> {
+    let mut forbidden_discards = 0u64;
+    for &t in forbidden {
+        forbidden_discards |= 1u64 << tile(t, "forbidden discard")?.idx();
+    }
     let prevalent_wind = tile(prevalent, "prevalent wind")?;
     if !prevalent_wind.is_wind() {
         return Err(hand_err(format!("{prevalent_wind} is not a wind")));
@@ -118,6 +124,8 @@ fn ctx(
         last_kong: kong_kind(last_kong)?,
         wall_remaining,
         first_turn,
+        after_exhaustion,
+        forbidden_discards,
     })
 }
 
@@ -161,6 +169,8 @@ pub fn flow_claims(
         last_kong,
         wall_remaining,
         false,
+        false,
+        &[],
     )?;
     let rs = flow::claims(&variant.inner, &st, discarder, t, win_type(source)?, &c)?;
     Ok(rs
@@ -177,9 +187,11 @@ pub fn flow_claims(
 
 /// The options of the seat to move (``3n+2`` tiles): ``(win, concealed_kongs, added_kongs,
 /// discards, analysis, forced_win)``; ``analysis`` (with ``analyze``) lists ``(discard, shanten,
-/// useful)``; ``forced_win``: the win may not be declined (最后四张).
+/// useful)``; ``forced_win``: the win may not be declined (最后四张). ``after_exhaustion``: a draw
+/// of the 二人麻将 海底捞月 phase; ``forbidden``: tile kinds a seat that has not declared 亮倒 may
+/// not discard (卡五星, the 亮倒 players' winning tiles).
 #[pyfunction]
-#[pyo3(signature = (variant, seat, index, drawn, win_type, prevalent, wall_last, wall_empty, last_kong=None, analyze=false, wall_remaining=1000, first_turn=false))]
+#[pyo3(signature = (variant, seat, index, drawn, win_type, prevalent, wall_last, wall_empty, last_kong=None, analyze=false, wall_remaining=1000, first_turn=false, after_exhaustion=false, forbidden=Vec::new()))]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub fn flow_turn(
     variant: PyRef<'_, PyVariant>,
@@ -194,6 +206,8 @@ pub fn flow_turn(
     analyze: bool,
     wall_remaining: u32,
     first_turn: bool,
+    after_exhaustion: bool,
+    forbidden: Vec<u8>,
 ) -> BindResult<(
     Option<WinOut>,
     Vec<u8>,
@@ -217,6 +231,8 @@ pub fn flow_turn(
         last_kong,
         wall_remaining,
         first_turn,
+        after_exhaustion,
+        &forbidden,
     )?;
     let o: TurnOptions = flow::turn(&variant.inner, &s, index, d, wt, &c, analyze)?;
     Ok((
@@ -244,4 +260,37 @@ pub fn flow_draw_end(
         .map(|(i, s)| seat(s, i))
         .collect::<BindResult<Vec<_>>>()?;
     Ok(flow::draw_end_states(&variant.inner, &st)?)
+}
+
+/// The waits of a 13-tile seat (kongs as 3): tile indices the preset's scorer accepts as a
+/// discard win, with the seat's declaration (``hand_locked``: 亮倒 / 报听) counted.
+#[pyfunction]
+#[pyo3(signature = (variant, seat, index, prevalent=27))]
+pub fn flow_waits(
+    variant: PyRef<'_, PyVariant>,
+    seat: SeatIn,
+    index: usize,
+    prevalent: u8,
+) -> BindResult<Vec<u8>> {
+    let s = self::seat(seat, index)?;
+    let c = ctx(prevalent, false, false, None, 1000, false, false, &[])?;
+    Ok(idx(&flow::waits(&variant.inner, &s, index, &c)?))
+}
+
+/// 亮倒 / 报听: ``[(discard, waits)]`` — the discards of the seat to move after which its hand is
+/// ready, each with the waits it would declare.
+#[pyfunction]
+#[pyo3(signature = (variant, seat, index, prevalent=27))]
+pub fn flow_ready_discards(
+    variant: PyRef<'_, PyVariant>,
+    seat: SeatIn,
+    index: usize,
+    prevalent: u8,
+) -> BindResult<Vec<(u8, Vec<u8>)>> {
+    let s = self::seat(seat, index)?;
+    let c = ctx(prevalent, false, false, None, 1000, false, false, &[])?;
+    Ok(flow::ready_discards(&variant.inner, &s, index, &c)?
+        .into_iter()
+        .map(|(t, w)| (t.index(), idx(&w)))
+        .collect())
 }

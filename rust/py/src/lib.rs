@@ -36,7 +36,7 @@ mod _core {
         HupaiError, InvalidHandError, InvalidTileError, RuleConfigError, SettlementError,
     };
     #[pymodule_export]
-    use crate::flow::{flow_claims, flow_draw_end, flow_turn};
+    use crate::flow::{flow_claims, flow_draw_end, flow_ready_discards, flow_turn, flow_waits};
     #[pymodule_export]
     use crate::hand::{PyHand, PyMeld};
     #[pymodule_export]
