@@ -27,6 +27,8 @@ __all__ = [
     "ADDED_KONG",
     "EXCHANGE",
     "DECLARE_VOID",
+    "DECLARE_READY",
+    "DECLARE_PIAO",
 ]
 
 _SUITS = "mps"
@@ -59,10 +61,27 @@ CONCEALED_KONG = "concealed_kong"
 ADDED_KONG = "added_kong"
 EXCHANGE = "exchange"
 DECLARE_VOID = "declare_void"
+#: 卡五星 亮倒 / 二人麻将 报听: discard ``tile`` and declare the hand ready (it is frozen afterwards).
+DECLARE_READY = "declare_ready"
+#: 卡五星 漂: ``tile`` is the declared amount.
+DECLARE_PIAO = "declare_piao"
 
 _CACHE: dict[tuple[str, int, int], "Action"] = {}
 
-KINDS = (DISCARD, WIN, PASS, PUNG, KONG, CHOW, CONCEALED_KONG, ADDED_KONG, EXCHANGE, DECLARE_VOID)
+KINDS = (
+    DISCARD,
+    WIN,
+    PASS,
+    PUNG,
+    KONG,
+    CHOW,
+    CONCEALED_KONG,
+    ADDED_KONG,
+    EXCHANGE,
+    DECLARE_VOID,
+    DECLARE_READY,
+    DECLARE_PIAO,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +128,8 @@ class Action:
     def __str__(self) -> str:
         if self.kind == DECLARE_VOID:
             return f"seat {self.seat} declares void {_SUITS[self.tile]}"
+        if self.kind == DECLARE_PIAO:
+            return f"seat {self.seat} declares 漂 {self.tile}"
         if self.kind == EXCHANGE:
             return f"seat {self.seat} passes {' '.join(tile_name(t) for t in self.tiles)}"
         if self.kind == CHOW:

@@ -36,6 +36,7 @@ from hupai.game.actions import (
     ADDED_KONG,
     CHOW,
     CONCEALED_KONG,
+    DECLARE_READY,
     DECLARE_VOID,
     DISCARD,
     EXCHANGE,
@@ -48,7 +49,18 @@ from hupai.game.actions import (
     tile_name,
 )
 
-__all__ = ["Table", "Observation", "PrePhase", "register_pre_phase", "build_wall", "arrange_wall"]
+__all__ = [
+    "Table",
+    "Observation",
+    "PrePhase",
+    "TableHooks",
+    "register_pre_phase",
+    "register_hooks",
+    "build_wall",
+    "arrange_wall",
+    "tile_set",
+    "players_of",
+]
 
 N = 4
 WINDS = (27, 28, 29, 30)
@@ -236,6 +248,85 @@ register_pre_phase(
 register_pre_phase("sichuan", lambda v: DingQue() if v.options["ding_que"] else None)
 
 
+class TableHooks:
+    """Preset hook points of the table (卡五星, 二人麻将: ``hupai.game.nplayer``). The table calls
+    them at fixed points of the flow; rule decisions stay in the core (``flow_*`` queries and the
+    preset's settle function), the hooks keep the preset's extra state and records."""
+
+    #: Phases the hooks run themselves (``legal_actions`` / ``apply``).
+    phases: tuple[str, ...] = ()
+
+    def setup(self, table: Table) -> None:
+        """After the wall is built, before the deal."""
+
+    def on_draw(self, table: Table, seat: int, tile: int, pos: int) -> None:
+        """``seat`` drew ``tile`` from wall position ``pos``."""
+
+    def forbidden(self, table: Table, seat: int) -> list[int]:
+        """Tile kinds ``seat`` may not discard (passed to the core's ``flow_turn``)."""
+        return []
+
+    def flowers(self, table: Table, seat: int, extra_tile: int | None = None) -> int:
+        """The seat's flower count for scoring (``extra_tile``: a discard it may win on)."""
+        return min(len(table.flowers[seat]), 8)
+
+    def turn_actions(self, table: Table, seat: int) -> list[Action]:
+        """Extra actions of the seat to move (declarations)."""
+        return []
+
+    def no_options(self, table: Table, seat: int) -> None:
+        """The seat to move has no legal action at all (卡五星 forced end)."""
+        raise RuleConfigError("the seat to move has no legal action")
+
+    def declare(self, table: Table, seat: int, tile: int) -> None:
+        """``seat`` declares with the discard ``tile`` (before the discard is made)."""
+
+    def on_discard(self, table: Table, seat: int, tile: int) -> None:
+        """After ``seat`` discarded ``tile`` (before the claims)."""
+
+    def on_claim(self, table: Table, seat: int, tile: int) -> None:
+        """``seat`` claimed the discard ``tile`` (pung, kong or chow)."""
+
+    def on_kong(self, table: Table, seat: int, kind: str, feeder: int | None, chained: bool) -> None:
+        """A kong was made; ``chained``: right after the owner's kong replacement or on a post-kong
+        discard (杠上杠)."""
+
+    def on_win(self, table: Table, w: int, t: int, win_type: str, discarder: int | None, opt: Any) -> None:
+        """Record a win (settled in ``settle``)."""
+
+    def on_exhausted(self, table: Table) -> bool:
+        """The wall is exhausted; return ``True`` when the hooks continue the hand (a phase)."""
+        return False
+
+    def legal_actions(self, table: Table, seat: int) -> list[Action]:
+        return []
+
+    def apply(self, table: Table, action: Action) -> None:
+        raise IllegalActionError(f"no phase {table.phase!r}")
+
+    def settle(self, table: Table) -> None:
+        """Settle the hand into ``table.settlement`` (at the end)."""
+
+    def held_tiles(self, table: Table) -> int:
+        """Tiles the hooks hold outside the wall, hands, melds and rivers (tile accounting)."""
+        return 0
+
+
+_HOOKS: dict[str, Callable[[Variant], TableHooks]] = {}
+
+
+def register_hooks(preset: str, factory: Callable[[Variant], TableHooks]) -> None:
+    """Plug preset hooks into every table of ``preset``."""
+    _HOOKS[preset] = factory
+
+
+def _hooks_for(v: Variant) -> TableHooks | None:
+    if v.id in ("kawuxing", "erren") and v.id not in _HOOKS:
+        import hupai.game.nplayer  # noqa: F401  (registers the hooks)
+    f = _HOOKS.get(v.id)
+    return f(v) if f is not None else None
+
+
 class Observation:
     """What ``seat`` can see: its own standing tiles, every meld, discard, flower count, declared
     void suit, the wall size and balances; never another seat's standing tiles or the wall."""
@@ -261,6 +352,19 @@ class Observation:
     @property
     def void(self) -> list[int | None]:
         return list(self._t.void)
+
+    @property
+    def declared(self) -> list[bool]:
+        """Seats whose hand is frozen by a declaration (卡五星 亮倒, 二人麻将 报听)."""
+        return list(self._t.hand_locked)
+
+    @property
+    def revealed(self) -> dict[int, list[int]]:
+        """Standing tiles revealed to everyone (卡五星 亮倒 hands)."""
+        t = self._t
+        if t.vid != "kawuxing":
+            return {}
+        return {s: list(t.hands[s]) for s in range(t.n) if t.hand_locked[s]}
 
     @property
     def active(self) -> list[bool]:
@@ -382,6 +486,7 @@ class Table:
         self.last_discard: int | None = None
         self.turns = 0
         self._drawn: int | None = None
+        self._pos = -1  # wall position of the last tile taken
         self._win_type = "self_draw"
         self._last_kong: str | None = None
         self._opts: Any = None
@@ -391,6 +496,8 @@ class Table:
         self._claim_made = False
         self._pre_done: set[int] = set()
         self._ver = 0
+        self.pool: list[int] = []  # tiles outside the wall still in the box (二人麻将: 65 unused)
+        self.hooks = _hooks_for(v)
         self._legal: tuple[int, int, list[Action]] | None = None
         self._event(
             {
@@ -403,6 +510,9 @@ class Table:
                 **({"wall": list(self.wall)} if self._custom_wall else {}),
             }
         )
+        if self.hooks is not None:
+            self.hooks.setup(self)
+            self.n_tiles = len(self.wall) + len(self.pool)
         self._deal()
 
     # ------------------------------------------------------------------ state helpers
@@ -424,7 +534,7 @@ class Table:
         """Tiles that may still be drawn in turn (the wall minus the 荒庄 reserve)."""
         return max(self.wall_remaining - self._reserve(), 0)
 
-    def _seat_tuple(self, s: int) -> tuple[Any, ...]:
+    def _seat_tuple(self, s: int, extra_tile: int | None = None) -> tuple[Any, ...]:
         return (
             self.hands[s],
             self.melds[s],
@@ -432,7 +542,7 @@ class Table:
             self.void[s],
             self.win_locked[s],
             self.hand_locked[s],
-            min(len(self.flowers[s]), 8),
+            min(len(self.flowers[s]), 8) if self.hooks is None else self.hooks.flowers(self, s, extra_tile),
             self.seat_wind[s],
             s == self.dealer,
         )
@@ -442,8 +552,10 @@ class Table:
             return None
         if from_back:
             self.tail -= 1
+            self._pos = self.tail
             return self.wall[self.tail]
         t = self.wall[self.head]
+        self._pos = self.head
         self.head += 1
         return t
 
@@ -459,6 +571,8 @@ class Table:
                 from_back = True
                 continue
             self.hands[seat][t] += 1
+            if self.hooks is not None:
+                self.hooks.on_draw(self, seat, t, self._pos)
             return t
 
     def _deal(self) -> None:
@@ -502,8 +616,11 @@ class Table:
             False,
             self.live_remaining,
             first,
+            **({"forbidden": self.hooks.forbidden(self, seat)} if self.hooks is not None else {}),
         )
         self._drawn_once[seat] = True
+        if self.hooks is not None and not self._compute_legal(seat):
+            self.hooks.no_options(self, seat)
 
     def _analysis(self, seat: int) -> list[tuple[int, int, int]]:
         if self.phase != "turn" or seat != self.to_act:
@@ -579,6 +696,8 @@ class Table:
                 out += [A(ADDED_KONG, seat, t) for t in ak]
             da = _DISCARDS[seat]
             out += [da[t] for t in discards]
+            if self.hooks is not None:
+                out += self.hooks.turn_actions(self, seat)
             return out
         if self.phase in ("claim", "rob"):
             c = self._claim
@@ -596,6 +715,8 @@ class Table:
                 out.append(A(PUNG, seat, t))
             out += [A(CHOW, seat, lo) for lo in r[3]]
             return out
+        if self.hooks is not None and self.phase in self.hooks.phases:
+            return self.hooks.legal_actions(self, seat)
         if self._pre:
             return self._pre[0].legal_actions(self, seat)
         return []
@@ -626,6 +747,8 @@ class Table:
             self._turn_action(action)
         elif self.phase in ("claim", "rob"):
             self._claim_action(action)
+        elif self.hooks is not None and self.phase in self.hooks.phases:
+            self.hooks.apply(self, action)
         else:
             self._pre_action(action)
 
@@ -666,17 +789,24 @@ class Table:
         h = self.hands[s]
         if a.kind == WIN:
             self._win_self(s, a.tile)
-        elif a.kind == DISCARD:
+        elif a.kind == DISCARD or a.kind == DECLARE_READY:
+            if a.kind == DECLARE_READY:
+                assert self.hooks is not None
+                self.hooks.declare(self, s, a.tile)
             h[a.tile] -= 1
             self.discards[s].append(a.tile)
             self.last_discard = a.tile
             self.turns += 1
+            if self.hooks is not None:
+                self.hooks.on_discard(self, s, a.tile)
             source = "after_kong_discard" if self._last_kong else "discard"
             self._offer(s, a.tile, source)
         elif a.kind == CONCEALED_KONG:
             h[a.tile] -= 4
             self.melds[s].append(("kong", a.tile, 0, "concealed"))
             self._kongs.append({"owner": SEAT_NAMES[s], "type": "concealed"})
+            if self.hooks is not None:
+                self.hooks.on_kong(self, s, "concealed", None, self._win_type == "kong_replacement")
             if self.vid == "sichuan":
                 self.settlement.kong(SEAT_NAMES[s], "concealed")
             self._replacement(s, "concealed")
@@ -694,6 +824,8 @@ class Table:
         i = next(i for i, m in enumerate(ms) if m[0] == "pung" and m[1] == t)
         ms[i] = ("kong", t, ms[i][2], "added")
         self._kongs.append({"owner": SEAT_NAMES[s], "type": "added", "feeder": SEAT_NAMES[(s - ms[i][2]) % self.n]})
+        if self.hooks is not None:
+            self.hooks.on_kong(self, s, "added", None, self._win_type == "kong_replacement")
         if self.vid == "sichuan":
             self.settlement.kong(SEAT_NAMES[s], "added")
         self._replacement(s, "added")
@@ -703,7 +835,7 @@ class Table:
         empty = self.live_remaining == 0
         resp = flow_claims(
             self.variant,
-            [self._seat_tuple(k) for k in range(self.n)],
+            [self._seat_tuple(k, t) for k in range(self.n)],
             s,
             t,
             source,
@@ -780,6 +912,8 @@ class Table:
                 if a.kind != kind:
                     continue
                 self.discards[s].pop()
+                if self.hooks is not None:
+                    self.hooks.on_claim(self, k, t)
                 h = self.hands[k]
                 self._last_kong = None
                 self._claim_made = True
@@ -787,6 +921,8 @@ class Table:
                     h[t] -= 3
                     self.melds[k].append(("kong", t, (k - s) % self.n, "open"))
                     self._kongs.append({"owner": SEAT_NAMES[k], "type": "open", "feeder": SEAT_NAMES[s]})
+                    if self.hooks is not None:
+                        self.hooks.on_kong(self, k, "open", s, source == "after_kong_discard")
                     if self.vid == "sichuan":
                         self.settlement.kong(SEAT_NAMES[k], "open", feeder=SEAT_NAMES[s])
                     self._replacement(k, "open")
@@ -814,6 +950,8 @@ class Table:
                 discarder=None if discarder is None else names[discarder],
                 after_kong=win_type == "after_kong_discard",
             )
+        elif self.hooks is not None:
+            self.hooks.on_win(self, w, t, win_type, discarder, opt)
         elif self.regional:
             self._win_records.append(self._win_record(w, t, win_type, discarder))
         else:
@@ -922,6 +1060,8 @@ class Table:
 
     def _exhaustive_draw(self) -> None:
         self._event({"type": "wall_empty"})
+        if self.hooks is not None and self.hooks.on_exhausted(self):
+            return
         if self.vid == "sichuan":
             seats = [k for k in range(self.n) if self.active[k]]
             if len(seats) >= 2:
@@ -934,6 +1074,8 @@ class Table:
     def _end(self, exhausted: bool = False) -> None:
         if self.regional and not self.settlement.ended:
             self._settle_regional()
+        if self.hooks is not None and not self.settlement.ended:
+            self.hooks.settle(self)
         if not self.settlement.ended:
             self.settlement.end_hand()
         self.done = True
@@ -961,6 +1103,8 @@ class Table:
         if self.phase == "rob" and self._claim is not None:
             n += 1
         n += sum(p.held_tiles() for p in self._pre)
+        if self.hooks is not None:
+            n += len(self.pool) + self.hooks.held_tiles(self)
         return n
 
     def hand_text(self, seat: int) -> str:
