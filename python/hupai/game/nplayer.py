@@ -105,9 +105,13 @@ class KawuxingHooks(TableHooks):
         self.chain = 0
         self.aside: list[int] = []  # 买码 tiles
         self.forced = False
+        self.playing: list[int] = []
 
     def setup(self, table: Table) -> None:
         table.pass_lock = str(table.variant.options["pass_win_lock"]) != "none"
+        if table.n == 4:  # switch players = 4: the seat before the dealer rests this hand
+            table.active[(table.dealer + 3) % 4] = False
+        self.playing = [k for k in range(table.n) if table.active[k]]
 
     def forbidden(self, table: Table, seat: int) -> list[int]:
         if table.hand_locked[seat]:
@@ -180,14 +184,15 @@ class KawuxingHooks(TableHooks):
                     "kind": "draw",
                     "players": {
                         SEAT_NAMES[k]: {"hand": _hand_json(table, k), "liangdao": table.hand_locked[k]}
-                        for k in range(table.n)
+                        for k in self.playing
                     },
                     "liangdao_order": [SEAT_NAMES[k] for k in self.declared],
                 }
             )
-        seats = [SEAT_NAMES[k] for k in range(table.n)]
+        seats = [SEAT_NAMES[k] for k in self.playing]
+        everyone = [SEAT_NAMES[k] for k in range(table.n)]
         for e in settle(seats, events, table.variant)["events"]:
-            table.settlement.record(e["kind"], [(n, int(e["deltas"].get(n, 0))) for n in seats], reason=e["reason"])
+            table.settlement.record(e["kind"], [(n, int(e["deltas"].get(n, 0))) for n in everyone], reason=e["reason"])
 
 
 class ErrenHooks(TableHooks):

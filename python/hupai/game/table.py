@@ -98,10 +98,13 @@ _SUIT_PAIRS = {"ps": (1, 2), "mp": (0, 1), "ms": (0, 2)}
 
 
 def players_of(v: Variant) -> int:
-    """Seats at the table: the preset's ``players`` (四川's ``players`` switch must be 4)."""
+    """Seats at the table: the ``players`` switch where the preset has one (四川 must be 4;
+    卡五星 3, or 4 seated with one resting each hand), else the preset's ``players``."""
     n = _PLAYERS.get(v)
     if n is None:
-        n = _PLAYERS[v] = int(v.describe().get("players") or 4)
+        opt = v.options.get("players")
+        n = opt if isinstance(opt, int) and not isinstance(opt, bool) else int(v.describe().get("players") or 4)
+        _PLAYERS[v] = n
     return n
 
 
@@ -579,6 +582,8 @@ class Table:
         for _ in range(13):
             for k in range(self.n):
                 s = (self.dealer + k) % self.n
+                if not self.active[s]:
+                    continue  # 卡五星 4 seated: the resting seat
                 if self._draw(s, False) is None:
                     raise RuleConfigError("the wall is too short to deal")
         last = self._draw(self.dealer, False)
@@ -774,8 +779,9 @@ class Table:
         ph = self._pre[0]
         ph.apply(self, a)
         self._pre_done.add(a.seat)
-        if len(self._pre_done) < self.n:
-            self.to_act = (a.seat + 1) % self.n
+        nxt = self._next_active(a.seat)
+        if nxt is not None and nxt not in self._pre_done:
+            self.to_act = nxt
             return
         ph.finish(self)
         self._pre.pop(0)

@@ -516,8 +516,12 @@ pub fn claims(
     let no_pung_on_triplet = param_flag(variant, "no_pung_when_holding_concealed_triplet");
     let mut out = Vec::with_capacity(n);
     for (i, seat) in seats.iter().enumerate() {
-        check_seat(seat, i, 0)?;
         let mut r = Response::default();
+        if !seat.active && seat.melds.is_empty() && seat.counts.iter().all(|&c| c == 0) {
+            out.push(r); // a seat resting this hand (卡五星 4 seated)
+            continue;
+        }
+        check_seat(seat, i, 0)?;
         if i == discarder || !seat.active {
             out.push(r);
             continue;
