@@ -162,7 +162,7 @@ def test_kong_chain_doubles() -> None:
     t.step(Action(CONCEALED_KONG, 0, T("1p")))
     assert Action(CONCEALED_KONG, 0, T("P")) in t.legal_actions(0)
     t.step(Action(CONCEALED_KONG, 0, T("P")))
-    assert [e["chain"] for e in t.hooks.events] == [1, 2]  # type: ignore[attr-defined]
+    assert [e["chain"] for e in t.hooks.events] == [1, 2]  # type: ignore[union-attr]
     finish(t)
     kongs = [e for e in t.result["ledger"]["events"] if e["kind"] == "KONG_INSTANT"]  # type: ignore[index]
     assert [e["deltas"]["E"] for e in kongs[:2]] == [4, 8]  # 暗杠 2 each; the 2nd of the chain ×2

@@ -621,7 +621,7 @@ class Table:
             False,
             self.live_remaining,
             first,
-            **({"forbidden": self.hooks.forbidden(self, seat)} if self.hooks is not None else {}),
+            forbidden=self.hooks.forbidden(self, seat) if self.hooks is not None else (),
         )
         self._drawn_once[seat] = True
         if self.hooks is not None and not self._compute_legal(seat):

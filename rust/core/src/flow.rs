@@ -224,11 +224,10 @@ impl Flow<'_> {
     ) -> Option<WinOption> {
         let mut full = seat.counts;
         full[tile.idx()] += 1;
-        if !is_winning_planned(&full, 0, sets_needed(seat), self.shapes)
-            && !(matches!(self.variant.rules(), Rules::Erren(_))
-                && seat.melds.is_empty()
-                && all_green(&full))
-        {
+        let green_loose = matches!(self.variant.rules(), Rules::Erren(_))
+            && seat.melds.is_empty()
+            && all_green(&full);
+        if !green_loose && !is_winning_planned(&full, 0, sets_needed(seat), self.shapes) {
             return None;
         }
         let mut standing = Vec::with_capacity(14);
@@ -846,6 +845,54 @@ mod tests {
         let sh = Variant::load("shanghai").unwrap();
         let r = claims(&sh, &seats, 0, t, WinType::Discard, &CTX).unwrap();
         assert!(r[1].win.is_none());
+    }
+
+    #[test]
+    fn kawuxing_and_erren_queries() {
+        let k = Variant::load("kawuxing").unwrap();
+        let t = |x: &str| Tile::parse(x).unwrap();
+        // 46s 123p 789p CCC FF waits on 5s (卡五星 ×2 meets 2番起胡).
+        let s = seat("4s6s1p2p3p7p8p9pCCCFF");
+        assert_eq!(waits(&k, &s, 0, &CTX).unwrap(), vec![t("5s")]);
+        let mut s14 = s.clone();
+        s14.counts[t("9s").idx()] += 1;
+        let rd = ready_discards(&k, &s14, 0, &CTX).unwrap();
+        assert!(rd.contains(&(t("9s"), vec![t("5s")])));
+        // K3: a forbidden tile is not a legal discard of a seat that has not declared.
+        let ctx = TableCtx {
+            forbidden_discards: 1u64 << t("5s").idx(),
+            ..CTX
+        };
+        let o = turn(
+            &k,
+            &seat("5s5s1s2s3s7s8s9s1p2p3pCCC"),
+            0,
+            None,
+            WinType::SelfDraw,
+            &ctx,
+            false,
+        )
+        .unwrap();
+        assert!(!o.discards.contains(&t("5s")) && o.discards.contains(&t("1s")));
+        // A concealed triplet may 直杠 the 4th copy but not 碰 it; no claim on the last discard.
+        let seats = vec![
+            seat("1s2s3s4s5s6s7s8s9s1p2p3pF"),
+            seat("CCC1p1p2p2p4p5p6p7p8p9p"),
+            seat("4s4s5s5s6s6s7s7s8s8s9s9sP"),
+        ];
+        let r = claims(&k, &seats, 0, t("C"), WinType::Discard, &CTX).unwrap();
+        assert!(r[1].kong && !r[1].pung);
+        let empty = TableCtx {
+            wall_empty: true,
+            ..CTX
+        };
+        let r = claims(&k, &seats, 0, t("C"), WinType::Discard, &empty).unwrap();
+        assert!(r[1].is_empty());
+        // 二人麻将 绿一色 乱牌: a green hand with no structure waits on every green tile.
+        let e = Variant::load("erren").unwrap();
+        let g = seat("2s3s3s4s6s6s8s8sFF2s4s8s");
+        let w = waits(&e, &g, 0, &CTX).unwrap();
+        assert!(w.contains(&t("2s")) && w.contains(&t("F")) && !w.contains(&t("5s")));
     }
 
     #[test]

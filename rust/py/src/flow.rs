@@ -99,6 +99,7 @@ fn win_type(s: &str) -> BindResult<WinType> {
     })
 }
 
+#[allow(clippy::too_many_arguments)]
 fn ctx(
     prevalent: u8,
     wall_last: bool,

@@ -328,7 +328,7 @@ fn pattern_ids_detected(
     }) {
         out.push(("MING_SI_GUI", 1));
     }
-    if standing[w.idx()] == 4 || (si_gui == SiGui::Full && standing.iter().any(|&c| c == 4)) {
+    if standing[w.idx()] == 4 || (si_gui == SiGui::Full && standing.contains(&4)) {
         out.push(("AN_SI_GUI", 1));
     }
     let suits: Vec<bool> = (0..3)
