@@ -11,9 +11,10 @@ import pytest
 
 import hupai
 from hupai.game import Action, RandomBot, Table, arrange_wall, replay
-from hupai.game.actions import CONCEALED_KONG, DECLARE_PIAO, DECLARE_READY, DISCARD, PUNG, WIN
+from hupai.game.actions import CONCEALED_KONG, DECLARE_PIAO, DECLARE_READY, DISCARD, EXCHANGE, PASS, PUNG, WIN
 
 KWX = hupai.Variant.load("kawuxing").with_options(piao=False)
+ERREN = hupai.Variant.load("erren").with_options(opening_exchange=False)
 
 
 def T(name: str) -> int:
@@ -216,7 +217,7 @@ READY = "1m2m3m6m7m8m4s5s6s2p3p4p9s"  # waits on 9s
 
 
 def _exhausted(seat1: str) -> Table:
-    t = Table("erren", seed=0, wall=arrange_wall("erren", [E0, seat1]))
+    t = Table(ERREN, seed=0, wall=arrange_wall("erren", [E0, seat1]))
     for x in ("9s", "E"):
         t.pool.remove(T(x))
     t.pool[:0] = [T("E"), T("9s")]  # the 海底捞月 draws: a miss, then the winning tile
@@ -245,7 +246,7 @@ def test_erren_nobody_ready_is_a_draw() -> None:
 
 
 def test_erren_bao_ting_freezes_the_hand() -> None:
-    t = Table("erren", seed=0, wall=arrange_wall("erren", [E0, READY.replace("9s", "1s")], "9m 2m"))
+    t = Table(ERREN, seed=0, wall=arrange_wall("erren", [E0, READY.replace("9s", "1s")], "9m 2m"))
     t.step(Action(DISCARD, 0, T("E")))
     assert t.to_act == 1
     # Seat 1 drew 9m: discarding 1s or 9m leaves it ready (报听 offered with those discards).
@@ -258,3 +259,24 @@ def test_erren_bao_ting_freezes_the_hand() -> None:
     assert t.phase == "turn" and t.to_act == 1
     x = t._drawn
     assert x is not None and {a for a in t.legal_actions(1) if a.kind != WIN} == {Action(DISCARD, 1, x)}
+
+
+def test_erren_opening_exchange() -> None:
+    t = Table("erren", seed=3, dealer=1)
+    assert t.phase == "exchange" and t.to_act == 1
+    assert t.legal_actions(1)[0] == Action(PASS, 1)
+    a, b = [x for x in range(34) if t.hands[1][x]][:2]
+    t.step(Action(EXCHANGE, 1, -1, (a,)))
+    t.step(Action(EXCHANGE, 1, -1, (b,)))
+    assert t.to_act == 1 and sum(t.hands[1]) == 12 and t.tile_count() == t.n_tiles
+    head = t.pool[:2]
+    t.step(Action(PASS, 1))
+    assert sum(t.hands[1]) == 14 and t.pool[-2:] == [a, b] and len(t.pool) == 65
+    assert all(t.hands[1][x] >= 1 for x in head)
+    assert t.to_act == 0 and t.phase == "exchange"
+    t.step(Action(PASS, 0))
+    assert t.phase == "turn" and t.to_act == 1 and sum(t.hands[0]) == 13
+    assert [e["n"] for e in t.log if e["type"] == "exchange"] == [2, 0]
+    finish(t, 3)
+    assert t.tile_count() == t.n_tiles
+    assert replay(json.loads(json.dumps(t.log))).result == t.result

@@ -39,8 +39,12 @@ read by the core), and every payment (``hupai.kawuxing.settle`` / ``hupai.settle
   draws up to ``haidi_phase_draws`` tiles from the unused pool; after each it wins (self-draw,
   海底捞月) or discards the tile (unclaimable). Nobody ready, or three misses: 流局, no payment.
 
-Not played: 二人麻将 开始时换牌 (the exchange is treated as declined by both players) and the random
-游戏中换牌 / 搓牌 events (probability 0 by default); 卡五星 数坎 / 上楼 counters across hands.
+* 开始时换牌 (switch ``opening_exchange``): a pre-play phase, dealer first; a seat sets tiles aside
+  one ``exchange`` action (one tile) at a time and closes with ``pass``; the tiles are then
+  replaced from the front of the unused pool and go to its end.
+
+Not played: the random 二人麻将 游戏中换牌 / 搓牌 events (probability 0 by default); 天听; 卡五星
+数坎 / 上楼 counters across hands.
 """
 
 from __future__ import annotations
@@ -48,13 +52,23 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from hupai._core import Variant, flow_ready_discards, flow_turn, flow_waits
-from hupai.game.actions import DECLARE_PIAO, DECLARE_READY, DISCARD, WIN, Action, IllegalActionError, tile_name
+from hupai.game.actions import (
+    DECLARE_PIAO,
+    DECLARE_READY,
+    DISCARD,
+    EXCHANGE,
+    PASS,
+    WIN,
+    Action,
+    IllegalActionError,
+    tile_name,
+)
 from hupai.game.table import SEAT_NAMES, PrePhase, TableHooks, register_hooks, register_pre_phase
 
 if TYPE_CHECKING:
     from hupai.game.table import Table
 
-__all__ = ["KawuxingHooks", "ErrenHooks", "PiaoPhase"]
+__all__ = ["KawuxingHooks", "ErrenHooks", "PiaoPhase", "OpeningExchange"]
 
 
 def _hand_json(t: Table, s: int) -> dict[str, Any]:
@@ -248,11 +262,15 @@ class ErrenHooks(TableHooks):
         self.declared.append(seat)
         table._event({"type": "bao_ting", "seat": seat})
 
-    def on_discard(self, table: Table, seat: int, tile: int) -> None:
-        # A face-up tile leaves the hand only when no ordinary copy is left.
-        self.offer_hua = self.hua[seat][tile] > self._held(table, seat, tile)
-        if self.offer_hua:
+    def release(self, table: Table, seat: int, tile: int) -> bool:
+        """``tile`` left the seat's hand: a face-up copy goes only when no ordinary one is left."""
+        gone = self.hua[seat][tile] > self._held(table, seat, tile)
+        if gone:
             self.hua[seat][tile] -= 1
+        return gone
+
+    def on_discard(self, table: Table, seat: int, tile: int) -> None:
+        self.offer_hua = self.release(table, seat, tile)
         ready = bool(flow_waits(table.variant, table._seat_tuple(seat), seat, table.prevalent))
         if not ready:
             self.ready_since[seat] = None
@@ -361,6 +379,43 @@ class ErrenHooks(TableHooks):
             table.settlement.record(e["kind"], [(n, int(e["deltas"].get(n, 0))) for n in seats], reason=e["reason"])
 
 
+class OpeningExchange(PrePhase):
+    """二人麻将 开始时换牌 (see the module docstring)."""
+
+    name = "exchange"
+
+    def __init__(self) -> None:
+        self.marked: list[int] = []
+        self.closed: set[int] = set()
+
+    def legal_actions(self, table: Table, seat: int) -> list[Action]:
+        h = table.hands[seat]
+        return [Action.of(PASS, seat)] + [Action(EXCHANGE, seat, -1, (k,)) for k in range(34) if h[k]]
+
+    def apply(self, table: Table, action: Action) -> None:
+        s = action.seat
+        assert isinstance(table.hooks, ErrenHooks)
+        if action.kind == EXCHANGE:
+            t = action.tiles[0]
+            table.hands[s][t] -= 1
+            table.hooks.release(table, s, t)
+            self.marked.append(t)
+            return
+        for _ in self.marked:
+            table.hands[s][table.pool.pop(0)] += 1
+        table.pool.extend(self.marked)
+        table._event({"type": "exchange", "seat": s, "n": len(self.marked)})
+        self.marked = []
+        self.closed.add(s)
+
+    def seat_done(self, seat: int) -> bool:
+        return seat in self.closed
+
+    def held_tiles(self) -> int:
+        return len(self.marked)
+
+
 register_pre_phase("kawuxing", _piao_phase)
+register_pre_phase("erren", lambda v: OpeningExchange() if v.options["opening_exchange"] else None)
 register_hooks("kawuxing", KawuxingHooks)
 register_hooks("erren", ErrenHooks)

@@ -180,6 +180,11 @@ class PrePhase:
         """Tiles the phase holds in transit (for the tile-accounting invariant)."""
         return 0
 
+    def seat_done(self, seat: int) -> bool:
+        """Whether ``seat`` has finished acting in this phase (phases with several actions per
+        seat, such as 二人麻将 开始时换牌, return ``False`` until the seat's closing action)."""
+        return True
+
 
 class HuanSanZhang(PrePhase):
     """换三张: each seat picks three tiles of one suit; they are passed in one direction drawn from
@@ -778,6 +783,8 @@ class Table:
     def _pre_action(self, a: Action) -> None:
         ph = self._pre[0]
         ph.apply(self, a)
+        if not ph.seat_done(a.seat):
+            return
         self._pre_done.add(a.seat)
         nxt = self._next_active(a.seat)
         if nxt is not None and nxt not in self._pre_done:
