@@ -280,3 +280,23 @@ def test_erren_opening_exchange() -> None:
     finish(t, 3)
     assert t.tile_count() == t.n_tiles
     assert replay(json.loads(json.dumps(t.log))).result == t.result
+
+
+def test_erren_di_he_and_tian_ting() -> None:
+    # 地和: the non-dealer wins on the dealer's first discard (役满 13).
+    t = Table(ERREN, seed=0, wall=arrange_wall("erren", ["1p5p9p2s7sNWWSSCFP9s", READY]))
+    t.step(Action(DISCARD, 0, T("9s")))
+    assert WIN in kinds(t, 1)
+    t.step(Action(WIN, 1, T("9s")))
+    assert {f for f, _c in t.wins[0]["fans"]} == {"DI_HE"} and t.result["balances"] == [-13, 13]  # type: ignore[index]
+    # 天听: 报听 on the first draw, discarding the drawn tile; the later win scores it.
+    t = Table(ERREN, seed=0, wall=arrange_wall("erren", [E0, READY], "1s 9s"))
+    t.step(Action(DISCARD, 0, T("E")))
+    t.step(Action(DECLARE_READY, 1, T("1s")))
+    assert [e.get("tian_ting") for e in t.log if e["type"] == "bao_ting"] == [True]
+    t.step(Action(DISCARD, 0, T("9s")))
+    t.step(Action(WIN, 1, T("9s")))
+    fans = {f for f, _c in t.wins[0]["fans"]}
+    assert "TIAN_TING" in fans and "MEN_QING_BAO_TING" not in fans and "DI_HE" not in fans
+    bal = t.result["balances"]  # type: ignore[index]
+    assert bal[1] == t.wins[0]["value"] and sum(bal) == 0

@@ -555,6 +555,8 @@ def flow_claims(
     wall_empty: bool,
     last_kong: str | None = None,
     wall_remaining: int = 1000,
+    first_turn: bool = False,
+    ready_first_turn: Sequence[int] = ...,
 ) -> list[tuple[_FlowWin | None, bool, bool, list[int], bool] | None]: ...
 def flow_turn(
     variant: Variant,
@@ -571,6 +573,7 @@ def flow_turn(
     first_turn: bool = False,
     after_exhaustion: bool = False,
     forbidden: Sequence[int] = ...,
+    ready_first_turn: Sequence[int] = ...,
 ) -> tuple[_FlowWin | None, list[int], list[int], list[int], list[tuple[int, int, int]], bool]: ...
 def flow_draw_end(variant: Variant, seats: Sequence[_FlowSeat]) -> list[tuple[bool, int | None]]: ...
 def flow_waits(variant: Variant, seat: _FlowSeat, index: int, prevalent: int = 27) -> list[int]: ...

@@ -43,7 +43,10 @@ read by the core), and every payment (``hupai.kawuxing.settle`` / ``hupai.settle
   one ``exchange`` action (one tile) at a time and closes with ``pass``; the tiles are then
   replaced from the front of the unused pool and go to its end.
 
-Not played: the random 二人麻将 游戏中换牌 / 搓牌 events (probability 0 by default); 天听; 卡五星
+* 天听 (a 报听 made with the dealer's first discard, or with the other seat's first drawn tile, no
+  claim or kong before) and 地和 (a win on the dealer's first discard) are passed to the core.
+
+Not played: the random 二人麻将 游戏中换牌 / 搓牌 events (probability 0 by default); 卡五星
 数坎 / 上楼 counters across hands.
 """
 
@@ -222,6 +225,7 @@ class ErrenHooks(TableHooks):
         self.offer_hua = False
         self.ready_since: list[int | None] = []
         self.declared: list[int] = []
+        self.tian: set[int] = set()
         self.wins: list[dict[str, Any]] = []
         self.haidi_seat = -1
         self.haidi_left = 0
@@ -260,7 +264,17 @@ class ErrenHooks(TableHooks):
     def declare(self, table: Table, seat: int, tile: int) -> None:
         table.hand_locked[seat] = True
         self.declared.append(seat)
-        table._event({"type": "bao_ting", "seat": seat})
+        # 天听: the dealer with his first discard, the other with his first draw discarded; no claim.
+        first = not table.discards[seat] and not table._claim_made and not table._kongs
+        if first and (seat == table.dealer or tile == table._drawn):
+            self.tian.add(seat)
+        table._event({"type": "bao_ting", "seat": seat, "tian_ting": seat in self.tian})
+
+    def first_discard(self, table: Table, seat: int) -> bool:
+        return seat == table.dealer and len(table.discards[seat]) == 1 and not table._claim_made and not table._kongs
+
+    def ready_first_turn(self, table: Table) -> list[int]:
+        return sorted(self.tian)
 
     def release(self, table: Table, seat: int, tile: int) -> bool:
         """``tile`` left the seat's hand: a face-up copy goes only when no ordinary one is left."""
@@ -288,6 +302,7 @@ class ErrenHooks(TableHooks):
         sit = rec["situation"]
         sit["flowers"] = self.flowers(table, w, t if discarder is not None else None)
         sit["ready_declared"] = table.hand_locked[w]
+        sit["ready_first_turn"] = w in self.tian
         if haidi:
             sit["after_exhaustion"] = True
             sit["wall_last"] = False
@@ -296,6 +311,8 @@ class ErrenHooks(TableHooks):
             sit["blessing"] = "heavenly"
         elif "REN_HE" in fans:
             sit["blessing"] = "human"
+        elif "DI_HE" in fans:
+            sit["blessing"] = "earthly"
         self.wins.append(rec)
 
     # ---------------------------------------------------------------- 海底捞月 phase

@@ -282,6 +282,14 @@ class TableHooks:
         """Extra actions of the seat to move (declarations)."""
         return []
 
+    def first_discard(self, table: Table, seat: int) -> bool:
+        """The discard just made by ``seat`` is the dealer's first, no claim before (地和)."""
+        return False
+
+    def ready_first_turn(self, table: Table) -> list[int]:
+        """Seats whose declaration was made on their first turn (二人麻将 天听)."""
+        return []
+
     def no_options(self, table: Table, seat: int) -> None:
         """The seat to move has no legal action at all (卡五星 forced end)."""
         raise RuleConfigError("the seat to move has no legal action")
@@ -627,6 +635,7 @@ class Table:
             self.live_remaining,
             first,
             forbidden=self.hooks.forbidden(self, seat) if self.hooks is not None else (),
+            ready_first_turn=self.hooks.ready_first_turn(self) if self.hooks is not None else (),
         )
         self._drawn_once[seat] = True
         if self.hooks is not None and not self._compute_legal(seat):
@@ -857,6 +866,8 @@ class Table:
             empty,
             self._last_kong if source == "after_kong_discard" else None,
             self.live_remaining,
+            first_turn=self.hooks is not None and source == "discard" and self.hooks.first_discard(self, s),
+            ready_first_turn=self.hooks.ready_first_turn(self) if self.hooks is not None else (),
         )
         order = [(s + k) % self.n for k in range(1, self.n)]
         pending = [k for k in order if resp[k] is not None]

@@ -52,6 +52,8 @@ pub struct TableCtx {
     /// 卡五星 (switch `liangdao_discard_restriction`): bit `k` set = tile kind `k` is a winning
     /// tile of a 亮倒 player; a seat that has not declared may not discard it.
     pub forbidden_discards: u64,
+    /// 二人麻将 天听: bit `k` set = seat `k` declared 报听 on its first turn.
+    pub ready_first_turn: u8,
 }
 
 /// A legal win and what it is worth.
@@ -386,13 +388,17 @@ impl Flow<'_> {
                 let mut sit = sit;
                 sit.extra.ready_declared = seat.hand_locked;
                 sit.extra.after_exhaustion = ctx.after_exhaustion;
-                // 天和 (the dealer's initial 14) / 人和 (the non-dealer's first draw).
-                let blessed = (ctx.first_turn && win_type == WinType::SelfDraw).then(|| {
+                sit.extra.ready_first_turn =
+                    seat.hand_locked && idx < 8 && ctx.ready_first_turn & (1u8 << idx) != 0;
+                // 天和 (the dealer's initial 14), 人和 (the non-dealer's first draw), 地和 (the
+                // non-dealer on the dealer's first discard).
+                let self_drawn = win_type == WinType::SelfDraw;
+                let blessed = (ctx.first_turn && (self_drawn || !seat.dealer)).then(|| {
                     let mut b = sit.clone();
-                    b.blessing = Some(if seat.dealer {
-                        crate::situation::Blessing::Heavenly
-                    } else {
-                        crate::situation::Blessing::Human
+                    b.blessing = Some(match (seat.dealer, self_drawn) {
+                        (true, _) => crate::situation::Blessing::Heavenly,
+                        (false, true) => crate::situation::Blessing::Human,
+                        (false, false) => crate::situation::Blessing::Earthly,
                     });
                     b
                 });
@@ -768,6 +774,7 @@ mod tests {
         first_turn: false,
         after_exhaustion: false,
         forbidden_discards: 0,
+        ready_first_turn: 0,
     };
 
     #[test]

@@ -109,7 +109,15 @@ fn ctx(
     first_turn: bool,
     after_exhaustion: bool,
     forbidden: &[u8],
+    ready_first_turn: &[usize],
 ) -> BindResult<TableCtx> {
+    let mut first_ready = 0u8;
+    for &k in ready_first_turn {
+        if k >= 8 {
+            return Err(hand_err(format!("ready_first_turn: seat {k} is not 0..8")));
+        }
+        first_ready |= 1u8 << k;
+    }
     let mut forbidden_discards = 0u64;
     for &t in forbidden {
         forbidden_discards |= 1u64 << tile(t, "forbidden discard")?.idx();
@@ -127,6 +135,7 @@ fn ctx(
         first_turn,
         after_exhaustion,
         forbidden_discards,
+        ready_first_turn: first_ready,
     })
 }
 
@@ -141,9 +150,10 @@ fn idx(t: &[Tile]) -> Vec<u8> {
 /// Every seat's legal responses to ``tile`` discarded by ``discarder`` (``source`` ``discard``,
 /// ``after_kong_discard`` or ``rob_kong``): a list with, per seat, ``None`` (nothing) or
 /// ``(win, kong, pung, chows, forced_win)`` where ``win`` is ``None`` or ``(value, self_draw_payment, fans,
-/// deltas)``.
+/// deltas)``. ``first_turn``: the dealer's first discard with no claim before (二人麻将 地和);
+/// ``ready_first_turn``: seats whose 报听 was a 天听 (二人麻将).
 #[pyfunction]
-#[pyo3(signature = (variant, seats, discarder, tile, source, prevalent, wall_last, wall_empty, last_kong=None, wall_remaining=1000))]
+#[pyo3(signature = (variant, seats, discarder, tile, source, prevalent, wall_last, wall_empty, last_kong=None, wall_remaining=1000, first_turn=false, ready_first_turn=Vec::new()))]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub fn flow_claims(
     variant: PyRef<'_, PyVariant>,
@@ -156,6 +166,8 @@ pub fn flow_claims(
     wall_empty: bool,
     last_kong: Option<&str>,
     wall_remaining: u32,
+    first_turn: bool,
+    ready_first_turn: Vec<usize>,
 ) -> BindResult<Vec<Option<(Option<WinOut>, bool, bool, Vec<u8>, bool)>>> {
     let st = seats
         .into_iter()
@@ -169,9 +181,10 @@ pub fn flow_claims(
         wall_empty,
         last_kong,
         wall_remaining,
-        false,
+        first_turn,
         false,
         &[],
+        &ready_first_turn,
     )?;
     let rs = flow::claims(&variant.inner, &st, discarder, t, win_type(source)?, &c)?;
     Ok(rs
@@ -190,9 +203,10 @@ pub fn flow_claims(
 /// discards, analysis, forced_win)``; ``analysis`` (with ``analyze``) lists ``(discard, shanten,
 /// useful)``; ``forced_win``: the win may not be declined (最后四张). ``after_exhaustion``: a draw
 /// of the 二人麻将 海底捞月 phase; ``forbidden``: tile kinds a seat that has not declared 亮倒 may
-/// not discard (卡五星, the 亮倒 players' winning tiles).
+/// not discard (卡五星, the 亮倒 players' winning tiles); ``ready_first_turn``: seats whose 报听 was a
+/// 天听 (二人麻将).
 #[pyfunction]
-#[pyo3(signature = (variant, seat, index, drawn, win_type, prevalent, wall_last, wall_empty, last_kong=None, analyze=false, wall_remaining=1000, first_turn=false, after_exhaustion=false, forbidden=Vec::new()))]
+#[pyo3(signature = (variant, seat, index, drawn, win_type, prevalent, wall_last, wall_empty, last_kong=None, analyze=false, wall_remaining=1000, first_turn=false, after_exhaustion=false, forbidden=Vec::new(), ready_first_turn=Vec::new()))]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub fn flow_turn(
     variant: PyRef<'_, PyVariant>,
@@ -209,6 +223,7 @@ pub fn flow_turn(
     first_turn: bool,
     after_exhaustion: bool,
     forbidden: Vec<u8>,
+    ready_first_turn: Vec<usize>,
 ) -> BindResult<(
     Option<WinOut>,
     Vec<u8>,
@@ -234,6 +249,7 @@ pub fn flow_turn(
         first_turn,
         after_exhaustion,
         &forbidden,
+        &ready_first_turn,
     )?;
     let o: TurnOptions = flow::turn(&variant.inner, &s, index, d, wt, &c, analyze)?;
     Ok((
@@ -274,7 +290,7 @@ pub fn flow_waits(
     prevalent: u8,
 ) -> BindResult<Vec<u8>> {
     let s = self::seat(seat, index)?;
-    let c = ctx(prevalent, false, false, None, 1000, false, false, &[])?;
+    let c = ctx(prevalent, false, false, None, 1000, false, false, &[], &[])?;
     Ok(idx(&flow::waits(&variant.inner, &s, index, &c)?))
 }
 
@@ -289,7 +305,7 @@ pub fn flow_ready_discards(
     prevalent: u8,
 ) -> BindResult<Vec<(u8, Vec<u8>)>> {
     let s = self::seat(seat, index)?;
-    let c = ctx(prevalent, false, false, None, 1000, false, false, &[])?;
+    let c = ctx(prevalent, false, false, None, 1000, false, false, &[], &[])?;
     Ok(flow::ready_discards(&variant.inner, &s, index, &c)?
         .into_iter()
         .map(|(t, w)| (t.index(), idx(&w)))
