@@ -336,7 +336,7 @@ def test_match_rotation_and_carry(vid: str) -> None:
 
 
 def test_new_flow_queries_reject_bad_input() -> None:
-    from hupai._core import flow_gen_zhuang, flow_kai_bao, flow_pass_lock, flow_ting
+    from hupai._core import flow_gen_zhuang, flow_kai_bao, flow_pass_lock, flow_ready_discards
 
     sh, d4 = hupai.Variant.load("shanghai"), hupai.Variant.load("hebei_draft4")
     assert flow_kai_bao(sh, 3, 3) == 1 and flow_kai_bao(sh, 3, 4) == 0
@@ -349,7 +349,7 @@ def test_new_flow_queries_reject_bad_input() -> None:
         lambda: flow_gen_zhuang(d4, 0, [(0, 40)]),
         lambda: flow_next_hand(sh, 0, [], None, 0, 0, 0, 9),
         lambda: flow_next_hand(d4, 0, [], None, 5),
-        lambda: flow_ting(d4, seat, 0),
+        lambda: flow_ready_discards(d4, seat, 0),
     ):
         with pytest.raises(hupai.HupaiError):
             bad()

@@ -1,4 +1,5 @@
-"""Regional presets at the table (hebei, huanle3d, shaanxi, hebei_draft4, shanghai, wuhan): invariants
+"""Regional presets at the table (hebei, huanle3d, shaanxi, hebei_draft4, shanghai, wuhan; kawuxing
+with 3 seats and erren with 2, see also test_flow_nplayer.py): invariants
 over 1,000 random hands per preset (tile conservation at every step, only legal actions, zero-sum
 ledger, replay reproduces the log), greedy hands with wins scored by the core, claim scenarios."""
 
@@ -11,9 +12,10 @@ import pytest
 
 import hupai
 from hupai.game import Action, GreedyBot, RandomBot, Table, arrange_wall, replay
+from hupai.game.table import players_of
 from hupai.game.actions import DISCARD, KONG, PASS, PUNG, WIN
 
-PRESETS = ["hebei", "huanle3d", "shaanxi", "hebei_draft4", "shanghai", "wuhan"]
+PRESETS = ["hebei", "huanle3d", "shaanxi", "hebei_draft4", "shanghai", "wuhan", "kawuxing", "erren"]
 HANDS = int(os.environ.get("HUPAI_FLOW_REGIONAL_HANDS", "1000"))
 
 
@@ -36,7 +38,7 @@ def _check_result(t: Table) -> None:
     assert r is not None and sum(r["balances"]) == 0
     for e in r["ledger"]["events"]:
         assert sum(e["deltas"].values()) == 0
-    if t.vid not in ("huanle3d", "shanghai"):  # 一炮多响 may have several winners
+    if t.vid not in ("huanle3d", "shanghai", "kawuxing"):  # 一炮多响 may have several winners
         assert len(t.wins) <= 1
     names = ("E", "S", "W", "N")
     won = {names[w["seat"]] for w in t.wins}
@@ -47,9 +49,10 @@ def _check_result(t: Table) -> None:
 @pytest.mark.parametrize("vid", PRESETS)
 def test_random_play_invariants(vid: str) -> None:
     v = hupai.Variant.load(vid)
+    n = players_of(v)
     for i in range(HANDS):
-        t = Table(v, seed=i, dealer=i % 4)
-        _play_checked(t, [RandomBot(1000 * i + k) for k in range(4)])
+        t = Table(v, seed=i, dealer=i % n)
+        _play_checked(t, [RandomBot(1000 * i + k) for k in range(n)])
         _check_result(t)
         if i % 10 == 0:
             assert replay(json.loads(json.dumps(t.log))).result == t.result
@@ -58,9 +61,10 @@ def test_random_play_invariants(vid: str) -> None:
 @pytest.mark.parametrize("vid", PRESETS)
 def test_greedy_play_wins_scored_by_the_core(vid: str) -> None:
     wins = 0
+    n = players_of(hupai.Variant.load(vid))
     for i in range(60):
-        t = Table(vid, seed=i, dealer=i % 4)
-        _play_checked(t, [GreedyBot(10 * i + k) for k in range(4)])
+        t = Table(vid, seed=i, dealer=i % n)
+        _play_checked(t, [GreedyBot(10 * i + k) for k in range(n)])
         _check_result(t)
         wins += len(t.wins)
         for w in t.wins:

@@ -23,8 +23,9 @@ __all__ = [
     "flow_kai_bao",
     "flow_next_hand",
     "flow_pass_lock",
-    "flow_ting",
+    "flow_ready_discards",
     "flow_turn",
+    "flow_waits",
     "discard_options",
     "Fan",
     "format_tiles",
@@ -562,6 +563,8 @@ def flow_claims(
     wall_empty: bool,
     last_kong: str | None = None,
     wall_remaining: int = 1000,
+    first_turn: bool = False,
+    ready_first_turn: Sequence[int] = ...,
 ) -> list[tuple[_FlowWin | None, bool, bool, list[int], bool] | None]: ...
 def flow_turn(
     variant: Variant,
@@ -576,9 +579,11 @@ def flow_turn(
     analyze: bool = False,
     wall_remaining: int = 1000,
     first_turn: bool = False,
+    after_exhaustion: bool = False,
+    forbidden: Sequence[int] = ...,
+    ready_first_turn: Sequence[int] = ...,
 ) -> tuple[_FlowWin | None, list[int], list[int], list[int], list[tuple[int, int, int]], bool]: ...
 def flow_draw_end(variant: Variant, seats: Sequence[_FlowSeat]) -> list[tuple[bool, int | None]]: ...
-def flow_ting(variant: Variant, seat: _FlowSeat, index: int) -> list[int]: ...
 def flow_pass_lock(variant: Variant) -> str: ...
 def flow_gen_zhuang(variant: Variant, dealer: int, first: Sequence[tuple[int, int]]) -> bool: ...
 def flow_kai_bao(variant: Variant, d1: int, d2: int) -> int: ...
@@ -620,3 +625,7 @@ def wuhan_flow_turn(
     prevalent: int = 27,
 ) -> tuple[_FlowWin | None, list[int], list[int], list[int], list[tuple[int, int, int]], list[int]]: ...
 def wuhan_ready(variant: Variant, seat: _FlowSeat, indicator: int) -> bool: ...
+def flow_waits(variant: Variant, seat: _FlowSeat, index: int, prevalent: int = 27) -> list[int]: ...
+def flow_ready_discards(
+    variant: Variant, seat: _FlowSeat, index: int, prevalent: int = 27
+) -> list[tuple[int, list[int]]]: ...

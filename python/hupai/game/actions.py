@@ -32,6 +32,8 @@ __all__ = [
     "ESCAPE",
     "AUTO_PLAY",
     "PIZI_KONG",
+    "DECLARE_READY",
+    "DECLARE_PIAO",
 ]
 
 _SUITS = "mps"
@@ -75,6 +77,10 @@ ESCAPE = "escape"
 AUTO_PLAY = "auto_play"
 #: 武汉: a single 痞子 (红中) or 癞子 set aside as a kong (红中杠 / 癞子杠), then a replacement draw.
 PIZI_KONG = "pizi_kong"
+#: 卡五星 亮倒 / 二人麻将 报听: discard ``tile`` and declare the hand ready (it is frozen afterwards).
+DECLARE_READY = "declare_ready"
+#: 卡五星 漂: ``tile`` is the declared amount.
+DECLARE_PIAO = "declare_piao"
 
 _CACHE: dict[tuple[str, int, int], "Action"] = {}
 
@@ -94,6 +100,8 @@ KINDS = (
     ESCAPE,
     AUTO_PLAY,
     PIZI_KONG,
+    DECLARE_READY,
+    DECLARE_PIAO,
 )
 
 
@@ -145,6 +153,8 @@ class Action:
             return f"seat {self.seat} declares {self.tile} 炮子"
         if self.kind == AUTO_PLAY:
             return f"seat {self.seat} 托管 {'on' if self.tile else 'off'}"
+        if self.kind == DECLARE_PIAO:
+            return f"seat {self.seat} declares 漂 {self.tile}"
         if self.kind == EXCHANGE:
             return f"seat {self.seat} passes {' '.join(tile_name(t) for t in self.tiles)}"
         if self.kind == CHOW:

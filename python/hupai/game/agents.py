@@ -19,6 +19,8 @@ from hupai.game.actions import (
     CHOW,
     CONCEALED_KONG,
     DECLARE_PAO_ZI,
+    DECLARE_PIAO,
+    DECLARE_READY,
     DECLARE_VOID,
     DISCARD,
     EXCHANGE,
@@ -104,6 +106,8 @@ class GreedyBot:
         if WIN in kinds:
             return next(a for a in legal if a.kind == WIN)
         first = legal[0]
+        if first.kind == DECLARE_PIAO:
+            return first
         if first.kind == DECLARE_VOID:
             h = obs.hand
             return min(legal, key=lambda a: (sum(h[9 * a.tile : 9 * a.tile + 9]), a.tile))
@@ -119,6 +123,11 @@ class GreedyBot:
         if PASS in kinds:
             return self.claim(obs, legal)
         discards = [a for a in legal if a.kind == DISCARD]
+        declares = {a.tile: a for a in legal if a.kind == DECLARE_READY}
+        if declares:  # 亮倒 / 报听 whenever a best discard leaves the hand ready
+            best = self.pick_discard(obs, discards)
+            if best.tile in declares:
+                return declares[best.tile]
         void = self.target_void(obs)
         for a in legal:
             if a.kind in (CONCEALED_KONG, ADDED_KONG) and not (void is not None and a.tile < 27 and a.tile // 9 == void):
@@ -166,7 +175,7 @@ class DefensiveBot(GreedyBot):
         melds = obs.melds
         won = obs.won
         danger = [
-            k for k in range(4) if k != seat and obs.active[k] and (len(melds[k]) >= 3 or won[k] > 0)
+            k for k in range(len(obs.active)) if k != seat and obs.active[k] and (len(melds[k]) >= 3 or won[k] > 0)
         ]
         if danger:
             analysis = obs.discard_analysis()

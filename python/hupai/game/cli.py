@@ -58,6 +58,8 @@ def _print_events(t: Table, log: list[dict[str, Any]], out: Any) -> None:
                 tile = " ".join(tile_name(x) for x in e["tiles"])
             if e["kind"] == "declare_void":
                 tile = "mps"[e["tile"]]
+            if e["kind"] == "declare_piao":
+                tile = str(e["tile"])
             print(f"  {who} {e['kind']} {tile}", file=out)
         elif k == "win":
             print(f"  ** {SEAT_NAMES[e['seat']]} wins on {tile_name(e['tile'])} ({e['win_type']}) value {e['value']}", file=out)
@@ -67,7 +69,7 @@ def _print_events(t: Table, log: list[dict[str, Any]], out: Any) -> None:
             print("  wall empty", file=out)
         elif k == "end":
             print(f"end: winners {[SEAT_NAMES[w] for w in e['winners']]} balances {e['balances']}", file=out)
-    for s in range(4):
+    for s in range(t.n):
         print(f"  {SEAT_NAMES[s]}: {t.hand_text(s)}", file=out)
 
 
@@ -86,8 +88,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
             write_jsonl(zt.log, args.log)
         return 0
     t = Table(_variant(args), seed=args.seed)
-    agents = [make_agent(a, args.seed * 4 + k) for k, a in enumerate((args.agents.split(",") * 4)[:4])]
-    for s in range(4):
+    agents = [make_agent(a, args.seed * 4 + k) for k, a in enumerate((args.agents.split(",") * 4)[: t.n])]
+    for s in range(t.n):
         print(f"{SEAT_NAMES[s]} dealt: {t.hand_text(s)}")
     t.run(agents)
     _print_events(t, t.log, sys.stdout)
@@ -119,7 +121,7 @@ def add_parsers(sub: Any) -> None:
     common.add_argument(
         "--variant",
         default="sichuan",
-        help="sichuan, mcr, hebei, huanle3d, shaanxi, hebei_draft4, shanghai, or zipai_guilin / zipai_hunan (3 seats)",
+        help="sichuan, mcr, hebei, huanle3d, shaanxi, hebei_draft4, shanghai, kawuxing (3 seats), erren (2 seats), or zipai_guilin / zipai_hunan (3 seats)",
     )
     common.add_argument("--set", action="append", metavar="SWITCH=VALUE", help="override a switch (repeatable)")
     common.add_argument("--seed", type=int, default=0)

@@ -8,7 +8,7 @@ from typing import Any
 from hupai._core import Variant, flow_next_hand
 from hupai.game.actions import Action
 from hupai.game.simulate import game_seed
-from hupai.game.table import Table
+from hupai.game.table import Table, players_of
 
 __all__ = ["Match"]
 
@@ -21,8 +21,8 @@ class Match:
     ``winner_deals`` — 上海 (several winners: the 放炮者, switch ``multi_winner_dealer``),
     欢乐3D —, ``random_each_hand`` — 四川, drawn from the match seed) and what carries over:
     the 上楼 floor (第4稿) and the pending 开宝/黄番 counters (上海). Each seat's 下炮子 (陕西)
-    is the next hand's default. The round (prevalent) wind advances after four changes of dealer
-    (E → S → W → N). ``scores`` are the running totals per seat; ``carry`` what the next hand gets.
+    is the next hand's default. The round (prevalent) wind advances after as many changes of dealer
+    as there are seats (E → S → W → N); 卡五星 and 二人麻将 rotate by their ``winner_deals`` rule. ``scores`` are the running totals per seat; ``carry`` what the next hand gets.
     """
 
     def __init__(self, variant: Variant | str, seed: int = 0, agents: Sequence[Callable[..., Action]] | None = None) -> None:
@@ -32,7 +32,8 @@ class Match:
         self.dealer = 0
         self.wind = 0
         self.passes = 0
-        self.scores = [0, 0, 0, 0]
+        self.n = players_of(self.variant)
+        self.scores = [0] * self.n
         self.hands: list[dict[str, Any]] = []
         self.carry: dict[str, Any] = {}
         self.random_dealer = self.variant.describe()["rules"].get("dealer_rotation") == "random_each_hand"
@@ -41,10 +42,10 @@ class Match:
         i = len(self.hands)
         s = game_seed(self.seed, i)
         if self.random_dealer:
-            self.dealer = s % 4
+            self.dealer = s % self.n
         t = Table(self.variant, seed=s, dealer=self.dealer, prevalent_wind=self.wind, carry=self.carry or None)
         res = t.run(agents if agents is not None else self.agents)
-        for k in range(4):
+        for k in range(self.n):
             self.scores[k] += res["balances"][k]
         self.hands.append({"dealer": self.dealer, "wind": self.wind, "carry": dict(t.carry), "result": res, "log": t.log})
         self._advance(t, res, game_seed(self.seed ^ 0xD1CE, i))
@@ -63,7 +64,7 @@ class Match:
             used["floor"],
             used["kai_bao"],
             used["huang_fan"],
-            4,
+            self.n,
             random,
         )
         carry: dict[str, Any] = {"floor": floor, "kai_bao": kai_bao, "huang_fan": huang_fan}
@@ -75,7 +76,7 @@ class Match:
         if dealer != self.dealer:
             self.dealer = dealer
             self.passes += 1
-            if self.passes % 4 == 0:
+            if self.passes % self.n == 0:
                 self.wind = (self.wind + 1) % 4
 
     def play(self, n: int, agents: Sequence[Callable[..., Action]] | None = None) -> list[int]:

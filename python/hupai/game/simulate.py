@@ -25,7 +25,7 @@ from typing import Any
 from hupai._core import Variant
 from hupai.errors import RuleConfigError
 from hupai.game.agents import make_agent
-from hupai.game.table import Table
+from hupai.game.table import Table, players_of
 
 __all__ = ["simulate", "SimResult", "game_seed", "play_game"]
 
@@ -51,13 +51,14 @@ def play_game(variant: Variant, agents: Sequence[str], master: int, index: int, 
     s = game_seed(master, index)
     if _is_zipai(variant):
         return _play_zipai(variant, agents, s, index, keep_log)
-    bots = [make_agent(agents[k], s * 4 + k) for k in range(4)]
-    t = Table(variant, seed=s, dealer=index % 4)
+    n = players_of(variant)
+    bots = [make_agent(agents[k], s * 4 + k) for k in range(n)]
+    t = Table(variant, seed=s, dealer=index % n)
     res = t.run(bots)
     rec: dict[str, Any] = {
         "game": index,
         "seed": s,
-        "dealer": index % 4,
+        "dealer": index % n,
         "winners": res["winners"],
         "n_wins": len(res["wins"]),
         "exhausted": res["exhausted"],
@@ -191,19 +192,20 @@ def simulate(
 ) -> SimResult:
     """Simulate ``n_games`` hands (dealer rotating with the game index) and aggregate them.
 
-    ``agents``: one bot name (``random``, ``greedy``, ``defensive``) or four (字牌 variants
+    ``agents``: one bot name (``random``, ``greedy``, ``defensive``) or one per seat (卡五星 3,
+    二人麻将 2, the others 4; 字牌 variants
     ``zipai_*``: 3 seats, bots ``random`` and ``greedy``, see :mod:`hupai.game.zipai_table`); ``out``: write the
     per-game records to ``.parquet`` (pyarrow) or JSON Lines; ``keep_logs``: add each game's event
     log (JSON text) to its record; ``progress``: a progress bar on stderr (default: on for runs
     of 2000+ games in a terminal).
     """
     v = variant if isinstance(variant, Variant) else Variant.load(variant)
-    seats = 3 if _is_zipai(v) else 4
+    seats = 3 if _is_zipai(v) else players_of(v)
     names = [agents] * seats if isinstance(agents, str) else list(agents)
     if len(names) != seats:
         raise RuleConfigError(f"agents: one name or {seats}")
     for a in names:
-        if seats == 3:
+        if _is_zipai(v):
             from hupai.game.zipai_table import make_zipai_agent
 
             make_zipai_agent(a, 0)

@@ -23,7 +23,7 @@ and wins are kept as a hand record and settled at the end of the hand by the pre
 in the table's ledger. A preset's 荒庄 reserve (``exhaustion_reserve_stacks``) stays undrawn.
 
 Per-preset details (rules decided by the core; see ``docs/presets.md``): 河北 报听 (``declare_ting``,
-the locked hand, ``flow_ting``) and 托管 (``set_auto_play``); 陕西 下炮子 (pre-phase
+the locked hand, ``flow_ready_discards``) and 托管 (``set_auto_play``); 陕西 下炮子 (pre-phase
 ``declare_pao_zi``), 漏胡 on the declined tile only, 逃跑 (``escape``); 第4稿 上楼 floor and 跟庄; 上海
 开宝 dice and pending 开宝/黄番. What a hand carries into the next (floor, pending counters, 炮子
 defaults) is ``Table(carry=...)`` in and ``result["carry"]`` out; ``Match`` asks the core
@@ -45,7 +45,7 @@ from hupai._core import (
     flow_gen_zhuang,
     flow_kai_bao,
     flow_pass_lock,
-    flow_ting,
+    flow_ready_discards,
     flow_turn,
 )
 from hupai.errors import RuleConfigError
@@ -56,6 +56,7 @@ from hupai.game.actions import (
     CONCEALED_KONG,
     DECLARE_PAO_ZI,
     DECLARE_TING,
+    DECLARE_READY,
     DECLARE_VOID,
     ESCAPE,
     DISCARD,
@@ -69,7 +70,19 @@ from hupai.game.actions import (
     tile_name,
 )
 
-__all__ = ["Table", "Observation", "PrePhase", "register_pre_phase", "register_table_type", "build_wall", "arrange_wall"]
+__all__ = [
+    "Table",
+    "Observation",
+    "PrePhase",
+    "TableHooks",
+    "register_pre_phase",
+    "register_hooks",
+    "register_table_type",
+    "build_wall",
+    "arrange_wall",
+    "tile_set",
+    "players_of",
+]
 
 N = 4
 WINDS = (27, 28, 29, 30)
@@ -98,13 +111,14 @@ def _params_of(v: Variant) -> dict[str, Any]:
 
 
 #: Presets the table plays, and their tile kinds (34..41: the eight flowers).
-PLAYABLE = ("sichuan", "mcr", "hebei", "huanle3d", "shaanxi", "hebei_draft4", "shanghai", "wuhan")
+PLAYABLE = ("sichuan", "mcr", "hebei", "huanle3d", "shaanxi", "hebei_draft4", "shanghai", "wuhan", "kawuxing", "erren")
 #: Regional presets: wins scored by the core per decision, the hand settled at its end by the
 #: preset's own settlement (kongs and wins recorded as a hand record).
 REGIONAL = ("hebei", "huanle3d", "shaanxi", "hebei_draft4", "shanghai", "wuhan")
 #: Presets with an escape (逃跑) penalty in their settlement.
 ESCAPE_PRESETS = ("shaanxi",)
-_KINDS = {"sichuan": 27, "huanle3d": 27, "hebei": 34, "shaanxi": 34, "hebei_draft4": 34, "wuhan": 34}
+_KINDS = {"sichuan": 27, "huanle3d": 27, "hebei": 34, "shaanxi": 34, "hebei_draft4": 34, "wuhan": 34, "erren": 34}
+_SUIT_PAIRS = {"ps": (1, 2), "mp": (0, 1), "ms": (0, 2)}
 #: Presets whose flow lives in a ``Table`` subclass (``register_table_type``; e.g. wuhan in
 #: ``hupai.game.rules_wuhan``): ``Table(variant, ...)`` builds that subclass.
 _TABLE_TYPES: dict[str, type[Table]] = {}
@@ -115,22 +129,45 @@ def register_table_type(preset: str, cls: type[Table]) -> None:
     _TABLE_TYPES[preset] = cls
 
 
-def build_wall(variant_id: str, seed: int) -> list[int]:
+def players_of(v: Variant) -> int:
+    """Seats at the table: the ``players`` switch where the preset has one (四川 must be 4;
+    卡五星 3, or 4 seated with one resting each hand), else the preset's ``players``."""
+    n = _PLAYERS.get(v)
+    if n is None:
+        opt = v.options.get("players")
+        n = opt if isinstance(opt, int) and not isinstance(opt, bool) else int(v.describe().get("players") or 4)
+        _PLAYERS[v] = n
+    return n
+
+
+_PLAYERS: dict[Variant, int] = {}
+
+
+def tile_set(variant_id: str, options: dict[str, Any] | None = None) -> list[int]:
+    """Every physical tile of the preset's set in index order (卡五星: two suits by switch
+    ``suits`` and 中发白, 84 tiles; 二人麻将: the full 136, of which 71 are drawn into play)."""
+    if variant_id == "kawuxing":
+        suits = _SUIT_PAIRS[str((options or {}).get("suits", "ps"))]
+        kinds = [9 * s + r for s in suits for r in range(9)] + [31, 32, 33]
+        return [k for k in kinds for _ in range(4)]
+    n = _KINDS.get(variant_id)
+    if n is not None:
+        return [k for k in range(n) for _ in range(4)]
+    return [k for k in range(34) for _ in range(4)] + list(range(34, 42))
+
+
+def build_wall(variant_id: str, seed: int, options: dict[str, Any] | None = None) -> list[int]:
     """The shuffled wall of a hand (see the module docstring)."""
-    kinds = _KINDS.get(variant_id)
-    if kinds is not None:
-        tiles = [k for k in range(kinds) for _ in range(4)]
-    else:
-        tiles = [k for k in range(34) for _ in range(4)] + list(range(34, 42))
+    tiles = tile_set(variant_id, options)
     random.Random(seed).shuffle(tiles)
     return tiles
 
 
-def _carry(v: Variant, carry: Mapping[str, Any] | None) -> dict[str, Any]:
+def _carry(v: Variant, carry: Mapping[str, Any] | None, n: int) -> dict[str, Any]:
     """What the previous hand carries into this one (``Match`` passes it): the 上楼 ``floor``
     (河北第4稿), the pending ``kai_bao`` / ``huang_fan`` (上海) and each seat's last ``pao_zi``
     (陕西 下炮子 defaults). Checked here; unknown keys or bad values raise RuleConfigError."""
-    out: dict[str, Any] = {"floor": 0, "kai_bao": 0, "huang_fan": 0, "pao_zi": [0] * N}
+    out: dict[str, Any] = {"floor": 0, "kai_bao": 0, "huang_fan": 0, "pao_zi": [0] * n}
     if carry is None:
         return out
     if not isinstance(carry, Mapping):
@@ -141,10 +178,10 @@ def _carry(v: Variant, carry: Mapping[str, Any] | None) -> dict[str, Any]:
             hi = int(params.get("pao_zi_max", 0))
             if (
                 not isinstance(val, (list, tuple))
-                or len(val) != N
+                or len(val) != n
                 or any(not isinstance(x, int) or isinstance(x, bool) or not 0 <= x <= hi for x in val)
             ):
-                raise RuleConfigError(f"carry pao_zi: four ints 0..{hi}, got {val!r}")
+                raise RuleConfigError(f"carry pao_zi: {n} ints 0..{hi}, got {val!r}")
             out[k] = list(val)
         elif k in ("floor", "kai_bao", "huang_fan"):
             hi = int(params.get("max_floor", 0)) if k == "floor" else 20
@@ -156,22 +193,26 @@ def _carry(v: Variant, carry: Mapping[str, Any] | None) -> dict[str, Any]:
     return out
 
 
-def arrange_wall(variant_id: str, hands: Sequence[str], draws: str = "", dealer: int = 0) -> list[int]:
-    """A wall that deals ``hands[k]`` (notation; 13 tiles, the dealer 14) to seat ``k`` and then
-    yields ``draws`` from the front; the other tiles follow in index order (scenarios, tests)."""
+def arrange_wall(
+    variant_id: str, hands: Sequence[str], draws: str = "", dealer: int = 0, options: dict[str, Any] | None = None
+) -> list[int]:
+    """A wall that deals ``hands[k]`` (notation; 13 tiles, the dealer 14) to seat ``k`` (one hand
+    per seat of the preset) and then yields ``draws`` from the front; the other tiles follow in
+    index order (scenarios, tests)."""
     from hupai._core import parse_tiles
 
-    full = build_wall(variant_id, 0)
+    full = tile_set(variant_id, options)
     pool = [0] * 42
     for t in full:
         pool[t] += 1
+    n = players_of(Variant.load(variant_id))
     hs = [[t.index for t in parse_tiles(h)] if h else [] for h in hands]
-    if len(hs) != N or any(len(hs[k]) != (14 if k == dealer else 13) for k in range(N)):
-        raise RuleConfigError("arrange_wall: four hands, 13 tiles each and 14 for the dealer")
+    if len(hs) != n or any(len(hs[k]) != (14 if k == dealer else 13) for k in range(n)):
+        raise RuleConfigError(f"arrange_wall: {n} hands, 13 tiles each and 14 for the dealer")
     order: list[int] = []
     for r in range(13):
-        for k in range(N):
-            order.append(hs[(dealer + k) % N][r])
+        for k in range(n):
+            order.append(hs[(dealer + k) % n][r])
     order.append(hs[dealer][13])
     order += [t.index for t in parse_tiles(draws)] if draws else []
     for t in order:
@@ -202,6 +243,11 @@ class PrePhase:
     def held_tiles(self) -> int:
         """Tiles the phase holds in transit (for the tile-accounting invariant)."""
         return 0
+
+    def seat_done(self, seat: int) -> bool:
+        """Whether ``seat`` has finished acting in this phase (phases with several actions per
+        seat, such as 二人麻将 开始时换牌, return ``False`` until the seat's closing action)."""
+        return True
 
 
 class HuanSanZhang(PrePhase):
@@ -239,7 +285,7 @@ class HuanSanZhang(PrePhase):
         else:
             shift = table.rng.choice((1, 2, 3))
         for seat, tiles in self.picked.items():
-            to = (seat + shift) % N
+            to = (seat + shift) % table.n
             for t in tiles:
                 table.hands[to][t] += 1
         self.picked = {}
@@ -299,6 +345,91 @@ register_pre_phase(
     "shaanxi",
     lambda v: DeclarePaoZi(int(_params_of(v)["pao_zi_max"])) if v.options["pao_zi"] == "free" else None,
 )
+class TableHooks:
+    """Preset hook points of the table (卡五星, 二人麻将: ``hupai.game.nplayer``). The table calls
+    them at fixed points of the flow; rule decisions stay in the core (``flow_*`` queries and the
+    preset's settle function), the hooks keep the preset's extra state and records."""
+
+    #: Phases the hooks run themselves (``legal_actions`` / ``apply``).
+    phases: tuple[str, ...] = ()
+
+    def setup(self, table: Table) -> None:
+        """After the wall is built, before the deal."""
+
+    def on_draw(self, table: Table, seat: int, tile: int, pos: int) -> None:
+        """``seat`` drew ``tile`` from wall position ``pos``."""
+
+    def forbidden(self, table: Table, seat: int) -> list[int]:
+        """Tile kinds ``seat`` may not discard (passed to the core's ``flow_turn``)."""
+        return []
+
+    def flowers(self, table: Table, seat: int, extra_tile: int | None = None) -> int:
+        """The seat's flower count for scoring (``extra_tile``: a discard it may win on)."""
+        return min(len(table.flowers[seat]), 8)
+
+    def turn_actions(self, table: Table, seat: int) -> list[Action]:
+        """Extra actions of the seat to move (declarations)."""
+        return []
+
+    def first_discard(self, table: Table, seat: int) -> bool:
+        """The discard just made by ``seat`` is the dealer's first, no claim before (地和)."""
+        return False
+
+    def ready_first_turn(self, table: Table) -> list[int]:
+        """Seats whose declaration was made on their first turn (二人麻将 天听)."""
+        return []
+
+    def no_options(self, table: Table, seat: int) -> None:
+        """The seat to move has no legal action at all (卡五星 forced end)."""
+        raise RuleConfigError("the seat to move has no legal action")
+
+    def declare(self, table: Table, seat: int, tile: int) -> None:
+        """``seat`` declares with the discard ``tile`` (before the discard is made)."""
+
+    def on_discard(self, table: Table, seat: int, tile: int) -> None:
+        """After ``seat`` discarded ``tile`` (before the claims)."""
+
+    def on_claim(self, table: Table, seat: int, tile: int) -> None:
+        """``seat`` claimed the discard ``tile`` (pung, kong or chow)."""
+
+    def on_kong(self, table: Table, seat: int, kind: str, feeder: int | None, chained: bool) -> None:
+        """A kong was made; ``chained``: right after the owner's kong replacement or on a post-kong
+        discard (杠上杠)."""
+
+    def on_win(self, table: Table, w: int, t: int, win_type: str, discarder: int | None, opt: Any) -> None:
+        """Record a win (settled in ``settle``)."""
+
+    def on_exhausted(self, table: Table) -> bool:
+        """The wall is exhausted; return ``True`` when the hooks continue the hand (a phase)."""
+        return False
+
+    def legal_actions(self, table: Table, seat: int) -> list[Action]:
+        return []
+
+    def apply(self, table: Table, action: Action) -> None:
+        raise IllegalActionError(f"no phase {table.phase!r}")
+
+    def settle(self, table: Table) -> None:
+        """Settle the hand into ``table.settlement`` (at the end)."""
+
+    def held_tiles(self, table: Table) -> int:
+        """Tiles the hooks hold outside the wall, hands, melds and rivers (tile accounting)."""
+        return 0
+
+
+_HOOKS: dict[str, Callable[[Variant], TableHooks]] = {}
+
+
+def register_hooks(preset: str, factory: Callable[[Variant], TableHooks]) -> None:
+    """Plug preset hooks into every table of ``preset``."""
+    _HOOKS[preset] = factory
+
+
+def _hooks_for(v: Variant) -> TableHooks | None:
+    if v.id in ("kawuxing", "erren") and v.id not in _HOOKS:
+        import hupai.game.nplayer  # noqa: F401  (registers the hooks)
+    f = _HOOKS.get(v.id)
+    return f(v) if f is not None else None
 
 
 class Observation:
@@ -326,6 +457,19 @@ class Observation:
     @property
     def void(self) -> list[int | None]:
         return list(self._t.void)
+
+    @property
+    def declared(self) -> list[bool]:
+        """Seats whose hand is frozen by a declaration (卡五星 亮倒, 二人麻将 报听)."""
+        return list(self._t.hand_locked)
+
+    @property
+    def revealed(self) -> dict[int, list[int]]:
+        """Standing tiles revealed to everyone (卡五星 亮倒 hands)."""
+        t = self._t
+        if t.vid != "kawuxing":
+            return {}
+        return {s: list(t.hands[s]) for s in range(t.n) if t.hand_locked[s]}
 
     @property
     def active(self) -> list[bool]:
@@ -415,8 +559,9 @@ class Table:
             raise RuleConfigError(f"the table plays the presets {', '.join(PLAYABLE)}, not {v.id!r}")
         if v.id == "sichuan" and v.options["players"] != 4:
             raise RuleConfigError("the table plays 4-player hands only (switch players = 4)")
-        if not 0 <= dealer < N or not 0 <= prevalent_wind < N:
-            raise RuleConfigError("dealer and prevalent_wind are seat/wind indices 0..3")
+        self.n = players_of(v)
+        if not 0 <= dealer < self.n or not 0 <= prevalent_wind < 4:
+            raise RuleConfigError(f"dealer is a seat index 0..{self.n - 1} and prevalent_wind a wind index 0..3")
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise RuleConfigError(f"seed must be an int, got {seed!r}")
         self.variant = v
@@ -439,14 +584,14 @@ class Table:
             mode = flow_pass_lock(v)
             self.lock_tile_only = mode == "same_tile"
             self.pass_lock = mode == "until_own_draw"
-        self.lock_tiles: list[set[int]] = [set() for _ in range(N)]
-        self.carry = _carry(v, carry)
+        self.lock_tiles: list[set[int]] = [set() for _ in range(self.n)]
+        self.carry = _carry(v, carry, self.n)
         # 下炮子 (陕西): free → declared in the pre-phase (defaults: the carried choices); fixed; none.
         pz = v.options.get("pao_zi") if v.id == "shaanxi" else None
         self.pao_zi: list[int] | None = (
             None if pz in (None, "none") else [int(v.options["pao_zi_fixed"])] * N if pz == "fixed" else list(self.carry["pao_zi"])
         )
-        self.auto = [False] * N
+        self.auto = [False] * self.n
         self.auto_win = bool(params.get("auto_win_when_auto_played", False))
         self.escaped: int | None = None
         self._first_discards: list[tuple[int, int]] | None = [] if v.id == "hebei_draft4" else None
@@ -460,26 +605,26 @@ class Table:
         self.mode = str(v.options["mode"]) if v.id == "sichuan" else "single"
         self.dealer = dealer
         self.prevalent = WINDS[prevalent_wind]
-        self.seat_wind = [WINDS[(s - dealer) % N] for s in range(N)]
-        self.wall = list(wall) if wall is not None else build_wall(v.id, seed)
-        if wall is not None and sorted(self.wall) != sorted(build_wall(v.id, 0)):
+        self.seat_wind = [WINDS[(s - dealer) % self.n] for s in range(self.n)]
+        self.wall = list(wall) if wall is not None else build_wall(v.id, seed, v.options)
+        if wall is not None and sorted(self.wall) != sorted(tile_set(v.id, v.options)):
             raise RuleConfigError(f"wall: not the {v.id} tile set ({len(self.wall)} tiles given)")
         self._custom_wall = wall is not None
         self.n_tiles = len(self.wall)
         self.head = 0
         self.tail = len(self.wall)
-        self.hands: list[list[int]] = [[0] * 34 for _ in range(N)]
-        self.melds: list[list[tuple[str, int, int, str | None]]] = [[] for _ in range(N)]
-        self.discards: list[list[int]] = [[] for _ in range(N)]
-        self.flowers: list[list[int]] = [[] for _ in range(N)]
-        self.won_tiles: list[list[int]] = [[] for _ in range(N)]
-        self.active = [True] * N
-        self.void: list[int | None] = [None] * N
-        self.win_locked = [False] * N
-        self.hand_locked = [False] * N
-        self.win_count = [0] * N
+        self.hands: list[list[int]] = [[0] * 34 for _ in range(self.n)]
+        self.melds: list[list[tuple[str, int, int, str | None]]] = [[] for _ in range(self.n)]
+        self.discards: list[list[int]] = [[] for _ in range(self.n)]
+        self.flowers: list[list[int]] = [[] for _ in range(self.n)]
+        self.won_tiles: list[list[int]] = [[] for _ in range(self.n)]
+        self.active = [True] * self.n
+        self.void: list[int | None] = [None] * self.n
+        self.win_locked = [False] * self.n
+        self.hand_locked = [False] * self.n
+        self.win_count = [0] * self.n
         self.wins: list[dict[str, Any]] = []
-        self.settlement = Settlement([SEAT_NAMES[s] for s in range(N)], variant=v)
+        self.settlement = Settlement([SEAT_NAMES[s] for s in range(self.n)], variant=v)
         self.log: list[dict[str, Any]] = []
         self.phase = "deal"
         self.to_act = dealer
@@ -488,16 +633,19 @@ class Table:
         self.last_discard: int | None = None
         self.turns = 0
         self._drawn: int | None = None
+        self._pos = -1  # wall position of the last tile taken
         self._win_type = "self_draw"
         self._last_kong: str | None = None
         self._opts: Any = None
         self._claim: dict[str, Any] | None = None
         self._pre: list[PrePhase] = []
         self._pre_changed = False
-        self._drawn_once = [False] * N
+        self._drawn_once = [False] * self.n
         self._claim_made = False
         self._pre_done: set[int] = set()
         self._ver = 0
+        self.pool: list[int] = []  # tiles outside the wall still in the box (二人麻将: 65 unused)
+        self.hooks = _hooks_for(v)
         self._legal: tuple[int, int, list[Action]] | None = None
         self._event(
             {
@@ -515,6 +663,9 @@ class Table:
             dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))  # 开宝 (the core: equal dice add one)
             self.carry["kai_bao"] += flow_kai_bao(v, *dice)
             self._event({"type": "dice", "dice": list(dice), "kai_bao": self.carry["kai_bao"]})
+        if self.hooks is not None:
+            self.hooks.setup(self)
+            self.n_tiles = len(self.wall) + len(self.pool)
         self._deal()
 
     # ------------------------------------------------------------------ state helpers
@@ -536,7 +687,7 @@ class Table:
         """Tiles that may still be drawn in turn (the wall minus the 荒庄 reserve)."""
         return max(self.wall_remaining - self._reserve(), 0)
 
-    def _seat_tuple(self, s: int) -> tuple[Any, ...]:
+    def _seat_tuple(self, s: int, extra_tile: int | None = None) -> tuple[Any, ...]:
         return (
             self.hands[s],
             self.melds[s],
@@ -544,7 +695,7 @@ class Table:
             self.void[s],
             self.win_locked[s],
             self.hand_locked[s],
-            min(len(self.flowers[s]), 8),
+            min(len(self.flowers[s]), 8) if self.hooks is None else self.hooks.flowers(self, s, extra_tile),
             self.seat_wind[s],
             s == self.dealer,
         )
@@ -554,8 +705,10 @@ class Table:
             return None
         if from_back:
             self.tail -= 1
+            self._pos = self.tail
             return self.wall[self.tail]
         t = self.wall[self.head]
+        self._pos = self.head
         self.head += 1
         return t
 
@@ -571,12 +724,16 @@ class Table:
                 from_back = True
                 continue
             self.hands[seat][t] += 1
+            if self.hooks is not None:
+                self.hooks.on_draw(self, seat, t, self._pos)
             return t
 
     def _deal(self) -> None:
         for _ in range(13):
-            for k in range(N):
-                s = (self.dealer + k) % N
+            for k in range(self.n):
+                s = (self.dealer + k) % self.n
+                if not self.active[s]:
+                    continue  # 卡五星 4 seated: the resting seat
                 if self._draw(s, False) is None:
                     raise RuleConfigError("the wall is too short to deal")
         last = self._draw(self.dealer, False)
@@ -614,8 +771,12 @@ class Table:
             False,
             self.live_remaining,
             first,
+            forbidden=self.hooks.forbidden(self, seat) if self.hooks is not None else (),
+            ready_first_turn=self.hooks.ready_first_turn(self) if self.hooks is not None else (),
         )
         self._drawn_once[seat] = True
+        if self.hooks is not None and not self._compute_legal(seat):
+            self.hooks.no_options(self, seat)
 
     def _analysis(self, seat: int) -> list[tuple[int, int, int]]:
         if self.phase != "turn" or seat != self.to_act:
@@ -634,8 +795,8 @@ class Table:
         )[4]
 
     def _next_active(self, seat: int) -> int | None:
-        for k in range(1, N + 1):
-            s = (seat + k) % N
+        for k in range(1, self.n + 1):
+            s = (seat + k) % self.n
             if self.active[s]:
                 return s
         return None
@@ -695,7 +856,10 @@ class Table:
             da = _DISCARDS[seat]
             out += [da[t] for t in discards]
             if self.vid == "hebei" and not self.hand_locked[seat]:
-                out += [A(DECLARE_TING, seat, t) for t in flow_ting(self.variant, self._seat_tuple(seat), seat)]
+                ready = flow_ready_discards(self.variant, self._seat_tuple(seat), seat, self.prevalent)
+                out += [A(DECLARE_TING, seat, t) for t, _ in ready]
+            if self.hooks is not None:
+                out += self.hooks.turn_actions(self, seat)
             return out
         if self.phase in ("claim", "rob"):
             c = self._claim
@@ -713,6 +877,8 @@ class Table:
                 out.append(A(PUNG, seat, t))
             out += [A(CHOW, seat, lo) for lo in r[3]]
             return out
+        if self.hooks is not None and self.phase in self.hooks.phases:
+            return self.hooks.legal_actions(self, seat)
         if self._pre:
             return self._pre[0].legal_actions(self, seat)
         return []
@@ -746,14 +912,16 @@ class Table:
             self._turn_action(action)
         elif self.phase in ("claim", "rob"):
             self._claim_action(action)
+        elif self.hooks is not None and self.phase in self.hooks.phases:
+            self.hooks.apply(self, action)
         else:
             self._pre_action(action)
 
     def run(self, agents: Sequence[Callable[..., Action]] | None = None, max_steps: int = 100000) -> dict[str, Any]:
         """Play to the end with ``agents`` (or the table's) and return ``result``."""
         ag = list(agents) if agents is not None else self.agents
-        if ag is None or len(ag) != N:
-            raise RuleConfigError("run() needs four agents")
+        if ag is None or len(ag) != self.n:
+            raise RuleConfigError(f"run() needs {self.n} agents")
         steps = 0
         while not self.done:
             s = self.to_act
@@ -792,7 +960,7 @@ class Table:
         return next((a for a in legal if a.kind == DISCARD), legal[0])
 
     def _manage(self, a: Action) -> None:
-        if not 0 <= a.seat < N:
+        if not 0 <= a.seat < self.n:
             raise IllegalActionError(f"seat {a.seat} is not 0..3")
         if a.kind == AUTO_PLAY:
             if a.tile not in (0, 1):
@@ -828,9 +996,12 @@ class Table:
     def _pre_action(self, a: Action) -> None:
         ph = self._pre[0]
         ph.apply(self, a)
+        if not ph.seat_done(a.seat):
+            return
         self._pre_done.add(a.seat)
-        if len(self._pre_done) < N:
-            self.to_act = (a.seat + 1) % N
+        nxt = self._next_active(a.seat)
+        if nxt is not None and nxt not in self._pre_done:
+            self.to_act = nxt
             return
         ph.finish(self)
         self._pre.pop(0)
@@ -845,16 +1016,21 @@ class Table:
         h = self.hands[s]
         if a.kind == WIN:
             self._win_self(s, a.tile)
-        elif a.kind in (DISCARD, DECLARE_TING):
+        elif a.kind in (DISCARD, DECLARE_TING, DECLARE_READY):
             if a.kind == DECLARE_TING:
                 self.hand_locked[s] = True  # 报听: the hand is locked from now on
                 self._event({"type": "ting", "seat": s, "tile": a.tile})
+            elif a.kind == DECLARE_READY:
+                assert self.hooks is not None
+                self.hooks.declare(self, s, a.tile)
             if self._first_discards is not None:
                 self._track_gen_zhuang(s, a.tile)
             h[a.tile] -= 1
             self.discards[s].append(a.tile)
             self.last_discard = a.tile
             self.turns += 1
+            if self.hooks is not None:
+                self.hooks.on_discard(self, s, a.tile)
             source = "after_kong_discard" if self._last_kong else "discard"
             self._offer(s, a.tile, source)
         elif a.kind == CONCEALED_KONG:
@@ -862,6 +1038,8 @@ class Table:
             h[a.tile] -= 4
             self.melds[s].append(("kong", a.tile, 0, "concealed"))
             self._kongs.append({"owner": SEAT_NAMES[s], "type": "concealed"})
+            if self.hooks is not None:
+                self.hooks.on_kong(self, s, "concealed", None, self._win_type == "kong_replacement")
             if self.vid == "sichuan":
                 self.settlement.kong(SEAT_NAMES[s], "concealed")
             self._replacement(s, "concealed")
@@ -879,7 +1057,9 @@ class Table:
         ms = self.melds[s]
         i = next(i for i, m in enumerate(ms) if m[0] == "pung" and m[1] == t)
         ms[i] = ("kong", t, ms[i][2], "added")
-        self._kongs.append({"owner": SEAT_NAMES[s], "type": "added", "feeder": SEAT_NAMES[(s - ms[i][2]) % N]})
+        self._kongs.append({"owner": SEAT_NAMES[s], "type": "added", "feeder": SEAT_NAMES[(s - ms[i][2]) % self.n]})
+        if self.hooks is not None:
+            self.hooks.on_kong(self, s, "added", None, self._win_type == "kong_replacement")
         if self.vid == "sichuan":
             self.settlement.kong(SEAT_NAMES[s], "added")
         self._replacement(s, "added")
@@ -887,7 +1067,7 @@ class Table:
     def _offer(self, s: int, t: int, source: str) -> bool:
         """Ask every seat about tile ``t`` from ``s``; returns whether anyone may respond."""
         empty = self.live_remaining == 0
-        seats = [self._seat_tuple(k) for k in range(N)]
+        seats = [self._seat_tuple(k, t) for k in range(self.n)]
         if self.lock_tile_only and source != "rob_kong":
             # 漏胡 (陕西): a declined win on t locks t only, until the seat's next action.
             seats = [st[:4] + (True,) + st[5:] if t in self.lock_tiles[k] else st for k, st in enumerate(seats)]
@@ -902,8 +1082,10 @@ class Table:
             empty,
             self._last_kong if source == "after_kong_discard" else None,
             self.live_remaining,
+            first_turn=self.hooks is not None and source == "discard" and self.hooks.first_discard(self, s),
+            ready_first_turn=self.hooks.ready_first_turn(self) if self.hooks is not None else (),
         )
-        order = [(s + k) % N for k in range(1, N)]
+        order = [(s + k) % self.n for k in range(1, self.n)]
         pending = [k for k in order if resp[k] is not None]
         if not pending:
             if source != "rob_kong":
@@ -973,6 +1155,8 @@ class Table:
                 if a.kind != kind:
                     continue
                 self.discards[s].pop()
+                if self.hooks is not None:
+                    self.hooks.on_claim(self, k, t)
                 h = self.hands[k]
                 self._last_kong = None
                 self._claim_made = True
@@ -980,15 +1164,17 @@ class Table:
                 self._first_discards = None
                 if kind == KONG:
                     h[t] -= 3
-                    self.melds[k].append(("kong", t, (k - s) % N, "open"))
+                    self.melds[k].append(("kong", t, (k - s) % self.n, "open"))
                     self._kongs.append({"owner": SEAT_NAMES[k], "type": "open", "feeder": SEAT_NAMES[s]})
+                    if self.hooks is not None:
+                        self.hooks.on_kong(self, k, "open", s, source == "after_kong_discard")
                     if self.vid == "sichuan":
                         self.settlement.kong(SEAT_NAMES[k], "open", feeder=SEAT_NAMES[s])
                     self._replacement(k, "open")
                     return
                 if kind == PUNG:
                     h[t] -= 2
-                    self.melds[k].append(("pung", t, (k - s) % N, None))
+                    self.melds[k].append(("pung", t, (k - s) % self.n, None))
                 else:
                     for x in range(a.tile, a.tile + 3):
                         if x != t:
@@ -1009,6 +1195,8 @@ class Table:
                 discarder=None if discarder is None else names[discarder],
                 after_kong=win_type == "after_kong_discard",
             )
+        elif self.hooks is not None:
+            self.hooks.on_win(self, w, t, win_type, discarder, opt)
         elif self.regional:
             rec = self._win_record(w, t, win_type, discarder)
             self._win_records.append(rec)
@@ -1019,7 +1207,7 @@ class Table:
                 sc = shanghai_score({"hand": rec["hand"], "situation": rec["situation"]}, self.variant)
                 value, fans = sc.multiplier, [(f["id"], f["count"]) for f in sc.fans]
         else:
-            self.settlement.record("WIN", [(names[k], deltas[k]) for k in range(N)], reason=f"{names[w]} wins")
+            self.settlement.record("WIN", [(names[k], deltas[k]) for k in range(self.n)], reason=f"{names[w]} wins")
         if not shared:  # 一炮多响: one physical tile, kept by the first winner
             self.won_tiles[w].append(t)
         self.win_count[w] += 1
@@ -1065,9 +1253,9 @@ class Table:
             claims: dict[str, int] = {}
             for kind, _tile, off, kk in self.melds[w]:
                 if kind == "chow":
-                    src: int | None = (w - 1) % N
+                    src: int | None = (w - 1) % self.n
                 elif kind == "pung" or kk == "open":
-                    src = (w - off) % N
+                    src = (w - off) % self.n
                 else:
                     src = None
                 if src is not None and src != w:
@@ -1081,7 +1269,7 @@ class Table:
         from hupai.hebei import settle as hebei_settle
         from hupai.hebei_draft4 import settle as hebei_draft4_settle
 
-        seats = [SEAT_NAMES[k] for k in range(N)]
+        seats = [SEAT_NAMES[k] for k in range(self.n)]
         dealer = SEAT_NAMES[self.dealer]
         if self.vid == "shanghai":
             from hupai.shanghai import settle as shanghai_settle
@@ -1106,7 +1294,7 @@ class Table:
             rec2: dict[str, Any] = {"seats": seats, "dealer": dealer, "kongs": kongs, "wins": self._win_records}
             if self.vid == "shaanxi":
                 if self.pao_zi is not None:
-                    rec2["seat_data"] = {seats[k]: {"pao_zi": self.pao_zi[k]} for k in range(N)}
+                    rec2["seat_data"] = {seats[k]: {"pao_zi": self.pao_zi[k]} for k in range(self.n)}
                 if self.escaped is not None:
                     rec2["table"] = {"escaped": seats[self.escaped]}
             events = settle_hand(rec2, self.variant).to_dict()["events"]
@@ -1134,8 +1322,10 @@ class Table:
 
     def _exhaustive_draw(self) -> None:
         self._event({"type": "wall_empty"})
+        if self.hooks is not None and self.hooks.on_exhausted(self):
+            return
         if self.vid == "sichuan":
-            seats = [k for k in range(N) if self.active[k]]
+            seats = [k for k in range(self.n) if self.active[k]]
             if len(seats) >= 2:
                 states = flow_draw_end(self.variant, [self._seat_tuple(k) for k in seats])
                 self.settlement.draw_end(
@@ -1146,6 +1336,8 @@ class Table:
     def _end(self, exhausted: bool = False) -> None:
         if self.regional and not self.settlement.ended:
             self._settle_regional()
+        if self.hooks is not None and not self.settlement.ended:
+            self.hooks.settle(self)
         if not self.settlement.ended:
             self.settlement.end_hand()
         self.done = True
@@ -1155,7 +1347,7 @@ class Table:
             "winners": sorted({w["seat"] for w in self.wins}),
             "wins": [dict(w) for w in self.wins],
             "exhausted": exhausted and not self.wins,
-            "balances": [bal[SEAT_NAMES[k]] for k in range(N)],
+            "balances": [bal[SEAT_NAMES[k]] for k in range(self.n)],
             "turns": self.turns,
             "ledger": self.settlement.to_dict(),
             "discarder": next((w["from"] for w in self.wins if w["from"] is not None), None),
@@ -1176,6 +1368,8 @@ class Table:
         if self.phase == "rob" and self._claim is not None:
             n += 1
         n += sum(p.held_tiles() for p in self._pre)
+        if self.hooks is not None:
+            n += len(self.pool) + self.hooks.held_tiles(self)
         return n
 
     def hand_text(self, seat: int) -> str:

@@ -25,7 +25,8 @@ pub struct SeatState {
     pub void_suit: Option<u8>,
     /// 过水不胡: this seat passed a win and may not win on a discard until its next draw.
     pub win_locked: bool,
-    /// 血流成河: the seat has won and its hand is locked (it may only win again).
+    /// 血流成河: the seat has won and its hand is locked (it may only win again). Also a hand
+    /// frozen by a declaration — 卡五星 亮倒, 二人麻将 报听 — whose wins score the declaration.
     pub hand_locked: bool,
     pub flowers: u8,
     pub seat_wind: Tile,
@@ -46,6 +47,13 @@ pub struct TableCtx {
     pub wall_remaining: u32,
     /// The mover's first draw with no claim made yet in the hand (天胡 / 地胡).
     pub first_turn: bool,
+    /// 二人麻将: a draw of the 海底捞月 phase after the 71 tiles are used.
+    pub after_exhaustion: bool,
+    /// 卡五星 (switch `liangdao_discard_restriction`): bit `k` set = tile kind `k` is a winning
+    /// tile of a 亮倒 player; a seat that has not declared may not discard it.
+    pub forbidden_discards: u64,
+    /// 二人麻将 天听: bit `k` set = seat `k` declared 报听 on its first turn.
+    pub ready_first_turn: u8,
 }
 
 /// A legal win and what it is worth.
@@ -117,10 +125,20 @@ fn flow_of(variant: &Variant) -> Result<Flow<'_>> {
         Rules::Shaanxi(x) => (x.chi_allowed, Shapes::ALL),
         Rules::Huanle3d(_) | Rules::HebeiDraft4(_) => (r.chi_allowed, Shapes::ALL),
         Rules::Shanghai(_) => (r.chi_allowed, Shapes::STANDARD),
+        Rules::Kawuxing(k) => (false, k.shapes),
+        Rules::Erren(_) => (
+            r.chi_allowed,
+            Shapes {
+                thirteen_orphans: true,
+                seven_pairs: true,
+                seven_pairs_quads: true,
+                ..Shapes::STANDARD
+            },
+        ),
         _ => {
             return Err(Error::rule(format!(
                 "game flow supports the presets sichuan, mcr, hebei, huanle3d, shaanxi, \
-                 hebei_draft4 and shanghai, not {}",
+                 hebei_draft4, shanghai, kawuxing and erren, not {}",
                 variant.id()
             )));
         }
@@ -216,6 +234,24 @@ pub(crate) fn check_seat(seat: &SeatState, i: usize, extra: u8) -> Result<()> {
     Ok(())
 }
 
+/// A boolean `[params]` entry of the preset (flow facts such as `kong_on_last_tile`).
+fn param_flag(variant: &Variant, key: &str) -> bool {
+    variant
+        .preset()
+        .params
+        .get(key)
+        .and_then(toml::Value::as_bool)
+        .unwrap_or(false)
+}
+
+/// 二人麻将 绿一色 in 乱牌 form: any tiles of 2s 3s 4s 6s 8s F, no structure.
+fn all_green(c: &Counts) -> bool {
+    const GREEN: [usize; 6] = [19, 20, 21, 23, 25, 32];
+    c.iter()
+        .enumerate()
+        .all(|(i, &n)| n == 0 || GREEN.contains(&i))
+}
+
 fn void_blocks(seat: &SeatState, t: Tile) -> bool {
     matches!((seat.void_suit, t.suit_index()), (Some(v), Some(s)) if v == s)
 }
@@ -233,7 +269,11 @@ impl Flow<'_> {
     ) -> Option<WinOption> {
         let mut full = seat.counts;
         full[tile.idx()] += 1;
-        if !is_winning_planned(&full, 0, sets_needed(seat), self.shapes)
+        let green_loose = matches!(self.variant.rules(), Rules::Erren(_))
+            && seat.melds.is_empty()
+            && all_green(&full);
+        if !green_loose
+            && !is_winning_planned(&full, 0, sets_needed(seat), self.shapes)
             && !special_win(self.variant, seat, &full, win_type)
         {
             return None;
@@ -377,9 +417,128 @@ impl Flow<'_> {
                     deltas: Vec::new(),
                 })
             }
+            Rules::Kawuxing(r) => {
+                let flags = crate::kawuxing::KawuxingFlags {
+                    liangdao: seat.hand_locked,
+                };
+                let sc = r.score(&sit, flags).ok()?;
+                Some(WinOption {
+                    value: sc.value,
+                    self_draw_payment: win_type.is_self_drawn(),
+                    fans: sc
+                        .patterns
+                        .iter()
+                        .map(|p| (p.id.clone(), p.count))
+                        .collect(),
+                    deltas: Vec::new(),
+                })
+            }
+            Rules::Erren(r) => {
+                let mut sit = sit;
+                sit.extra.ready_declared = seat.hand_locked;
+                sit.extra.after_exhaustion = ctx.after_exhaustion;
+                sit.extra.ready_first_turn =
+                    seat.hand_locked && idx < 8 && ctx.ready_first_turn & (1u8 << idx) != 0;
+                // 天和 (the dealer's initial 14), 人和 (the non-dealer's first draw), 地和 (the
+                // non-dealer on the dealer's first discard).
+                let self_drawn = win_type == WinType::SelfDraw;
+                let blessed = (ctx.first_turn && (self_drawn || !seat.dealer)).then(|| {
+                    let mut b = sit.clone();
+                    b.blessing = Some(match (seat.dealer, self_drawn) {
+                        (true, _) => crate::situation::Blessing::Heavenly,
+                        (false, true) => crate::situation::Blessing::Human,
+                        (false, false) => crate::situation::Blessing::Earthly,
+                    });
+                    b
+                });
+                let sc = blessed
+                    .and_then(|b| r.score(&b).ok())
+                    .or_else(|| r.score(&sit).ok())?;
+                Some(WinOption {
+                    value: sc.capped_value,
+                    self_draw_payment: false,
+                    fans: sc
+                        .patterns
+                        .iter()
+                        .map(|p| (p.id.clone(), p.count))
+                        .collect(),
+                    deltas: Vec::new(),
+                })
+            }
             _ => None,
         }
     }
+
+    /// The tiles on which `seat` (13 tiles, kongs as 3) wins as a discard win (its waits as the
+    /// preset's scorer accepts them).
+    fn waits(&self, seat: &SeatState, idx: usize, ctx: &TableCtx) -> Vec<Tile> {
+        let c = TableCtx {
+            wall_last: false,
+            last_kong: None,
+            first_turn: false,
+            after_exhaustion: false,
+            ..*ctx
+        };
+        (0..N_KINDS)
+            .map(|k| Tile::new_unchecked(k as u8))
+            .filter(|&t| {
+                let held: u8 = seat.counts[t.idx()]
+                    + seat
+                        .melds
+                        .iter()
+                        .filter(|(m, _)| m.tile == t && m.kind != MeldKind::Chow)
+                        .map(|(m, _)| if m.kind == MeldKind::Kong { 4 } else { 3 })
+                        .sum::<u8>();
+                held < 4 && self.win(seat, idx, t, WinType::Discard, None, &c).is_some()
+            })
+            .collect()
+    }
+}
+
+/// The waits of `seat` (13 tiles, kongs as 3): the tiles the preset's scorer accepts as a discard
+/// win (with the seat's declaration, `hand_locked`, counted).
+pub fn waits(variant: &Variant, seat: &SeatState, idx: usize, ctx: &TableCtx) -> Result<Vec<Tile>> {
+    let f = flow_of(variant)?;
+    check_seat(seat, idx, 0)?;
+    let total: u32 = seat.counts.iter().map(|&c| u32::from(c)).sum();
+    if total % 3 != 1 {
+        return Err(Error::hand(format!(
+            "seat {idx}: waits need a hand of 3n+1 standing tiles, not {total}"
+        )));
+    }
+    Ok(f.waits(seat, idx, ctx))
+}
+
+/// 亮倒 / 报听: the discards of the seat to move (3n+2 tiles) after which its hand is ready, each
+/// with the waits it would then declare (scored as a declared hand).
+pub fn ready_discards(
+    variant: &Variant,
+    seat: &SeatState,
+    idx: usize,
+    ctx: &TableCtx,
+) -> Result<Vec<(Tile, Vec<Tile>)>> {
+    let f = flow_of(variant)?;
+    check_seat(seat, idx, 0)?;
+    let total: u32 = seat.counts.iter().map(|&c| u32::from(c)).sum();
+    if total % 3 != 2 {
+        return Err(Error::hand(format!(
+            "seat {idx}: the seat to move holds 3n+2 tiles, not {total}"
+        )));
+    }
+    let mut out = Vec::new();
+    for k in 0..N_KINDS {
+        if seat.counts[k] == 0 {
+            continue;
+        }
+        let mut s = seat.clone();
+        s.counts[k] -= 1;
+        s.hand_locked = true;
+        let w = f.waits(&s, idx, ctx);
+        if !w.is_empty() {
+            out.push((Tile::new_unchecked(k as u8), w));
+        }
+    }
+    Ok(out)
 }
 
 /// Every seat's legal responses to `tile`, discarded (or, with `WinType::RobKong`, added to a
@@ -408,10 +567,15 @@ pub fn claims(
         return Err(Error::hand(format!("{tile} cannot be discarded")));
     }
     let n = seats.len();
+    let no_pung_on_triplet = param_flag(variant, "no_pung_when_holding_concealed_triplet");
     let mut out = Vec::with_capacity(n);
     for (i, seat) in seats.iter().enumerate() {
-        check_seat(seat, i, 0)?;
         let mut r = Response::default();
+        if !seat.active && seat.melds.is_empty() && seat.counts.iter().all(|&c| c == 0) {
+            out.push(r); // a seat resting this hand (卡五星 4 seated)
+            continue;
+        }
+        check_seat(seat, i, 0)?;
         if i == discarder || !seat.active {
             out.push(r);
             continue;
@@ -438,7 +602,8 @@ pub fn claims(
         }
         if can_claim {
             let c = seat.counts[tile.idx()];
-            r.pung = c >= 2;
+            // 卡五星 "不能碰后再杠": a concealed triplet may 直杠 the 4th copy, not 碰 it.
+            r.pung = c == 2 || (c >= 2 && !no_pung_on_triplet);
             r.kong = c >= 3 && f.kong_open;
             if f.chi && i == (discarder + 1) % n {
                 if let (Some(s), Some(rank)) = (tile.suit_index(), tile.rank()) {
@@ -489,7 +654,7 @@ pub fn turn(
         o.forced_win = o.win.is_some() && forced(variant, ctx);
     }
     if seat.hand_locked {
-        // 血流成河 after a win / 河北 after 报听: the hand is fixed, the drawn tile goes out again.
+        // 血流成河 after a win, 亮倒, 报听: the hand is fixed, the drawn tile goes out again.
         o.discards = drawn.into_iter().collect();
         if f.ting && !ctx.wall_empty && seat.melds.len() < 4 {
             // 报听: kongs are allowed when the hand is still ready after them.
@@ -516,8 +681,48 @@ pub fn turn(
                 }
             }
         }
+        // 卡五星 亮倒: a kong is allowed when the hand stays ready with the same waits.
+        if let Some(t) = drawn {
+            if !ctx.wall_empty
+                && seat.melds.len() < 4
+                && param_flag(variant, "liangdao_may_kong_if_waits_unchanged")
+            {
+                let mut before = seat.clone();
+                before.counts[t.idx()] -= 1;
+                let w0 = f.waits(&before, idx, ctx);
+                for k in 0..N_KINDS {
+                    let kt = Tile::new_unchecked(k as u8);
+                    let pung = seat
+                        .melds
+                        .iter()
+                        .position(|(m, _)| m.kind == MeldKind::Pung && m.tile == kt);
+                    let mut after = seat.clone();
+                    if f.kong_concealed && seat.counts[k] == 4 {
+                        after.counts[k] = 0;
+                        after.melds.push((
+                            Meld::new(MeldKind::Kong, kt, true, 0)?,
+                            Some(KongKind::Concealed),
+                        ));
+                        if f.waits(&after, idx, ctx) == w0 {
+                            o.concealed_kongs.push(kt);
+                        }
+                    } else if let (true, Some(i), true) = (f.kong_added, pung, kt == t) {
+                        after.counts[k] -= 1;
+                        let from = after.melds[i].0.from;
+                        after.melds[i] = (
+                            Meld::new(MeldKind::Kong, kt, false, from)?,
+                            Some(KongKind::Added),
+                        );
+                        if f.waits(&after, idx, ctx) == w0 {
+                            o.added_kongs.push(kt);
+                        }
+                    }
+                }
+            }
+        }
         return Ok(o);
     }
+    let added_on_draw_only = param_flag(variant, "added_kong_only_on_draw_turn");
     if !ctx.wall_empty && seat.melds.len() < 4 {
         for k in 0..N_KINDS {
             let t = Tile::new_unchecked(k as u8);
@@ -529,6 +734,7 @@ pub fn turn(
             }
             if f.kong_added
                 && seat.counts[k] >= 1
+                && (!added_on_draw_only || drawn == Some(t))
                 && seat
                     .melds
                     .iter()
@@ -558,6 +764,19 @@ pub fn turn(
             .map(|k| Tile::new_unchecked(k as u8))
             .collect()
     };
+    // 卡五星 K3: a seat that has not declared 亮倒 may not discard a 亮倒 player's winning tile
+    // (no legal discard left = the forced end, decided by the table).
+    if let Rules::Kawuxing(_) = variant.rules() {
+        if ctx.forbidden_discards != 0
+            && variant
+                .options()
+                .get("liangdao_discard_restriction")
+                .is_some_and(|v| matches!(v, crate::preset::SwitchValue::Bool(true)))
+        {
+            o.discards
+                .retain(|t| ctx.forbidden_discards & (1u64 << t.idx()) == 0);
+        }
+    }
     if analyze {
         let ds = analysis::discard_options(
             &seat.counts,
@@ -569,27 +788,6 @@ pub fn turn(
         o.analysis = ds.iter().map(|d| (d.tile, d.shanten, d.total)).collect();
     }
     Ok(o)
-}
-
-/// 报听: the discards of the seat to move (`3n+2` tiles) that leave its hand ready.
-pub fn ting_discards(variant: &Variant, seat: &SeatState, idx: usize) -> Result<Vec<Tile>> {
-    let f = flow_of(variant)?;
-    check_seat(seat, idx, 0)?;
-    let total: u32 = seat.counts.iter().map(|&c| u32::from(c)).sum();
-    if total % 3 != 2 {
-        return Err(Error::hand(format!(
-            "seat {idx}: 听 is declared with a discard from 3n+2 tiles, not {total}"
-        )));
-    }
-    Ok((0..N_KINDS)
-        .filter(|&k| seat.counts[k] > 0)
-        .filter(|&k| {
-            let mut c = seat.counts;
-            c[k] -= 1;
-            ready(&c, sets_needed(seat), f.shapes)
-        })
-        .map(|k| Tile::new_unchecked(k as u8))
-        .collect())
 }
 
 /// What one hand carries into the next: the 上楼 floor (河北第4稿) and the pending 开宝 / 黄番
@@ -842,6 +1040,9 @@ mod tests {
         last_kong: None,
         wall_remaining: 50,
         first_turn: false,
+        after_exhaustion: false,
+        forbidden_discards: 0,
+        ready_first_turn: 0,
     };
 
     #[test]
@@ -919,6 +1120,54 @@ mod tests {
         let sh = Variant::load("shanghai").unwrap();
         let r = claims(&sh, &seats, 0, t, WinType::Discard, &CTX).unwrap();
         assert!(r[1].win.is_none());
+    }
+
+    #[test]
+    fn kawuxing_and_erren_queries() {
+        let k = Variant::load("kawuxing").unwrap();
+        let t = |x: &str| Tile::parse(x).unwrap();
+        // 46s 123p 789p CCC FF waits on 5s (卡五星 ×2 meets 2番起胡).
+        let s = seat("4s6s1p2p3p7p8p9pCCCFF");
+        assert_eq!(waits(&k, &s, 0, &CTX).unwrap(), vec![t("5s")]);
+        let mut s14 = s.clone();
+        s14.counts[t("9s").idx()] += 1;
+        let rd = ready_discards(&k, &s14, 0, &CTX).unwrap();
+        assert!(rd.contains(&(t("9s"), vec![t("5s")])));
+        // K3: a forbidden tile is not a legal discard of a seat that has not declared.
+        let ctx = TableCtx {
+            forbidden_discards: 1u64 << t("5s").idx(),
+            ..CTX
+        };
+        let o = turn(
+            &k,
+            &seat("5s5s1s2s3s7s8s9s1p2p3pCCC"),
+            0,
+            None,
+            WinType::SelfDraw,
+            &ctx,
+            false,
+        )
+        .unwrap();
+        assert!(!o.discards.contains(&t("5s")) && o.discards.contains(&t("1s")));
+        // A concealed triplet may 直杠 the 4th copy but not 碰 it; no claim on the last discard.
+        let seats = vec![
+            seat("1s2s3s4s5s6s7s8s9s1p2p3pF"),
+            seat("CCC1p1p2p2p4p5p6p7p8p9p"),
+            seat("4s4s5s5s6s6s7s7s8s8s9s9sP"),
+        ];
+        let r = claims(&k, &seats, 0, t("C"), WinType::Discard, &CTX).unwrap();
+        assert!(r[1].kong && !r[1].pung);
+        let empty = TableCtx {
+            wall_empty: true,
+            ..CTX
+        };
+        let r = claims(&k, &seats, 0, t("C"), WinType::Discard, &empty).unwrap();
+        assert!(r[1].is_empty());
+        // 二人麻将 绿一色 乱牌: a green hand with no structure waits on every green tile.
+        let e = Variant::load("erren").unwrap();
+        let g = seat("2s3s3s4s6s6s8s8sFF2s4s8s");
+        let w = waits(&e, &g, 0, &CTX).unwrap();
+        assert!(w.contains(&t("2s")) && w.contains(&t("F")) && !w.contains(&t("5s")));
     }
 
     #[test]
@@ -1060,8 +1309,12 @@ mod tests {
         )
         .unwrap();
         assert!(r[1].win.is_some());
-        // ting discards: 14 tiles, discarding 1m or 9p leaves a ready hand.
-        let t = ting_discards(&v, &seat("1m2m3m4p5p6p7s8s9sEEE9p1s"), 0).unwrap();
+        // 报听 discards: 14 tiles, discarding 9p or 1s leaves a ready hand.
+        let t: Vec<Tile> = ready_discards(&v, &seat("1m2m3m4p5p6p7s8s9sEEE9p1s"), 0, &CTX)
+            .unwrap()
+            .into_iter()
+            .map(|(t, _)| t)
+            .collect();
         assert_eq!(
             t,
             vec![Tile::parse("9p").unwrap(), Tile::parse("1s").unwrap()]

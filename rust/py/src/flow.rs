@@ -99,6 +99,7 @@ pub(crate) fn win_type(s: &str) -> BindResult<WinType> {
     })
 }
 
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn ctx(
     prevalent: u8,
     wall_last: bool,
@@ -106,7 +107,21 @@ pub(crate) fn ctx(
     last_kong: Option<&str>,
     wall_remaining: u32,
     first_turn: bool,
+    after_exhaustion: bool,
+    forbidden: &[u8],
+    ready_first_turn: &[usize],
 ) -> BindResult<TableCtx> {
+    let mut first_ready = 0u8;
+    for &k in ready_first_turn {
+        if k >= 8 {
+            return Err(hand_err(format!("ready_first_turn: seat {k} is not 0..8")));
+        }
+        first_ready |= 1u8 << k;
+    }
+    let mut forbidden_discards = 0u64;
+    for &t in forbidden {
+        forbidden_discards |= 1u64 << tile(t, "forbidden discard")?.idx();
+    }
     let prevalent_wind = tile(prevalent, "prevalent wind")?;
     if !prevalent_wind.is_wind() {
         return Err(hand_err(format!("{prevalent_wind} is not a wind")));
@@ -118,6 +133,9 @@ pub(crate) fn ctx(
         last_kong: kong_kind(last_kong)?,
         wall_remaining,
         first_turn,
+        after_exhaustion,
+        forbidden_discards,
+        ready_first_turn: first_ready,
     })
 }
 
@@ -132,9 +150,10 @@ pub(crate) fn idx(t: &[Tile]) -> Vec<u8> {
 /// Every seat's legal responses to ``tile`` discarded by ``discarder`` (``source`` ``discard``,
 /// ``after_kong_discard`` or ``rob_kong``): a list with, per seat, ``None`` (nothing) or
 /// ``(win, kong, pung, chows, forced_win)`` where ``win`` is ``None`` or ``(value, self_draw_payment, fans,
-/// deltas)``.
+/// deltas)``. ``first_turn``: the dealer's first discard with no claim before (二人麻将 地和);
+/// ``ready_first_turn``: seats whose 报听 was a 天听 (二人麻将).
 #[pyfunction]
-#[pyo3(signature = (variant, seats, discarder, tile, source, prevalent, wall_last, wall_empty, last_kong=None, wall_remaining=1000))]
+#[pyo3(signature = (variant, seats, discarder, tile, source, prevalent, wall_last, wall_empty, last_kong=None, wall_remaining=1000, first_turn=false, ready_first_turn=Vec::new()))]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub fn flow_claims(
     variant: PyRef<'_, PyVariant>,
@@ -147,6 +166,8 @@ pub fn flow_claims(
     wall_empty: bool,
     last_kong: Option<&str>,
     wall_remaining: u32,
+    first_turn: bool,
+    ready_first_turn: Vec<usize>,
 ) -> BindResult<Vec<Option<(Option<WinOut>, bool, bool, Vec<u8>, bool)>>> {
     let st = seats
         .into_iter()
@@ -160,7 +181,10 @@ pub fn flow_claims(
         wall_empty,
         last_kong,
         wall_remaining,
+        first_turn,
         false,
+        &[],
+        &ready_first_turn,
     )?;
     let rs = flow::claims(&variant.inner, &st, discarder, t, win_type(source)?, &c)?;
     Ok(rs
@@ -177,9 +201,12 @@ pub fn flow_claims(
 
 /// The options of the seat to move (``3n+2`` tiles): ``(win, concealed_kongs, added_kongs,
 /// discards, analysis, forced_win)``; ``analysis`` (with ``analyze``) lists ``(discard, shanten,
-/// useful)``; ``forced_win``: the win may not be declined (最后四张).
+/// useful)``; ``forced_win``: the win may not be declined (最后四张). ``after_exhaustion``: a draw
+/// of the 二人麻将 海底捞月 phase; ``forbidden``: tile kinds a seat that has not declared 亮倒 may
+/// not discard (卡五星, the 亮倒 players' winning tiles); ``ready_first_turn``: seats whose 报听 was a
+/// 天听 (二人麻将).
 #[pyfunction]
-#[pyo3(signature = (variant, seat, index, drawn, win_type, prevalent, wall_last, wall_empty, last_kong=None, analyze=false, wall_remaining=1000, first_turn=false))]
+#[pyo3(signature = (variant, seat, index, drawn, win_type, prevalent, wall_last, wall_empty, last_kong=None, analyze=false, wall_remaining=1000, first_turn=false, after_exhaustion=false, forbidden=Vec::new(), ready_first_turn=Vec::new()))]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub fn flow_turn(
     variant: PyRef<'_, PyVariant>,
@@ -194,6 +221,9 @@ pub fn flow_turn(
     analyze: bool,
     wall_remaining: u32,
     first_turn: bool,
+    after_exhaustion: bool,
+    forbidden: Vec<u8>,
+    ready_first_turn: Vec<usize>,
 ) -> BindResult<(
     Option<WinOut>,
     Vec<u8>,
@@ -217,6 +247,9 @@ pub fn flow_turn(
         last_kong,
         wall_remaining,
         first_turn,
+        after_exhaustion,
+        &forbidden,
+        &ready_first_turn,
     )?;
     let o: TurnOptions = flow::turn(&variant.inner, &s, index, d, wt, &c, analyze)?;
     Ok((
@@ -244,13 +277,6 @@ pub fn flow_draw_end(
         .map(|(i, s)| seat(s, i))
         .collect::<BindResult<Vec<_>>>()?;
     Ok(flow::draw_end_states(&variant.inner, &st)?)
-}
-
-/// 报听: the discards of the seat to move (``3n+2`` tiles) that leave its hand ready.
-#[pyfunction]
-pub fn flow_ting(variant: PyRef<'_, PyVariant>, seat: SeatIn, index: usize) -> BindResult<Vec<u8>> {
-    let s = self::seat(seat, index)?;
-    Ok(idx(&flow::ting_discards(&variant.inner, &s, index)?))
 }
 
 /// The next hand's ``(dealer, floor, kai_bao, huang_fan)`` by the preset's rotation and carry-over
@@ -315,4 +341,37 @@ pub fn flow_gen_zhuang(
 #[pyfunction]
 pub fn flow_kai_bao(variant: PyRef<'_, PyVariant>, d1: u8, d2: u8) -> BindResult<u32> {
     Ok(flow::kai_bao(&variant.inner, (d1, d2))?)
+}
+
+/// The waits of a 13-tile seat (kongs as 3): tile indices the preset's scorer accepts as a
+/// discard win, with the seat's declaration (``hand_locked``: 亮倒 / 报听) counted.
+#[pyfunction]
+#[pyo3(signature = (variant, seat, index, prevalent=27))]
+pub fn flow_waits(
+    variant: PyRef<'_, PyVariant>,
+    seat: SeatIn,
+    index: usize,
+    prevalent: u8,
+) -> BindResult<Vec<u8>> {
+    let s = self::seat(seat, index)?;
+    let c = ctx(prevalent, false, false, None, 1000, false, false, &[], &[])?;
+    Ok(idx(&flow::waits(&variant.inner, &s, index, &c)?))
+}
+
+/// 亮倒 / 报听: ``[(discard, waits)]`` — the discards of the seat to move after which its hand is
+/// ready, each with the waits it would declare.
+#[pyfunction]
+#[pyo3(signature = (variant, seat, index, prevalent=27))]
+pub fn flow_ready_discards(
+    variant: PyRef<'_, PyVariant>,
+    seat: SeatIn,
+    index: usize,
+    prevalent: u8,
+) -> BindResult<Vec<(u8, Vec<u8>)>> {
+    let s = self::seat(seat, index)?;
+    let c = ctx(prevalent, false, false, None, 1000, false, false, &[], &[])?;
+    Ok(flow::ready_discards(&variant.inner, &s, index, &c)?
+        .into_iter()
+        .map(|(t, w)| (t.index(), idx(&w)))
+        .collect())
 }

@@ -53,7 +53,17 @@ pub fn wuhan_flow_claims(
         .collect::<BindResult<Vec<_>>>()?;
     let ex: Vec<WuhanSeat> = kongs.into_iter().map(wseat).collect();
     let t = self::tile(tile, "discard")?;
-    let c = ctx(prevalent, false, wall_empty, None, 1000, false)?;
+    let c = ctx(
+        prevalent,
+        false,
+        wall_empty,
+        None,
+        1000,
+        false,
+        false,
+        &[],
+        &[],
+    )?;
     let rs = wf::claims(
         &variant.inner,
         &st,
@@ -109,7 +119,17 @@ pub fn wuhan_flow_turn(
             "a turn's win type is self_draw or kong_replacement",
         ));
     }
-    let c = ctx(prevalent, false, wall_empty, None, 1000, false)?;
+    let c = ctx(
+        prevalent,
+        false,
+        wall_empty,
+        None,
+        1000,
+        false,
+        false,
+        &[],
+        &[],
+    )?;
     let o = wf::turn(
         &variant.inner,
         &s,

@@ -46,6 +46,17 @@ pub enum MaiMa {
     Off,
 }
 
+/// 四归 scope (switch `si_gui_scope`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SiGui {
+    /// The winning tile is the 4th copy (K1, default).
+    WinningTile,
+    /// 半频道: 明四归 also when the 4th copy of an exposed 碰 already stands in the hand.
+    Half,
+    /// 全频道: as `Half`, and 暗四归 also for four concealed copies of any kind (not a kong).
+    Full,
+}
+
 /// The compiled 卡五星 rules of a variant.
 #[derive(Clone, Debug)]
 pub struct KawuxingRules {
@@ -60,6 +71,7 @@ pub struct KawuxingRules {
     pub kong_chain_k6: bool,
     pub mai_ma: MaiMa,
     pub piao: bool,
+    pub si_gui: SiGui,
     /// Suit indices in play (0 m, 1 p, 2 s).
     pub suits: [u8; 2],
     pub base: i64,
@@ -140,6 +152,11 @@ impl KawuxingRules {
                 _ => MaiMa::SelfDraw,
             },
             piao: o.bool("piao")?,
+            si_gui: match o.str("si_gui_scope")? {
+                "half" => SiGui::Half,
+                "full" => SiGui::Full,
+                _ => SiGui::WinningTile,
+            },
             suits,
             base,
             shapes: Shapes {
@@ -249,6 +266,7 @@ fn pattern_ids_detected(
     d: &Decomposition,
     all: &Counts,
     flags: KawuxingFlags,
+    si_gui: SiGui,
 ) -> Vec<(&'static str, u32)> {
     let mut out: Vec<(&'static str, u32)> = vec![("PI_HU", 1)];
     let w = s.win_tile;
@@ -302,13 +320,15 @@ fn pattern_ids_detected(
         }
         _ => {}
     }
-    if melds
-        .iter()
-        .any(|m| m.kind == MeldKind::Pung && m.tile == w)
-    {
+    // The standing tiles with the winning tile (kongs are melds, not counted here).
+    let standing = s.full_counts();
+    if melds.iter().any(|m| {
+        m.kind == MeldKind::Pung
+            && (m.tile == w || (si_gui != SiGui::WinningTile && standing[m.tile.idx()] > 0))
+    }) {
         out.push(("MING_SI_GUI", 1));
     }
-    if s.hand.counts()[w.idx()] == 3 {
+    if standing[w.idx()] == 4 || (si_gui == SiGui::Full && standing.contains(&4)) {
         out.push(("AN_SI_GUI", 1));
     }
     let suits: Vec<bool> = (0..3)
@@ -413,7 +433,7 @@ impl KawuxingRules {
         let mut best: Option<KawuxingScore> = None;
         let mut best_core = 0;
         for d in decs {
-            let det = pattern_ids_detected(s, &d, &all, flags);
+            let det = pattern_ids_detected(s, &d, &all, flags, self.si_gui);
             let (idx, counts, raw, core) = self.evaluate(&det);
             let value = if self.cap > 0 { raw.min(self.cap) } else { raw };
             if best
