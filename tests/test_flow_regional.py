@@ -92,6 +92,27 @@ def test_wall_sizes_and_reserve() -> None:
         Table("zipai_hunan", seed=1)
 
 
+@pytest.mark.parametrize(
+    ("vid", "switches", "size", "kinds"),
+    [
+        ("huanle3d", {"tile_set": "full136"}, 136, set(range(34))),
+        ("huanle3d", {"tile_set": "suits3_red"}, 112, set(range(27)) | {31}),
+        ("shaanxi", {"tile_set": "suits3"}, 108, set(range(27))),
+        ("kawuxing", {"suits": "mp"}, 84, set(range(18)) | {31, 32, 33}),
+    ],
+)
+def test_the_wall_follows_the_tile_set_switches(vid: str, switches: dict, size: int, kinds: set[int]) -> None:
+    # The wall is built from the core's tile set of the variant (switches applied), not the preset id.
+    v = hupai.Variant(vid, **switches)
+    assert len(v.tile_set()) == size and set(v.tile_set()) == kinds
+    n = players_of(v)
+    for i in range(30):
+        t = Table(v, seed=i, dealer=i % n)
+        assert t.n_tiles == size and set(t.wall) <= kinds
+        _play_checked(t, [RandomBot(7 * i + k) for k in range(n)])
+        _check_result(t)
+
+
 # Seat 1 waits on 7s (七对), seat 2 can win on 7s as well; the dealer discards 7s first.
 SEAT0 = "7s 2s 2s 8s 8s 9s 9s 5m 5m 6m 7m 8m 9m 4p"
 SEAT1 = "1m1m2m2m3m3m4s4s5s5s6s6s7s"

@@ -117,8 +117,6 @@ PLAYABLE = ("sichuan", "mcr", "hebei", "huanle3d", "shaanxi", "hebei_draft4", "s
 REGIONAL = ("hebei", "huanle3d", "shaanxi", "hebei_draft4", "shanghai", "wuhan")
 #: Presets with an escape (逃跑) penalty in their settlement.
 ESCAPE_PRESETS = ("shaanxi",)
-_KINDS = {"sichuan": 27, "huanle3d": 27, "hebei": 34, "shaanxi": 34, "hebei_draft4": 34, "wuhan": 34, "erren": 34}
-_SUIT_PAIRS = {"ps": (1, 2), "mp": (0, 1), "ms": (0, 2)}
 #: Presets whose flow lives in a ``Table`` subclass (``register_table_type``; e.g. wuhan in
 #: ``hupai.game.rules_wuhan``): ``Table(variant, ...)`` builds that subclass.
 _TABLE_TYPES: dict[str, type[Table]] = {}
@@ -143,22 +141,22 @@ def players_of(v: Variant) -> int:
 _PLAYERS: dict[Variant, int] = {}
 
 
-def tile_set(variant_id: str, options: dict[str, Any] | None = None) -> list[int]:
-    """Every physical tile of the preset's set in index order (卡五星: two suits by switch
-    ``suits`` and 中发白, 84 tiles; 二人麻将: the full 136, of which 71 are drawn into play)."""
-    if variant_id == "kawuxing":
-        suits = _SUIT_PAIRS[str((options or {}).get("suits", "ps"))]
-        kinds = [9 * s + r for s in suits for r in range(9)] + [31, 32, 33]
-        return [k for k in kinds for _ in range(4)]
-    n = _KINDS.get(variant_id)
-    if n is not None:
-        return [k for k in range(n) for _ in range(4)]
-    return [k for k in range(34) for _ in range(4)] + list(range(34, 42))
+def _variant(variant: Variant | str, options: Mapping[str, Any] | None = None) -> Variant:
+    if isinstance(variant, Variant):
+        return variant.with_options(**options) if options else variant
+    return Variant(variant, **(options or {}))
 
 
-def build_wall(variant_id: str, seed: int, options: dict[str, Any] | None = None) -> list[int]:
+def tile_set(variant: Variant | str, options: Mapping[str, Any] | None = None) -> list[int]:
+    """Every physical tile of the variant's set in index order, as the core defines it
+    (``Variant.tile_set``: the effective ``tile_set`` switch; 卡五星 the two suits of ``suits`` +
+    中发白, 84 tiles; 二人麻将 the full 136, of which 71 are drawn into play; flowers 34..41)."""
+    return _variant(variant, options).tile_set()
+
+
+def build_wall(variant: Variant | str, seed: int, options: Mapping[str, Any] | None = None) -> list[int]:
     """The shuffled wall of a hand (see the module docstring)."""
-    tiles = tile_set(variant_id, options)
+    tiles = tile_set(variant, options)
     random.Random(seed).shuffle(tiles)
     return tiles
 
@@ -194,18 +192,19 @@ def _carry(v: Variant, carry: Mapping[str, Any] | None, n: int) -> dict[str, Any
 
 
 def arrange_wall(
-    variant_id: str, hands: Sequence[str], draws: str = "", dealer: int = 0, options: dict[str, Any] | None = None
+    variant: Variant | str, hands: Sequence[str], draws: str = "", dealer: int = 0, options: Mapping[str, Any] | None = None
 ) -> list[int]:
     """A wall that deals ``hands[k]`` (notation; 13 tiles, the dealer 14) to seat ``k`` (one hand
     per seat of the preset) and then yields ``draws`` from the front; the other tiles follow in
     index order (scenarios, tests)."""
     from hupai._core import parse_tiles
 
-    full = tile_set(variant_id, options)
+    v = _variant(variant, options)
+    full = v.tile_set()
     pool = [0] * 42
     for t in full:
         pool[t] += 1
-    n = players_of(Variant.load(variant_id))
+    n = players_of(v)
     hs = [[t.index for t in parse_tiles(h)] if h else [] for h in hands]
     if len(hs) != n or any(len(hs[k]) != (14 if k == dealer else 13) for k in range(n)):
         raise RuleConfigError(f"arrange_wall: {n} hands, 13 tiles each and 14 for the dealer")
@@ -606,8 +605,8 @@ class Table:
         self.dealer = dealer
         self.prevalent = WINDS[prevalent_wind]
         self.seat_wind = [WINDS[(s - dealer) % self.n] for s in range(self.n)]
-        self.wall = list(wall) if wall is not None else build_wall(v.id, seed, v.options)
-        if wall is not None and sorted(self.wall) != sorted(tile_set(v.id, v.options)):
+        self.wall = list(wall) if wall is not None else build_wall(v, seed)
+        if wall is not None and sorted(self.wall) != sorted(v.tile_set()):
             raise RuleConfigError(f"wall: not the {v.id} tile set ({len(self.wall)} tiles given)")
         self._custom_wall = wall is not None
         self.n_tiles = len(self.wall)

@@ -1,8 +1,9 @@
 //! A variant = a preset (data) + resolved switches, compiled once into the immutable rule object
 //! that every hot call reuses. Unknown or conflicting switches fail here, never later.
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::preset::{self, Options, PresetData, SwitchValue};
+use crate::tile::Tile;
 
 /// The compiled, preset-specific rules. Each preset with scoring logic adds its variant here;
 /// presets that are pure data use `Generic`.
@@ -135,6 +136,42 @@ impl Variant {
     pub fn rules(&self) -> &Rules {
         &self.rules
     }
+    /// The physical tiles of this variant's set, in index order: the effective `tile_set` (the
+    /// switch where the preset has one, common.md §1.2) — `full136`, `full144` (+ the eight flowers,
+    /// one each), `suits3` (108), `suits3_red` (108 + four 红中), `suits2_dragons` (卡五星: the two
+    /// suits of switch `suits` + 中发白, 84). The wall is a permutation of this list.
+    pub fn tile_set(&self) -> Result<Vec<Tile>> {
+        let set = match self.options.get("tile_set") {
+            Some(SwitchValue::Str(s)) => s.as_str(),
+            _ => self.preset.tile_set.as_str(),
+        };
+        let kinds: Vec<u8> = match (set, &self.rules) {
+            ("suits2_dragons", Rules::Kawuxing(r)) => r
+                .suits
+                .iter()
+                .flat_map(|&s| 9 * s..9 * s + 9)
+                .chain(31..34)
+                .collect(),
+            ("suits3", _) => (0..27).collect(),
+            ("suits3_red", _) => (0..27).chain([31]).collect(),
+            ("full136" | "full144", _) => (0..34).collect(),
+            _ => {
+                return Err(Error::rule(format!(
+                    "{}: tile set {set:?} is not a mahjong tile set",
+                    self.preset.id
+                )));
+            }
+        };
+        let mut out: Vec<Tile> = kinds
+            .iter()
+            .flat_map(|&k| std::iter::repeat_n(Tile::new_unchecked(k), 4))
+            .collect();
+        if set == "full144" {
+            out.extend((34..42).map(Tile::new_unchecked));
+        }
+        Ok(out)
+    }
+
     /// The 字牌 rules of a 字牌 preset (error for other presets).
     pub fn zipai(&self) -> Result<&crate::zipai::ZipaiRules> {
         match &self.rules {
@@ -170,5 +207,31 @@ mod tests {
             assert!(v.changed_options().is_empty());
         }
         assert!(Variant::load("no-such-variant").is_err());
+    }
+
+    #[test]
+    fn tile_sets_follow_the_switches() {
+        let n = |id: &str, o: &[(&str, &str)]| {
+            let v =
+                Variant::with_options(id, o.iter().map(|&(k, x)| (k, SwitchValue::Str(x.into()))))
+                    .unwrap();
+            v.tile_set().map(|t| t.len())
+        };
+        assert_eq!(n("mcr", &[]).unwrap(), 144);
+        assert_eq!(n("sichuan", &[]).unwrap(), 108);
+        assert_eq!(n("huanle3d", &[]).unwrap(), 108);
+        assert_eq!(n("huanle3d", &[("tile_set", "full136")]).unwrap(), 136);
+        assert_eq!(n("huanle3d", &[("tile_set", "suits3_red")]).unwrap(), 112);
+        assert_eq!(n("shaanxi", &[("tile_set", "suits3")]).unwrap(), 108);
+        assert_eq!(n("kawuxing", &[]).unwrap(), 84);
+        assert_eq!(n("erren", &[]).unwrap(), 136);
+        let k =
+            Variant::with_options("kawuxing", [("suits", SwitchValue::Str("mp".into()))]).unwrap();
+        let t = k.tile_set().unwrap();
+        assert!(
+            t.iter()
+                .all(|t| t.index() < 18 || (31..34).contains(&t.index()))
+        );
+        assert!(n("zipai_guilin", &[]).is_err());
     }
 }

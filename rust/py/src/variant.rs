@@ -100,6 +100,16 @@ impl PyVariant {
     fn players(&self) -> u8 {
         self.inner.preset().players
     }
+    /// The physical tiles of the variant's set as tile indices in index order (the effective
+    /// ``tile_set``, switches applied; 34..41 are the eight flowers): the wall is a permutation of it.
+    fn tile_set(&self) -> BindResult<Vec<usize>> {
+        Ok(self
+            .inner
+            .tile_set()?
+            .into_iter()
+            .map(|t| t.idx())
+            .collect())
+    }
     /// Every switch with its current value.
     #[getter]
     fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {

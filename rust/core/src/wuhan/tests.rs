@@ -49,6 +49,9 @@ mod flow {
         last_kong: None,
         wall_remaining: 50,
         first_turn: false,
+        after_exhaustion: false,
+        forbidden_discards: 0,
+        ready_first_turn: 0,
     };
 
     #[test]
