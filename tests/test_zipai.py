@@ -91,7 +91,13 @@ def test_typed_errors() -> None:
     with pytest.raises(hupai.RuleConfigError, match="not a 字牌 preset"):
         zipai.huxi("x1x2", win_card="x3", variant="mcr")
     with pytest.raises(hupai.RuleConfigError, match="jokers"):
-        hupai.Variant("zipai_guilin", jokers=2)
+        hupai.Variant("zipai_guilin", jokers=5)
+    with pytest.raises(hupai.InvalidHandError, match="switch jokers"):
+        zipai.huxi("x1x2 K", win_card="x3")  # the default variant has no jokers
+    with pytest.raises(hupai.InvalidHandError, match="at most 4"):
+        zipai.huxi(["K"] * 5, win_card="x3", variant=hupai.Variant("zipai_guilin", jokers=4))
+    with pytest.raises(hupai.InvalidTileError, match="joker"):
+        zipai.claims("x1x2", "K")  # a joker is never a claimed card
     with pytest.raises(hupai.RuleConfigError):
         hupai.Variant("zipai_guilin", xing="sideways")
     with pytest.raises(hupai.InvalidHandError, match=r"shape \(N, 20\)"):

@@ -245,8 +245,9 @@ def test_ledger_records_the_core_payments() -> None:
         if res["win"] is None:
             assert res["ledger"] == [] and res["balances"] == [0, 0, 0]
             continue
-        (ev,) = res["ledger"]
-        paid = sorted((p["payer"], p["payee"], p["amount"]) for p in ev["payments"])
+        # one ledger event per paying seat, each naming payer, payee and amount
+        assert len(res["ledger"]) == len(res["payments"])
+        paid = sorted((p["payer"], p["payee"], p["amount"]) for ev in res["ledger"] for p in ev["payments"])
         core = sorted((str(p["from"]), str(p["to"]), p["amount"]) for p in res["payments"])
         assert paid == core
         return
