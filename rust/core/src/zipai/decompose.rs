@@ -154,7 +154,7 @@ struct Search {
     allow_chi: bool,
 }
 
-const MEMO_BITS: usize = 12;
+const MEMO_BITS: usize = 13;
 
 struct Memo {
     keys: Vec<u64>,
@@ -202,26 +202,27 @@ thread_local! {
     static MEMO: RefCell<Memo> = RefCell::new(Memo::new());
 }
 
-/// Free counts packed 2 bits per kind, kind 0 in the highest bits (bits 38-39), kind 19 lowest.
+/// Free counts packed 3 bits per kind (0..=7: at most 3 real cards plus 4 jokers standing for
+/// the kind), kind 0 in the highest bits (57-59), kind 19 lowest; bit 62 = pair still needed.
 #[inline]
 fn pack(c: &CardCounts) -> u64 {
-    c.iter().fold(0u64, |k, &x| (k << 2) | u64::from(x & 3))
+    c.iter().fold(0u64, |k, &x| (k << 3) | u64::from(x & 7))
 }
 
 #[inline]
 fn unit(i: usize) -> u64 {
-    1u64 << (2 * (19 - i))
+    1u64 << (3 * (19 - i))
 }
 
 #[inline]
 fn cnt(s: u64, i: usize) -> u64 {
-    (s >> (2 * (19 - i))) & 3
+    (s >> (3 * (19 - i))) & 7
 }
 
 /// Lowest kind with a card (the state is non-zero).
 #[inline]
 fn lowest(s: u64) -> usize {
-    ((s.leading_zeros() - 24) / 2) as usize
+    ((s.leading_zeros() - 4) / 3) as usize
 }
 
 impl Search {
@@ -306,7 +307,7 @@ impl Search {
         if s == 0 {
             return if need_pair { NEG } else { 0 };
         }
-        let key = s | (u64::from(need_pair) << 40);
+        let key = s | (u64::from(need_pair) << 62);
         if let Some(v) = memo.get(key) {
             return v;
         }
@@ -374,8 +375,9 @@ impl Search {
     }
 }
 
-/// Call `f` with every assignment of `jokers` jokers to card kinds (a multiset, in kind order)
-/// such that no free count exceeds 3: `free` is updated in place, `sub` counts the jokers per kind.
+/// Call `f` with every assignment of `jokers` jokers to card kinds (a multiset, in kind order; a
+/// joker may stand for any card, even one of which four are already held): `free` is updated in
+/// place, `sub` counts the jokers per kind.
 fn for_each_assignment(
     free: &mut CardCounts,
     sub: &mut CardCounts,
@@ -388,13 +390,11 @@ fn for_each_assignment(
         return;
     }
     for k in start..N_CARDS {
-        if free[k] < 3 {
-            free[k] += 1;
-            sub[k] += 1;
-            for_each_assignment(free, sub, jokers - 1, k, f);
-            free[k] -= 1;
-            sub[k] -= 1;
-        }
+        free[k] += 1;
+        sub[k] += 1;
+        for_each_assignment(free, sub, jokers - 1, k, f);
+        free[k] -= 1;
+        sub[k] -= 1;
     }
 }
 
@@ -437,7 +437,7 @@ fn search_free(
     if total % 3 != if need_pair { 2 } else { 0 } {
         return Vec::new();
     }
-    debug_assert!(free.iter().all(|&x| x <= 3));
+    debug_assert!(free.iter().all(|&x| x <= 3) && jokers <= 4);
     let search = Search::new(rules, win, guo_peng, allow_chi);
     MEMO.with(|m| {
         let mut memo = m.borrow_mut();
