@@ -189,6 +189,32 @@ pub fn hand_cards_from_py(obj: &Bound<'_, PyAny>) -> BindResult<(Vec<Card>, u8)>
     .into())
 }
 
+/// 翻醒 flips in order; a turned joker gives no 醒 and ends the chain (the flips stop before it).
+fn flips_from(obj: Option<&Bound<'_, PyAny>>) -> BindResult<Vec<Card>> {
+    let Some(o) = obj.filter(|o| !o.is_none()) else {
+        return Ok(Vec::new());
+    };
+    if let Ok(s) = o.cast::<PyString>() {
+        let s = s.to_str()?;
+        let cut = s.find(['K', 'k', '王', '鬼']).unwrap_or(s.len());
+        return Ok(zipai::parse_cards(&s[..cut])?);
+    }
+    if o.cast::<PyList>().is_ok() || o.cast::<PyTuple>().is_ok() {
+        let mut out = Vec::new();
+        for item in o.try_iter()? {
+            let item = item?;
+            if let Ok(s) = item.cast::<PyString>()
+                && zipai::is_joker(s.to_str()?)
+            {
+                break;
+            }
+            out.extend(cards_from_py(&item)?);
+        }
+        return Ok(out);
+    }
+    cards_from_py(o)
+}
+
 fn opt_cards(obj: Option<&Bound<'_, PyAny>>) -> BindResult<Vec<Card>> {
     match obj {
         Some(o) if !o.is_none() => cards_from_py(o),
@@ -534,7 +560,7 @@ fn situation_from(d: &Bound<'_, PyDict>) -> BindResult<ZipaiSituation> {
         seat: seat(d, "seat", Some(0))?.unwrap_or(0),
         dealer: seat(d, "dealer", Some(0))?.unwrap_or(0),
         discarder: seat(d, "discarder", None)?,
-        flips: opt_cards(get(d, "flips")?.as_ref())?,
+        flips: flips_from(get(d, "flips")?.as_ref())?,
         difficulty,
     })
 }

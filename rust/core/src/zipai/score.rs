@@ -451,10 +451,11 @@ pub fn score(r: &ZipaiRules, sit: &ZipaiSituation) -> Result<ZipaiScore> {
     })
 }
 
-/// Whether dealt cards (counts, jokers not included) make 三龙五坎: 3 fours or 5 triplets.
+/// Whether dealt cards (counts, jokers not included) make 三龙五坎: 3 fours or 5 triplets (a four
+/// holds a triplet and counts toward the five).
 pub fn is_sanlong_wukan(counts: &CardCounts) -> bool {
     counts.iter().filter(|&&n| n == 4).count() >= 3
-        || counts.iter().filter(|&&n| n == 3).count() >= 5
+        || counts.iter().filter(|&&n| n >= 3).count() >= 5
 }
 
 /// The 三龙五坎 reading of a dealt hand: its 扫穿 and 坎 as groups (the other cards need not
