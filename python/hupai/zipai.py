@@ -305,9 +305,11 @@ def is_sanlong_wukan(concealed: CardsLike) -> bool:
 
 claims = _core.zipai_claims
 """``claims(concealed, card, melds=None, *, source="discard", may_chi=True, chou=False,
-passed_peng=None, variant="zipai_guilin")``: what a player may / must do with ``card`` (for a flow
-engine): ``hu`` (胡息 of the win, or ``None``), mandatory ``saochuan``/``sao``/``guosao``/``kaiduo``,
-optional ``peng`` and ``chi`` (each with its 下比 groups)."""
+passed_peng=None, variant="zipai_guilin", chou_chi=None, chou_peng=None)``: what a player may / must
+do with ``card`` (for a flow engine): ``hu`` (胡息 of the win, or ``None``), mandatory
+``saochuan``/``sao``/``guosao``/``kaiduo``, optional ``peng`` and ``chi`` (each with its 下比 groups).
+``chou`` marks the card 臭 for both 吃 and 碰; ``chou_chi`` / ``chou_peng`` override it per action
+(switch ``chou_scope``); with ``chou_blocks_hu`` a 臭 card cannot be won on either."""
 
 
 def group_huxi(meld_type: str, cards: CardsLike, variant: VariantLike = DEFAULT_VARIANT) -> int:

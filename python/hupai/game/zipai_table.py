@@ -1,9 +1,11 @@
 """字牌 game flow (spec ``shared/rules/zipai.md`` §3, §5): a 3-player table, bots, log and replay.
 
 Every rule decision comes from the Rust core: ``zipai.claims`` (what a player may / must do with
-a card: 胡, 扫穿, 扫, 过扫, 开舵, 碰, 吃 with its 下比 groups) and ``zipai.score`` (the settlement of
-a win). This module only orders the claims (扫穿/扫 > 胡 > 开舵/碰 > 吃, seat order), asks the
-agents, keeps the 臭牌 / passed-碰 bookkeeping and the card locations, and logs.
+a card: 胡, 扫穿, 扫, 过扫, 开舵, 碰, 吃 with its 下比 groups, 臭 per action), ``zipai.discard_check``
+(legal discards and 相公), ``zipai.is_sanlong_wukan``, ``zipai.score`` (the settlement of a win) and
+``zipai.next_dealer`` (between the hands of a :class:`ZipaiMatch`). This module only orders the
+claims (扫穿/扫 > 胡 > 开舵/碰 > 吃, seat order), asks the agents, keeps the 臭牌 / passed-碰
+bookkeeping and the card locations, records the payments in a ``hupai.Settlement`` ledger, and logs.
 
 Agents are callables ``agent(obs, legal) -> action`` where ``legal`` is a list of action dicts
 (``{"type": "hu"|"pass"|"peng"|"chi"|"discard", ...}``) and the result is one of them.
