@@ -657,6 +657,12 @@ def test_cli_score_and_waits(capsys: pytest.CaptureFixture[str]) -> None:
     rc = cli_main(["zipai", "waits", "d8d8d8 x2x7x10 d4d5d6 x6x7x8 x9x10", "--meld", "chi:d1d2d3", "--meld", "peng:x5x5x5"])
     assert rc == 0 and "x8 八  16 胡息" in capsys.readouterr().out
     assert cli_main(["zipai", "score", "x1", "--win", "y1"]) == 2
+    rc = cli_main(["zipai", "score", "x1x2x3 d1d2d3 x2x7x10 d2d7d10 x4x5x6 d4d5d6 d8d8 K", "--win-type", "self_draw", "-o", "jokers=1"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "王 = d8" in out and "胡息 24" in out
+    rc = cli_main(["zipai", "score", "x1x1x1 x2x2x2 x3x3x3 x4x4x4 x5x5x5 x6 x8 d1 d5 d9", "--win-type", "sanlong",
+                   "-o", "sanlong_wukan=true", "--seat", "1"])
+    assert rc == 0 and "三龙五坎 ×2" in capsys.readouterr().out
 
 
 def test_claims_for_flow_engine() -> None:

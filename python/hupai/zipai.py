@@ -381,7 +381,8 @@ def _score_table(s: Score, v: Variant) -> str:
     for g in d.groups:
         mark = "*" if g.has_win_card else " "
         shown = "yes" if g.exposed else "no"
-        lines.append(f"{_pad(g.name, w)} {' '.join(g.cards) + mark:<16} {shown:<5} {g.huxi:>4}")
+        joker = f"  王 = {' '.join(g.jokers)}" if g.jokers else ""
+        lines.append(f"{_pad(g.name, w)} {' '.join(g.cards) + mark:<16} {shown:<5} {g.huxi:>4}{joker}")
     lines.append("(* holds the winning card)")
     unit = "囤" if v.options.get("naming") == "hunan" else "舵"
     lines.append(f"胡息 {s.huxi} (minimum {s.min_huxi})" + ("" if s.is_win else " — not a win"))
@@ -432,7 +433,7 @@ def add_cli_arguments(p: argparse.ArgumentParser, *, waits_only: bool = False) -
         p.add_argument("--win", help="winning card (omit for tianhu)")
     p.add_argument("--meld", action="append", help="a meld 'type:cards', e.g. 'peng:x5x5x5' (repeatable)")
     p.add_argument(
-        "--win-type", default="discard", choices=["discard", "self_draw", "other_draw", "tianhu", "dihu"]
+        "--win-type", default="discard", choices=["discard", "self_draw", "other_draw", "tianhu", "dihu", "sanlong"]
     )
     p.add_argument("--variant", default=DEFAULT_VARIANT)
     p.add_argument("--option", "-o", action="append", help="switch override name=value (repeatable)")
