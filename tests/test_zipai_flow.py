@@ -430,6 +430,9 @@ def test_next_dealer_and_a_match_follow_dealer_after_draw() -> None:
                 assert ds[k + 1] == (ds[k] if rule == "same" else (ds[k] + 1) % 3)
         assert out["totals"] == [sum(t.result["balances"][s] for t in m.tables if t.result) for s in range(3)]
         assert sum(out["totals"]) == 0
+    from hupai.cli import main
+
+    assert main(["play", "--variant", "zipai_guilin", "--hands", "3", "--seed", "3", "--set", "dealer_after_draw=next"]) == 0
 
 
 def test_a_drawn_joker_joins_the_hand_then_wins_or_is_followed_by_a_discard() -> None:
