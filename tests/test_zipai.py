@@ -691,7 +691,7 @@ JOKER_VARIANTS = [
 ]
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=int(os.environ.get("HUPAI_ZIPAI_JOKER_EXAMPLES", "200")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hands(), st.sampled_from(range(len(JOKER_VARIANTS))), st.integers(1, 3), st.randoms(use_true_random=False))
 def test_jokers_best_split_matches_exhaustive_reference(h: dict[str, Any], vi: int, n_jokers: int, rnd: Any) -> None:
     """Some concealed cards become jokers; the core's best 胡息 equals the maximum of a slow

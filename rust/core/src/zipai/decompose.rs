@@ -325,6 +325,106 @@ impl Search {
         best
     }
 
+    /// Best 胡息 of real free counts `s` plus `j` jokers, each joker filling any slot of a group
+    /// (equivalent to trying every assignment of the jokers to card kinds, without enumerating
+    /// them): groups holding the lowest real card take their other cards from the hand or as
+    /// jokers; jokers left at the end form a pair or one 3-card group on their own.
+    fn best_jokers(&self, s: u64, j: u8, need_pair: bool, memo: &mut Memo) -> i32 {
+        if s == 0 {
+            return match (j, need_pair) {
+                (0, false) => 0,
+                (2, true) => self.pair[0].max(self.pair[1]),
+                (3, false) => self.best_three(),
+                _ => NEG,
+            };
+        }
+        let key = s | (u64::from(need_pair) << 60) | (u64::from(j) << 61);
+        if let Some(v) = memo.get(key) {
+            return v;
+        }
+        let i = lowest(s);
+        let big = usize::from(i >= 10);
+        let rank = i % 10 + 1;
+        let base = if i >= 10 { 10 } else { 0 };
+        let mut best = NEG;
+        let mut try_shape = |others: &[usize], value: i32, is_pair: bool, memo: &mut Memo| {
+            let s1 = s - unit(i);
+            // every way to take the other cards from the hand or as jokers
+            for mask in 0..(1u32 << others.len()) {
+                let mut st = s1;
+                let mut used = 0u8;
+                let mut ok = true;
+                for (b, &k) in others.iter().enumerate() {
+                    if mask >> b & 1 == 1 {
+                        used += 1;
+                    } else if cnt(st, k) > 0 {
+                        st -= unit(k);
+                    } else {
+                        ok = false;
+                        break;
+                    }
+                }
+                if !ok || used > j {
+                    continue;
+                }
+                let r = self.best_jokers(st, j - used, need_pair && !is_pair, memo);
+                if r > NEG {
+                    best = best.max(r + value);
+                }
+            }
+        };
+        if need_pair {
+            try_shape(&[i], self.pair[big], true, memo);
+        }
+        let tri = if self.win == Some(i) {
+            self.triplet[big]
+        } else {
+            self.kan[big]
+        };
+        try_shape(&[i, i], tri, false, memo);
+        if self.allow_chi {
+            for a in rank.saturating_sub(2).max(1)..=rank.min(8) {
+                let ks = [base + a - 1, base + a, base + a + 1];
+                let others: Vec<usize> = ks.iter().copied().filter(|&k| k != i).collect();
+                let v = if a == 1 { self.yes[big] } else { self.seq[big] };
+                try_shape(&others, v, false, memo);
+            }
+            if matches!(rank, 2 | 7 | 10) {
+                let others: Vec<usize> = [base + 1, base + 6, base + 9]
+                    .into_iter()
+                    .filter(|&k| k != i)
+                    .collect();
+                try_shape(&others, self.e27[big], false, memo);
+            }
+            let (sm, bg) = (rank - 1, rank + 9);
+            for (shape, v) in [([sm, sm, bg], self.jiao[0]), ([sm, bg, bg], self.jiao[1])] {
+                let mut others = shape.to_vec();
+                let p = others
+                    .iter()
+                    .position(|&k| k == i)
+                    .expect("i is in the shape");
+                others.remove(p);
+                try_shape(&others, v, false, memo);
+            }
+        }
+        memo.put(key, best);
+        best
+    }
+
+    /// The best value of one 3-card group made of jokers alone.
+    fn best_three(&self) -> i32 {
+        let mut v = self.kan[0].max(self.kan[1]);
+        if let Some(w) = self.win {
+            v = v.max(self.triplet[usize::from(w >= 10)]);
+        }
+        if self.allow_chi {
+            for x in [self.seq, self.yes, self.e27, self.jiao] {
+                v = v.max(x[0]).max(x[1]);
+            }
+        }
+        v
+    }
+
     /// Walk the memo back to the groups of one best split.
     fn rebuild(&self, mut s: u64, mut need_pair: bool, memo: &mut Memo, out: &mut Vec<Group>) {
         while s != 0 {
@@ -442,6 +542,15 @@ fn search_free(
     MEMO.with(|m| {
         let mut memo = m.borrow_mut();
         memo.next_gen();
+        if jokers > 0 && !all && !want_groups {
+            // The best value only: jokers as wildcards inside the search (no enumeration).
+            let v = search.best_jokers(pack(free), jokers, need_pair, &mut memo);
+            return if v > NEG {
+                vec![(v, Vec::new())]
+            } else {
+                Vec::new()
+            };
+        }
         let mut out: Vec<(i32, Vec<Group>)> = Vec::new();
         let mut best: Option<(i32, CardCounts, CardCounts)> = None;
         let mut f = *free;
