@@ -487,6 +487,41 @@ mod props {
                 prop_assert_eq!(d.huxi, d.groups.iter().map(|g| g.huxi).sum::<i32>());
             }
         }
+
+        /// With jokers, the wildcard search (best 胡息) equals the best of the enumeration of
+        /// every joker assignment (the split), for every win source.
+        #[test]
+        fn joker_wildcard_search_equals_enumeration(
+            cards_idx in proptest::collection::vec(0u8..20, 40..=60),
+            jokers in 1u8..=3,
+            win in 0u8..20,
+            source in 0usize..4,
+        ) {
+            let r = rules("zipai_hunan", &[("jokers", SwitchValue::Int(4))]);
+            let source = [WinSource::Discard, WinSource::SelfDraw, WinSource::OtherDraw, WinSource::Deal][source];
+            // 20 - jokers concealed cards in random order (cards_idx), at most 3 of a kind
+            let mut hand = Vec::new();
+            let mut seen = [0u8; N_CARDS];
+            for &i in &cards_idx {
+                if seen[usize::from(i)] < 3 && hand.len() < 20 - usize::from(jokers) {
+                    seen[usize::from(i)] += 1;
+                    hand.push(Card::from_index(i).unwrap());
+                }
+            }
+            let spec = HandSpec {
+                concealed: hand,
+                win: Card::from_index(win),
+                source: Some(source),
+                jokers,
+                ..HandSpec::default()
+            };
+            let Ok(fast) = best_huxi(&r, &spec) else { return Ok(()); };
+            let d = best_decomposition(&r, &spec).unwrap();
+            prop_assert_eq!(fast, d.as_ref().map(|d| d.huxi));
+            if let Some(d) = d {
+                prop_assert_eq!(d.groups.iter().map(|g| g.jokers.len()).sum::<usize>(), usize::from(jokers));
+            }
+        }
     }
 }
 
