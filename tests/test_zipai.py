@@ -91,7 +91,13 @@ def test_typed_errors() -> None:
     with pytest.raises(hupai.RuleConfigError, match="not a 字牌 preset"):
         zipai.huxi("x1x2", win_card="x3", variant="mcr")
     with pytest.raises(hupai.RuleConfigError, match="jokers"):
-        hupai.Variant("zipai_guilin", jokers=2)
+        hupai.Variant("zipai_guilin", jokers=5)
+    with pytest.raises(hupai.InvalidHandError, match="switch jokers"):
+        zipai.huxi("x1x2 K", win_card="x3")  # the default variant has no jokers
+    with pytest.raises(hupai.InvalidHandError, match="at most 4"):
+        zipai.huxi(["K"] * 5, win_card="x3", variant=hupai.Variant("zipai_guilin", jokers=4))
+    with pytest.raises(hupai.InvalidTileError, match="joker"):
+        zipai.claims("x1x2", "K")  # a joker is never a claimed card
     with pytest.raises(hupai.RuleConfigError):
         hupai.Variant("zipai_guilin", xing="sideways")
     with pytest.raises(hupai.InvalidHandError, match=r"shape \(N, 20\)"):
@@ -651,6 +657,12 @@ def test_cli_score_and_waits(capsys: pytest.CaptureFixture[str]) -> None:
     rc = cli_main(["zipai", "waits", "d8d8d8 x2x7x10 d4d5d6 x6x7x8 x9x10", "--meld", "chi:d1d2d3", "--meld", "peng:x5x5x5"])
     assert rc == 0 and "x8 八  16 胡息" in capsys.readouterr().out
     assert cli_main(["zipai", "score", "x1", "--win", "y1"]) == 2
+    rc = cli_main(["zipai", "score", "x1x2x3 d1d2d3 x2x7x10 d2d7d10 x4x5x6 d4d5d6 d8d8 K", "--win-type", "self_draw", "-o", "jokers=1"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "王 = d8" in out and "胡息 24" in out
+    rc = cli_main(["zipai", "score", "x1x1x1 x2x2x2 x3x3x3 x4x4x4 x5x5x5 x6 x8 d1 d5 d9", "--win-type", "sanlong",
+                   "-o", "sanlong_wukan=true", "--seat", "1"])
+    assert rc == 0 and "三龙五坎 ×2" in capsys.readouterr().out
 
 
 def test_claims_for_flow_engine() -> None:
@@ -668,3 +680,62 @@ def test_claims_for_flow_engine() -> None:
     assert g1["hu"] == 16
     with pytest.raises(hupai.InvalidHandError, match="source"):
         zipai.claims(hand, "x3", melds, source="tianhu")
+
+
+# --------------------------------------------------------------------------- jokers (王)
+
+JOKER_VARIANTS = [
+    hupai.Variant("zipai_guilin", jokers=4),
+    hupai.Variant("zipai_hunan", jokers=4),
+    hupai.Variant("zipai_guilin", jokers=4, pair_rule="any", kaiduo_on_discard=False),
+]
+
+
+@settings(max_examples=int(os.environ.get("HUPAI_ZIPAI_JOKER_EXAMPLES", "200")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hands(), st.sampled_from(range(len(JOKER_VARIANTS))), st.integers(1, 3), st.randoms(use_true_random=False))
+def test_jokers_best_split_matches_exhaustive_reference(h: dict[str, Any], vi: int, n_jokers: int, rnd: Any) -> None:
+    """Some concealed cards become jokers; the core's best 胡息 equals the maximum of a slow
+    reference that lets each joker fill any slot of any group (an independent method)."""
+    variant = JOKER_VARIANTS[vi]
+    concealed = list(h["concealed"])
+    n = min(n_jokers, len(concealed))
+    for _ in range(n):
+        concealed.pop(rnd.randrange(len(concealed)))
+    melds = [(t, _names(c)) for t, c in h["melds"]]
+    hand = _names(concealed) + ["K"] * n
+    got = zipai.huxi(hand, win_card=zipai.Card.from_index(h["win"]), melds=melds, win_type=h["win_type"], passed_peng=_names(h["passed"]), variant=variant)
+    splits = reference_splits(Rules(variant), concealed, h["win"], melds, h["win_type"], h["passed"], jokers=n)
+    if not splits:
+        assert got is None
+    else:
+        assert got == max(splits)
+        d = zipai.decompose(hand, zipai.Card.from_index(h["win"]), melds, win_type=h["win_type"], passed_peng=_names(h["passed"]), variant=variant)
+        assert d is not None and d.huxi == got == sum(g.huxi for g in d.groups)
+        # the split covers the real cards plus one card per joker, and names the jokers
+        assert sum(len(g.jokers) for g in d.groups) == n
+        owned = sorted(_names(concealed + [h["win"]] + [x for _, c in h["melds"] for x in c]) + [j for g in d.groups for j in g.jokers], key=lambda s: zipai.Card(s).index)
+        grouped = sorted([c for g in d.groups for c in g.cards], key=lambda s: zipai.Card(s).index)
+        assert grouped == owned
+
+
+def test_jokers_examples_and_errors() -> None:
+    v = hupai.Variant("zipai_guilin", jokers=2)
+    # G4 (天胡, 24 胡息) with its x3 replaced by a joker: still 24, the joker stands for x3 or x6.
+    g4 = "d10d10d10d10 x7x7x7 d1d1d1 x1x2x3 K x4x5 d4d5d6 x9x9"
+    assert zipai.huxi(g4, win_type="tianhu", variant=v) == 24
+    # a joker completes a pair into a 坎 (valued as 坎: 6 for big cards)
+    d = zipai.decompose("x1x2x3 d1d2d3 x2x7x10 d2d7d10 x4x5x6 d4d5d6 d8d8 K", win_type="tianhu", variant=v)
+    assert d is not None and d.huxi == 24
+    (kan,) = [g for g in d.groups if g.jokers]
+    assert (kan.type, kan.cards, kan.jokers) == ("kan", ("d8", "d8", "d8"), ("d8",))
+    assert "王 for d8" in str(kan)
+    # a drawn joker wins: self_draw without a winning card
+    s = zipai.score({"concealed": "x1x2x3 d1d2d3 x2x7x10 d2d7d10 x4x5x6 d4d5d6 d8d8 K", "win_type": "self_draw", "seat": 1}, v)
+    assert s.is_win and s.huxi == 24 and s.multiplier == 2
+    # jokers are not cards: never discarded, never claimed, never a 醒
+    assert "K" not in zipai.discard_check("x1x2x3 d1d2d3 x2x7x10 d2d7d10 x4x5x6 d4d5d6 d8d8 K x9")["discards"]
+    with pytest.raises(hupai.InvalidHandError, match="winning card is required"):
+        zipai.score({"concealed": "x1x2x3", "win_type": "discard"}, v)
+    # waits with a joker in hand
+    ws = dict((str(c), h) for c, h in zipai.waits("x1x2x3 d1d2d3 x2x7x10 d2d7d10 x4x5x6 d4d5d6 K x9", win_type="discard", variant=v))
+    assert ws["x9"] == 18 + 1 and ws["x8"] == 18 and ws["d9"] == 18 and len(ws) > 3

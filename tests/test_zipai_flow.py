@@ -11,9 +11,12 @@ import pytest
 
 import hupai
 from hupai.game.actions import IllegalActionError, ReplayError
+from hupai import zipai
 from hupai.game.zipai_table import (
     ALL_CARDS,
+    ZipaiMatch,
     ZipaiTable,
+    deck,
     make_zipai_agent,
     replay,
 )
@@ -55,6 +58,11 @@ def _check_game(i: int, agents: str) -> ZipaiTable:
 
     res = t.run([make_zipai_agent(agents, i * 3 + k) for k in range(3)], on_step=on_step)
     assert sum(res["balances"]) == 0
+    # every payment is its own zero-sum ledger event; the ledger's balances are the result
+    for ev in res["ledger"]:
+        assert sum(ev["deltas"].values()) == 0 and len(ev["payments"]) == 1
+    ledger_net = [sum(ev["deltas"].get(str(k), 0) for ev in res["ledger"]) for k in range(3)]
+    assert ledger_net == res["balances"]
     assert sum(p["amount"] for p in res["payments"]) == sum(b for b in res["balances"] if b > 0)
     deal = events(t, "deal")
     assert sorted(len(d["cards"]) for d in deal) in ([20, 20, 21],) or events(t, "extra_card")
@@ -245,8 +253,9 @@ def test_ledger_records_the_core_payments() -> None:
         if res["win"] is None:
             assert res["ledger"] == [] and res["balances"] == [0, 0, 0]
             continue
-        (ev,) = res["ledger"]
-        paid = sorted((p["payer"], p["payee"], p["amount"]) for p in ev["payments"])
+        # one ledger event per paying seat, each naming payer, payee and amount
+        assert len(res["ledger"]) == len(res["payments"])
+        paid = sorted((p["payer"], p["payee"], p["amount"]) for ev in res["ledger"] for p in ev["payments"])
         core = sorted((str(p["from"]), str(p["to"]), p["amount"]) for p in res["payments"])
         assert paid == core
         return
@@ -266,3 +275,195 @@ def test_core_claims_keep_a_free_card_and_accept_many_fours() -> None:
     assert c["hu"] is not None
     with pytest.raises(hupai.InvalidHandError):
         zipai.claims("x2x2 d1d2d3 x8x9 x10x10", "x7", melds, source="discard")
+
+
+# ---------------------------------------------------------------------------------------------
+# switches honoured by the table, 相公, 天胡/地胡 payments, jokers
+
+
+class Script:
+    """Answers its first decisions by type from ``script`` (in order), then like ``Prefer``."""
+
+    def __init__(self, script: list[str], *order: str) -> None:
+        self.script = list(script)
+        self.fallback = Prefer(*order)
+        self.seen: list[list[dict[str, Any]]] = []
+
+    def __call__(self, obs: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
+        self.seen.append(legal)
+        while self.script:
+            want = self.script.pop(0)
+            for a in legal:
+                if a["type"] == want or (a["type"] == "discard" and a["card"] == want):
+                    return a
+        return self.fallback(obs, legal)
+
+
+def dealt_table(variant: hupai.Variant | str, hands: list[str], dealer: int = 0, seed: int = 5) -> ZipaiTable:
+    """A fresh table whose deal gives ``hands[k]`` to seat ``(dealer + k) % 3`` (empty: random
+    cards); the rest of the 80 cards are shuffled with ``seed``."""
+    import random
+
+    t = ZipaiTable(variant, seed=seed, dealer=dealer)
+    rest = Counter(t.wall)
+    fixed = [[str(c) for c in zipai.parse_cards(h)] for h in hands]
+    for h in fixed:
+        rest.subtract(h)
+    assert all(v >= 0 for v in rest.values())
+    pool = list(rest.elements())
+    random.Random(seed).shuffle(pool)
+    wall: list[str] = []
+    for k, h in enumerate(fixed):
+        n = 21 if k == 0 else 20
+        wall += h + [pool.pop() for _ in range(n - len(h))]
+    t.wall = wall + pool
+    return t
+
+
+def test_chou_scope_per_action_only_blocks_the_passed_action() -> None:
+    # seat 1 passes a 碰 of x5 (drawn by seat 2; he is not seat 2's 下家, so no 吃 there); the next
+    # x5 is drawn by seat 0, whose 下家 he is: a 吃 (with its 比 groups) is offered only per_action.
+    hands = ["x1 x9 d10", "x5x5 x3x4 x6x7 d5d5 d9 d8", "d2 d3 x10"]
+    for scope, offered in (("both", False), ("per_action", True)):
+        t = ZipaiTable.from_position(hupai.Variant("zipai_guilin", chou_scope=scope), hands, "x5 x5 d1 d1")
+        bots = [Prefer("pass", "discard"), Prefer("pass", "discard"), Prefer("pass", "discard")]
+        t.play_draw(2, bots)
+        assert "x5" in t.players[1].passed_peng
+        chi = any(a["type"] == "chi" for legal in bots[1].seen for a in legal)
+        assert chi is offered, scope
+
+
+def test_chou_blocks_hu_switch() -> None:
+    # seat 1 passes the win and the 碰 on seat 2's drawn x5; seat 0 then draws x5: the win is
+    # offered again unless 臭 blocks 胡.
+    hands = ["x1 x9 d10", "x5x5 d1d2d3 d2d7d10", "d4 d6 x10"]
+    for blocks in (False, True):
+        t = ZipaiTable.from_position(hupai.Variant("zipai_guilin", chou_blocks_hu=blocks), hands, "x5 x5 d8 d8")
+        bots = [Prefer("pass", "discard"), Script(["pass", "pass"], "hu", "discard"), Prefer("pass", "discard")]
+        t.play_draw(2, bots)
+        wins = events(t, "win")
+        assert bool(wins and wins[0]["seat"] == 1) is (not blocks), blocks
+
+
+def test_bi_hu_any_forces_a_win_on_a_draw() -> None:
+    for bi_hu, forced in (("dianpao", False), ("any", True)):
+        t = ZipaiTable.from_position(hupai.Variant("zipai_guilin", bi_hu=bi_hu), ["x1 x9", WIN_ON_X5, "d9"], "x5 x8")
+        t.play_draw(0, [Prefer("pass", "discard")] * 3)
+        assert bool(events(t, "win")) is forced
+
+
+def test_sanlong_wukan_wins_at_the_deal_and_is_paid_by_both() -> None:
+    five_kan = "x1x1x1 x2x2x2 x3x3x3 x4x4x4 x5x5x5 x6 x8 d1 d5 d9"
+    for on in (False, True):
+        t = dealt_table(hupai.Variant("zipai_guilin", sanlong_wukan=on), ["", five_kan, ""], seed=3)
+        res = t.run([Prefer("pass", "discard")] * 3)
+        if not on:
+            assert not events(t, "sanlong_wukan")
+            continue
+        assert events(t, "sanlong_wukan") == [{"type": "sanlong_wukan", "seat": 1}]
+        w = events(t, "win")[0]
+        assert (w["seat"], w["win_type"], w["huxi"]) == (1, "sanlong", 15)
+        assert sorted(e["payments"][0]["payer"] for e in res["ledger"]) == ["0", "2"]
+        assert res["balances"][0] == res["balances"][2] < 0 and sum(res["balances"]) == 0
+        assert not events(t, "draw")
+
+
+G4 = "d10d10d10d10 x7x7x7 d1d1d1 x1x2x3 x3x4x5 d4d5d6 x9x9"
+
+
+def test_declined_tianhu_play_continues_and_accepted_tianhu_is_paid_by_both() -> None:
+    t = dealt_table("zipai_guilin", [G4], seed=8)
+    res = t.run([Prefer("pass", "discard")] * 3)
+    first = t.log.index(events(t, "action")[0])
+    assert t.log[first]["seat"] == 0 and t.log[first]["action"] == {"type": "pass"}
+    assert t.log[first + 2]["type"] == "discard" and t.log[first + 2]["seat"] == 0
+    assert events(t, "draw")  # the hand went on
+    assert res["win"] is None or res["win"]["win_type"] != "tianhu"
+    t = dealt_table("zipai_guilin", [G4], seed=8)
+    res = t.run([Prefer("hu")] * 3)
+    assert res["win"]["win_type"] == "tianhu" and res["win"]["huxi"] == 24
+    payers = sorted((e["payments"][0]["payer"], e["payments"][0]["amount"]) for e in res["ledger"])
+    assert [p for p, _a in payers] == ["1", "2"] and payers[0][1] == payers[1][1] >= 10
+    assert res["balances"][0] == 2 * payers[0][1]
+
+
+def test_dihu_is_paid_by_both_other_players() -> None:
+    g8 = "x3x3x3 x5x5x5 x9x9x9 d4d5d6 x6x7x8 d1d1x1 x10x10"  # zipai.md G8: 地胡 on x10
+    t = dealt_table("zipai_guilin", ["x10", g8], seed=4)
+    assert zipai.huxi(t.wall[:21], win_type="tianhu") is None or zipai.huxi(t.wall[:21], win_type="tianhu") < 10
+    res = t.run([Script(["pass", "x10"], "discard"), Prefer("hu"), Prefer("hu")])
+    w = res["win"]
+    assert (w["seat"], w["win_type"], w["huxi"]) == (1, "dihu", 10)
+    payers = sorted(e["payments"][0]["payer"] for e in res["ledger"])
+    assert payers == ["0", "2"]  # "两家输": the third player pays too
+    assert res["balances"][0] == res["balances"][2] < 0
+
+
+def test_xianggong_is_decided_by_the_core_at_the_table() -> None:
+    seven_kan = "x1x1x1 x2x2x2 x3x3x3 x4x4x4 d1d1d1 d2d2d2 d3d3d3"
+    t = dealt_table("zipai_guilin", [seven_kan], seed=2)
+    bots = [Prefer("pass", "discard"), Prefer("pass", "discard"), Prefer("pass", "discard")]
+    res = t.run(bots)
+    (xg,) = events(t, "xianggong")
+    assert xg["seat"] == 0 and "no card" in xg["reason"]
+    assert len(bots[0].seen) == 1  # only the declined 天胡: no discard, no claim, no win later
+    assert res["winner"] != 0
+    assert not any(r["type"] == "discard" and r["seat"] == 0 for r in t.log)
+
+
+def test_next_dealer_and_a_match_follow_dealer_after_draw() -> None:
+    assert zipai.next_dealer(0, 2) == 2
+    assert zipai.next_dealer(1, None) == 1
+    assert zipai.next_dealer(1, None, hupai.Variant("zipai_guilin", dealer_after_draw="next")) == 2
+    assert zipai.next_dealer(2, None, hupai.Variant("zipai_guilin", dealer_after_draw="next")) == 0
+    with pytest.raises(hupai.InvalidHandError):
+        zipai.next_dealer(0, 3)
+    for rule in ("same", "next"):
+        m = ZipaiMatch(hupai.Variant("zipai_guilin", dealer_after_draw=rule), seed=4, dealer=1)
+        out = m.play([make_zipai_agent("random", k) for k in range(3)], 12)
+        ds, ws = out["dealers"], out["winners"]
+        assert ds[0] == 1 and None in ws and any(w is not None for w in ws)
+        for k in range(11):
+            if ws[k] is not None:
+                assert ds[k + 1] == ws[k]
+            else:
+                assert ds[k + 1] == (ds[k] if rule == "same" else (ds[k] + 1) % 3)
+        assert out["totals"] == [sum(t.result["balances"][s] for t in m.tables if t.result) for s in range(3)]
+        assert sum(out["totals"]) == 0
+    from hupai.cli import main
+
+    assert main(["play", "--variant", "zipai_guilin", "--hands", "3", "--seed", "3", "--set", "dealer_after_draw=next"]) == 0
+
+
+def test_a_drawn_joker_joins_the_hand_then_wins_or_is_followed_by_a_discard() -> None:
+    v = hupai.Variant("zipai_guilin", jokers=2)
+    hand = "x1x2x3 d1d2d3 x2x7x10 d2d7d10 x4x5x6 d4d5d6 d8d8"
+    t = ZipaiTable.from_position(v, [hand, "x1", "x9"], ["K", "x8"])
+    res = t.play_draw(0, [Prefer("hu")] * 3)
+    assert events(t, "joker") == [{"type": "joker", "seat": 0}]
+    assert (res["win"]["seat"], res["win"]["card"], res["win"]["win_type"], res["win"]["huxi"]) == (0, None, "self_draw", 24)
+    t = ZipaiTable.from_position(v, [hand, "x1", "x9"], ["K", "x8"])
+    t.play_draw(0, [Prefer("pass", "discard")] * 3)
+    i = t.log.index(events(t, "joker")[0])
+    assert t.log[i + 1]["action"] == {"type": "pass"} and t.log[i + 2]["type"] == "action"
+    assert t.log[i + 3]["type"] == "discard" and t.log[i + 3]["card"] != "K"
+    assert t.players[0].hand["K"] == 1
+
+
+@pytest.mark.parametrize("vid", ["zipai_guilin", "zipai_hunan"])
+def test_games_with_jokers_conserve_cards_and_are_zero_sum(vid: str) -> None:
+    v = hupai.Variant(vid, jokers=4)
+    full = Counter(deck(4))
+    wins = 0
+    for i in range(60):
+        t = ZipaiTable(v, seed=500 + i, dealer=i % 3)
+
+        def on_step(tb: ZipaiTable) -> None:
+            assert tb.card_count() == full, (i, tb.log[-1])
+
+        res = t.run([make_zipai_agent("greedy" if i % 3 == 0 else "random", i * 3 + k) for k in range(3)], on_step=on_step)
+        assert sum(res["balances"]) == 0
+        wins += res["win"] is not None
+        if i % 15 == 0:
+            replay(json.loads(json.dumps(t.log, ensure_ascii=False)))
+    assert wins > 0

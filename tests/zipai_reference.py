@@ -111,6 +111,77 @@ def all_splits(rules: Rules, c: list[int], need_pair: bool, win: int | None, tri
             c[x] += 1
 
 
+def shapes_with(i: int) -> Iterator[tuple[str, list[int], int]]:
+    """Every 3-card group shape holding kind ``i`` (any position), as (kind, kinds, value size);
+    the triplet [i, i, i] is yielded with kind "triplet" (valued by the caller)."""
+    s, r = size(i), rank(i)
+    base = 10 * s
+    for a in range(max(1, r - 2), min(8, r) + 1):
+        ks = [base + a - 1, base + a, base + a + 1]
+        yield ("yiersan" if a == 1 else "shunzi"), ks, s
+    if r in (2, 7, 10):
+        yield "erqishi", [base + 1, base + 6, base + 9], s
+    sm, bg = r - 1, r - 1 + 10
+    yield "jiao", [sm, sm, bg], 0
+    yield "jiao", [sm, bg, bg], 1
+    yield "triplet", [i, i, i], s
+
+
+def all_splits_jokers(
+    rules: Rules, c: list[int], need_pair: bool, win: int | None, tri_kind: str, jokers: int
+) -> Iterator[int]:
+    """Like :func:`all_splits` with ``jokers`` wildcards: each group holding the lowest real card
+    takes any of its other cards either from the hand or as a joker; groups of jokers alone come
+    last (a pair of jokers, or three jokers as any 3-card group)."""
+    nz = [k for k in range(20) if c[k]]
+    if not nz:
+        if jokers == 0 and not need_pair:
+            yield 0
+        elif jokers == 2 and need_pair:
+            yield rules.v("pair", 0)
+        elif jokers == 3 and not need_pair:
+            for kind in ("kan", "yiersan", "erqishi", "shunzi", "jiao"):
+                for big in (0, 1):
+                    yield rules.v(kind, big)
+        return
+    i = nz[0]
+    options: list[tuple[str, list[int], int]] = []
+    if need_pair:
+        options.append(("pair", [i, i], size(i)))
+    for kind, ks, big in shapes_with(i):
+        if kind == "triplet":
+            kind = tri_kind if win == i else "kan"
+        options.append((kind, ks, big))
+    seen: set[tuple[str, int, tuple[int, ...], int]] = set()
+    for kind, ks, big in options:
+        rest = list(ks)
+        rest.remove(i)
+        # every way to take the other cards from the hand (r) or as jokers (j)
+        for mask in range(1 << len(rest)):
+            use_real = [k for b, k in enumerate(rest) if not mask >> b & 1]
+            n_j = len(rest) - len(use_real)
+            if n_j > jokers:
+                continue
+            c[i] -= 1
+            ok = True
+            taken: list[int] = []
+            for k in use_real:
+                if c[k] <= 0:
+                    ok = False
+                    break
+                c[k] -= 1
+                taken.append(k)
+            key = (kind, big, tuple(sorted(taken)), n_j)
+            if ok and key not in seen:
+                seen.add(key)
+                np_ = need_pair and kind != "pair"
+                for r in all_splits_jokers(rules, c, np_, win, tri_kind, jokers - n_j):
+                    yield r + rules.v(kind, big)
+            for k in taken:
+                c[k] += 1
+            c[i] += 1
+
+
 def reference_splits(
     rules: Rules,
     concealed: Sequence[Any],
@@ -118,8 +189,10 @@ def reference_splits(
     melds: Sequence[tuple[str, Sequence[Any]]],
     win_type: str,
     passed_peng: Sequence[Any] = (),
+    jokers: int = 0,
 ) -> list[int]:
-    """胡息 of every complete decomposition (every upgrade reading, every split)."""
+    """胡息 of every complete decomposition (every upgrade reading, every split); ``jokers`` wildcards
+    among the concealed cards (a joker stands for any card of a free group)."""
     counts = [0] * 20
     for x in concealed:
         counts[idx(x)] += 1
@@ -192,8 +265,11 @@ def reference_splits(
         if rules.pair_needs_four:
             need_pair = any(k in FOURS for k, _ in f)
         else:
-            need_pair = sum(c) % 3 == 2
-        if sum(c) % 3 != (2 if need_pair else 0):
+            need_pair = (sum(c) + jokers) % 3 == 2
+        if (sum(c) + jokers) % 3 != (2 if need_pair else 0):
             continue
-        out.extend(base + s for s in all_splits(rules, list(c), need_pair, w, tri_kind))
+        if jokers:
+            out.extend(base + s for s in all_splits_jokers(rules, list(c), need_pair, w, tri_kind, jokers))
+        else:
+            out.extend(base + s for s in all_splits(rules, list(c), need_pair, w, tri_kind))
     return out

@@ -78,6 +78,9 @@ __all__ = [
     "zipai_batch_is_winning",
     "zipai_chi_options",
     "zipai_claims",
+    "zipai_discard_check",
+    "zipai_is_sanlong_wukan",
+    "zipai_next_dealer",
     "zipai_decompose",
     "zipai_duo",
     "zipai_format_cards",
@@ -360,6 +363,13 @@ def zipai_batch_is_winning(
     counts: npt.NDArray[np.uint8], /, variant: _VariantLike | None = None
 ) -> npt.NDArray[np.bool_]: ...
 def zipai_chi_options(hand: _CardsLike, card: str | ZipaiCard, /) -> list[dict[str, Any]]: ...
+def zipai_discard_check(
+    concealed: _CardsLike, /, melds: Sequence[Any] | None = None, *, check_count: bool = True
+) -> dict[str, Any]: ...
+def zipai_is_sanlong_wukan(concealed: _CardsLike, /) -> bool: ...
+def zipai_next_dealer(
+    dealer: int, winner: int | None, /, variant: _VariantLike | None = None, players: int = 3
+) -> int: ...
 def zipai_group_huxi(meld_type: str, cards: _CardsLike, /, variant: _VariantLike | None = None) -> int: ...
 def zipai_duo(huxi: int, /, variant: _VariantLike | None = None) -> int: ...
 def zipai_huxi(
@@ -383,6 +393,8 @@ def zipai_claims(
     chou: bool = False,
     passed_peng: _CardsLike | None = None,
     variant: _VariantLike | None = None,
+    chou_chi: bool | None = None,
+    chou_peng: bool | None = None,
 ) -> dict[str, Any]: ...
 @final
 class Shapes:

@@ -15,10 +15,14 @@ Cards: ``x1``..``x10`` = small 一..十, ``d1``..``d10`` = big 壹..拾 (Chinese
 Melds (already fixed groups) are given as ``{"type": "peng", "tiles": "x5x5x5"}``,
 ``("peng", "x5x5x5")`` or ``"peng:x5x5x5"``; types ``chi`` (also 比 groups), ``peng``,
 ``wei``/``sao``, ``chouwei``/``guosao``, ``pao``/``kaiduo``, ``ti``/``saochuan``, ``kan``.
-Concealed cards may include 坎 (three copies: a fixed triplet) and a dealt 扫穿 (four copies).
+Concealed cards may include 坎 (three copies: a fixed triplet) and a dealt 扫穿 (four copies), and,
+when the variant has jokers (switch ``jokers`` 1..4), jokers written ``K`` (王, 鬼): each stands for
+any card in the free groups of the split (``Group.jokers`` lists the cards they stand for).
 
 Win types: ``"discard"`` (点炮), ``"self_draw"`` (自摸), ``"other_draw"`` (another player's drawn
-card), ``"tianhu"`` (天胡: no winning card needed, all cards are dealt), ``"dihu"`` (地胡).
+card), ``"tianhu"`` (天胡: no winning card needed, all cards are dealt), ``"dihu"`` (地胡),
+``"sanlong"`` (三龙五坎, switch ``sanlong_wukan``: three dealt fours or five dealt triplets, any seat).
+A ``self_draw`` without a winning card is a win on a drawn joker (the joker is among the concealed).
 
 Situation dict of :func:`score` (unknown keys are an error)::
 
@@ -60,12 +64,15 @@ __all__ = [
     "chi_options",
     "claims",
     "decompose",
+    "discard_check",
     "duo",
     "format_cards",
     "from_counts",
     "group_huxi",
     "huxi",
+    "is_sanlong_wukan",
     "is_winning",
+    "next_dealer",
     "parse_cards",
     "score",
     "score_cli",
@@ -111,6 +118,8 @@ class Group:
     exposed: bool
     has_win_card: bool
     huxi: int
+    jokers: tuple[str, ...] = ()
+    """The cards of ``cards`` that are jokers (王) standing for them."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -120,10 +129,12 @@ class Group:
             "exposed": self.exposed,
             "has_win_card": self.has_win_card,
             "huxi": self.huxi,
+            "jokers": list(self.jokers),
         }
 
     def __str__(self) -> str:
-        return f"{self.name}[{' '.join(self.cards)}] {self.huxi}"
+        j = f" (王 for {' '.join(self.jokers)})" if self.jokers else ""
+        return f"{self.name}[{' '.join(self.cards)}]{j} {self.huxi}"
 
 
 @dataclass(frozen=True)
@@ -138,7 +149,7 @@ class Decomposition:
     def from_dict(cls, d: Mapping[str, Any]) -> Decomposition:
         return cls(
             huxi=int(d["huxi"]),
-            groups=tuple(Group(**{**g, "cards": tuple(g["cards"])}) for g in d["groups"]),
+            groups=tuple(Group(**{**g, "cards": tuple(g["cards"]), "jokers": tuple(g.get("jokers", ()))}) for g in d["groups"]),
             kaiduo_by_win=bool(d["kaiduo_by_win"]),
         )
 
@@ -273,11 +284,32 @@ def duo(huxi: int, variant: VariantLike = DEFAULT_VARIANT) -> int:
     return _core.zipai_duo(huxi, variant)
 
 
+def discard_check(concealed: CardsLike, melds: Sequence[MeldLike] | None = None, *, check_count: bool = True) -> dict[str, Any]:
+    """The flow's discard decision, made by the core: ``{"discards": [...], "xianggong": reason or
+    None}`` for a player who must discard now. 相公 = a card count other than 21 (+1 per 4-card
+    group after the first) or no card that may be discarded (坎, dealt 扫穿 and jokers never are).
+    ``check_count=False`` skips the count test (positions)."""
+    return _core.zipai_discard_check(concealed, melds, check_count=check_count)
+
+
+def next_dealer(dealer: int, winner: int | None, variant: VariantLike = DEFAULT_VARIANT) -> int:
+    """Dealer of the next hand: the winner; after a 荒庄 the same dealer or his 下家 (switch
+    ``dealer_after_draw``)."""
+    return _core.zipai_next_dealer(dealer, winner, variant)
+
+
+def is_sanlong_wukan(concealed: CardsLike) -> bool:
+    """Whether dealt cards hold 三龙五坎: three fours or five triplets (switch ``sanlong_wukan``)."""
+    return _core.zipai_is_sanlong_wukan(concealed)
+
+
 claims = _core.zipai_claims
 """``claims(concealed, card, melds=None, *, source="discard", may_chi=True, chou=False,
-passed_peng=None, variant="zipai_guilin")``: what a player may / must do with ``card`` (for a flow
-engine): ``hu`` (胡息 of the win, or ``None``), mandatory ``saochuan``/``sao``/``guosao``/``kaiduo``,
-optional ``peng`` and ``chi`` (each with its 下比 groups)."""
+passed_peng=None, variant="zipai_guilin", chou_chi=None, chou_peng=None)``: what a player may / must
+do with ``card`` (for a flow engine): ``hu`` (胡息 of the win, or ``None``), mandatory
+``saochuan``/``sao``/``guosao``/``kaiduo``, optional ``peng`` and ``chi`` (each with its 下比 groups).
+``chou`` marks the card 臭 for both 吃 and 碰; ``chou_chi`` / ``chou_peng`` override it per action
+(switch ``chou_scope``); with ``chou_blocks_hu`` a 臭 card cannot be won on either."""
 
 
 def group_huxi(meld_type: str, cards: CardsLike, variant: VariantLike = DEFAULT_VARIANT) -> int:
@@ -349,7 +381,8 @@ def _score_table(s: Score, v: Variant) -> str:
     for g in d.groups:
         mark = "*" if g.has_win_card else " "
         shown = "yes" if g.exposed else "no"
-        lines.append(f"{_pad(g.name, w)} {' '.join(g.cards) + mark:<16} {shown:<5} {g.huxi:>4}")
+        joker = f"  王 = {' '.join(g.jokers)}" if g.jokers else ""
+        lines.append(f"{_pad(g.name, w)} {' '.join(g.cards) + mark:<16} {shown:<5} {g.huxi:>4}{joker}")
     lines.append("(* holds the winning card)")
     unit = "囤" if v.options.get("naming") == "hunan" else "舵"
     lines.append(f"胡息 {s.huxi} (minimum {s.min_huxi})" + ("" if s.is_win else " — not a win"))
@@ -400,7 +433,7 @@ def add_cli_arguments(p: argparse.ArgumentParser, *, waits_only: bool = False) -
         p.add_argument("--win", help="winning card (omit for tianhu)")
     p.add_argument("--meld", action="append", help="a meld 'type:cards', e.g. 'peng:x5x5x5' (repeatable)")
     p.add_argument(
-        "--win-type", default="discard", choices=["discard", "self_draw", "other_draw", "tianhu", "dihu"]
+        "--win-type", default="discard", choices=["discard", "self_draw", "other_draw", "tianhu", "dihu", "sanlong"]
     )
     p.add_argument("--variant", default=DEFAULT_VARIANT)
     p.add_argument("--option", "-o", action="append", help="switch override name=value (repeatable)")

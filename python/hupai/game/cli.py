@@ -75,10 +75,20 @@ def _print_events(t: Table, log: list[dict[str, Any]], out: Any) -> None:
 
 def _cmd_play(args: argparse.Namespace) -> int:
     if args.variant.startswith("zipai"):
-        from hupai.game.zipai_table import ZipaiTable, make_zipai_agent
+        from hupai.game.zipai_table import ZipaiMatch, ZipaiTable, make_zipai_agent
 
-        zt = ZipaiTable(_variant(args), seed=args.seed)
         names = (args.agents.split(",") * 3)[:3]
+        if args.hands > 1:  # a match: the core's next_dealer between hands (dealer_after_draw)
+            m = ZipaiMatch(_variant(args), seed=args.seed)
+            m.play([make_zipai_agent(a, args.seed * 4 + k) for k, a in enumerate(names)], args.hands)
+            for k, zt in enumerate(m.tables):
+                res = zt.result or {}
+                w = res.get("win")
+                how = f"seat {w['seat']} wins ({w['win_type']}, {w['huxi']} 胡息)" if w else "荒庄"
+                print(f"hand {k + 1}: dealer {zt.dealer}, {how}, balances {res.get('balances')}")
+            print(f"totals {m.totals}; next dealer {m.dealer}")
+            return 0
+        zt = ZipaiTable(_variant(args), seed=args.seed)
         zt.run([make_zipai_agent(a, args.seed * 4 + k) for k, a in enumerate(names)])
         for e in zt.log[1:]:
             print(json.dumps(e, ensure_ascii=False))
@@ -137,6 +147,7 @@ def add_parsers(sub: Any) -> None:
     s.set_defaults(func=_cmd_simulate)
     p = sub.add_parser("play", help="play one hand and print it turn by turn", parents=[common])
     p.add_argument("--log", help="write the event log as JSON Lines")
+    p.add_argument("--hands", type=int, default=1, help="zipai: play a match of this many hands (dealer rotation by the rules)")
     p.set_defaults(func=_cmd_play)
     r = sub.add_parser("replay", help="replay a JSON Lines event log and check it")
     r.add_argument("log")

@@ -1,9 +1,11 @@
 """字牌 game flow (spec ``shared/rules/zipai.md`` §3, §5): a 3-player table, bots, log and replay.
 
 Every rule decision comes from the Rust core: ``zipai.claims`` (what a player may / must do with
-a card: 胡, 扫穿, 扫, 过扫, 开舵, 碰, 吃 with its 下比 groups) and ``zipai.score`` (the settlement of
-a win). This module only orders the claims (扫穿/扫 > 胡 > 开舵/碰 > 吃, seat order), asks the
-agents, keeps the 臭牌 / passed-碰 bookkeeping and the card locations, and logs.
+a card: 胡, 扫穿, 扫, 过扫, 开舵, 碰, 吃 with its 下比 groups, 臭 per action), ``zipai.discard_check``
+(legal discards and 相公), ``zipai.is_sanlong_wukan``, ``zipai.score`` (the settlement of a win) and
+``zipai.next_dealer`` (between the hands of a :class:`ZipaiMatch`). This module only orders the
+claims (扫穿/扫 > 胡 > 开舵/碰 > 吃, seat order), asks the agents, keeps the 臭牌 / passed-碰
+bookkeeping and the card locations, records the payments in a ``hupai.Settlement`` ledger, and logs.
 
 Agents are callables ``agent(obs, legal) -> action`` where ``legal`` is a list of action dicts
 (``{"type": "hu"|"pass"|"peng"|"chi"|"discard", ...}``) and the result is one of them.
@@ -26,11 +28,17 @@ from hupai._core import Settlement, Variant
 from hupai.errors import RuleConfigError
 from hupai.game.actions import IllegalActionError, ReplayError
 
-__all__ = ["ZipaiTable", "ZipaiRandomBot", "ZipaiGreedyBot", "make_zipai_agent", "replay", "ALL_CARDS"]
+__all__ = ["ZipaiTable", "ZipaiMatch", "ZipaiRandomBot", "ZipaiGreedyBot", "make_zipai_agent", "replay", "ALL_CARDS", "JOKER", "deck"]
 
 N_PLAYERS = 3
 KINDS = [f"x{i}" for i in range(1, 11)] + [f"d{i}" for i in range(1, 11)]
 ALL_CARDS: list[str] = [k for k in KINDS for _ in range(4)]
+JOKER = "K"
+
+
+def deck(jokers: int = 0) -> list[str]:
+    """The deck in index order: 80 cards, then ``jokers`` jokers (``"K"``, switch ``jokers``)."""
+    return ALL_CARDS + [JOKER] * jokers
 
 Agent = Callable[[dict[str, Any], list[dict[str, Any]]], dict[str, Any]]
 
@@ -39,18 +47,16 @@ class _Player:
     def __init__(self) -> None:
         self.hand: Counter[str] = Counter()  # concealed cards (incl. 坎 and dealt 扫穿)
         self.melds: list[dict[str, Any]] = []  # {"type", "tiles"}
-        self.chou: set[str] = set()
+        self.chou: set[str] = set()  # kinds 臭 for 吃 or 碰 (either)
+        self.chou_chi: set[str] = set()
+        self.chou_peng: set[str] = set()
         self.passed_peng: set[str] = set()
         self.fours = 0  # 4-card groups made or dealt (重舵: the second and later skip the discard)
         self.river: list[str] = []  # untaken drawn / discarded cards placed in front of him
-        self.dead = False  # 相公: had to discard with no free card; no further claims
+        self.dead = False  # 相公 (decided by the core): no further claims or wins
 
     def concealed(self) -> list[str]:
-        return [k for k in KINDS for _ in range(self.hand[k])]
-
-    def free(self) -> list[str]:
-        """Cards that may be discarded: a 坎 / dealt 扫穿 is never broken."""
-        return [k for k in KINDS if 0 < self.hand[k] < 3]
+        return [k for k in KINDS for _ in range(self.hand[k])] + [JOKER] * self.hand[JOKER]
 
     def n_cards(self) -> int:
         return sum(self.hand.values()) + sum(len(m["tiles"]) for m in self.melds) + len(self.river)
@@ -79,8 +85,9 @@ class ZipaiTable:
         self.dealer = dealer
         self.players = [_Player() for _ in range(N_PLAYERS)]
         rng = random.Random(seed)
-        self.wall = list(ALL_CARDS)
+        self.wall = deck(int(self.opts.get("jokers", 0)))
         rng.shuffle(self.wall)
+        self.position = False  # a table built by from_position (card counts not checked)
         self.log: list[dict[str, Any]] = [
             {"type": "start", "variant": self.variant.id, "options": dict(self.opts), "seed": seed, "dealer": dealer}
         ]
@@ -138,7 +145,8 @@ class ZipaiTable:
             p.melds,
             source=source,
             may_chi=may_chi,
-            chou=card in p.chou,
+            chou_chi=card in p.chou_chi,
+            chou_peng=card in p.chou_peng,
             passed_peng=sorted(p.passed_peng) or None,
             variant=self.variant,
         )
@@ -169,12 +177,15 @@ class ZipaiTable:
 
     def _discard(self, seat: int) -> int | None:
         p = self.players[seat]
-        free = p.free()
-        if not free:
-            p.dead = True
-            self._emit({"type": "no_discard", "seat": seat})
+        if p.dead:
             return (seat + 1) % N_PLAYERS
-        legal = [{"type": "discard", "card": k} for k in free]
+        # The core decides the legal discards and 相公 (wrong card count / nothing to discard).
+        chk = zipai.discard_check(p.concealed(), p.melds, check_count=not self.position)
+        if chk["xianggong"] is not None:
+            p.dead = True
+            self._emit({"type": "xianggong", "seat": seat, "reason": chk["xianggong"]})
+            return (seat + 1) % N_PLAYERS
+        legal = [{"type": "discard", "card": k} for k in chk["discards"]]
         card = self._ask(seat, legal)["card"]
         p.hand[card] -= 1
         self._in_play = card
@@ -186,10 +197,10 @@ class ZipaiTable:
     def _offer_discard(self, d: int, card: str, win_type: str) -> int | None:
         order = [(d + 1) % N_PLAYERS, (d + 2) % N_PLAYERS]
         cl = {s: self._claims(s, card, "discard", may_chi=(s == order[0])) for s in order}
-        # 胡: 放炮必胡 (mandatory, first in turn order)
+        # 胡: 放炮必胡 (mandatory, first in turn order; switch bi_hu)
         for s in order:
             if cl[s]["hu"] is not None:
-                if self.opts.get("bi_hu", "dianpao") == "dianpao":
+                if self.opts.get("bi_hu", "dianpao") in ("dianpao", "any"):
                     self._emit({"type": "bi_hu", "seat": s, "card": card})
                     self._win(s, card, win_type, discarder=d)
                     return None
@@ -217,6 +228,11 @@ class ZipaiTable:
     def _mark_chou(self, seat: int, card: str, peng: bool) -> None:
         p = self.players[seat]
         p.chou.add(card)
+        both = self.opts.get("chou_scope", "both") == "both"
+        if peng or both:
+            p.chou_peng.add(card)
+        if not peng or both:
+            p.chou_chi.add(card)
         if peng:
             p.passed_peng.add(card)
         self._emit({"type": "chou", "seat": seat, "card": card})
@@ -251,10 +267,35 @@ class ZipaiTable:
         self._in_play = None
         return True
 
+    def _must_win_on_draw(self) -> bool:
+        return bool(self.opts.get("must_win_on_draw", False)) or self.opts.get("bi_hu") == "any"
+
+    def _joker_drawn(self, seat: int) -> int | None:
+        """A drawn joker joins the drawer's hand (nobody may claim it); he may win with it (自摸),
+        else he discards as after a claim (gap-fill, docs/zipai.md)."""
+        p = self.players[seat]
+        p.hand[JOKER] += 1
+        self._in_play = None
+        self._emit({"type": "joker", "seat": seat})
+        if p.dead:
+            return (seat + 1) % N_PLAYERS
+        h = zipai.huxi(p.concealed(), None, p.melds, win_type="self_draw", passed_peng=sorted(p.passed_peng) or None, variant=self.variant)
+        if h is not None and h >= int(self.opts["min_huxi"]):
+            if self._must_win_on_draw():
+                self._emit({"type": "bi_hu", "seat": seat, "card": JOKER})
+                self._win(seat, None, "self_draw")
+                return None
+            if self._ask(seat, [{"type": "hu"}, {"type": "pass"}])["type"] == "hu":
+                self._win(seat, None, "self_draw")
+                return None
+        return self._discard(seat)
+
     def _draw_turn(self, seat: int) -> int | None:
         card = self.wall.pop(0)
         self._in_play = card
         self._emit({"type": "draw", "seat": seat, "card": card, "left": len(self.wall)})
+        if card == JOKER:
+            return self._joker_drawn(seat)
         order = [seat, (seat + 1) % N_PLAYERS, (seat + 2) % N_PLAYERS]
         own = self._claims(seat, card, "self_draw", may_chi=True)
         # 1. mandatory 扫穿 / 扫 / 过扫 (the drawer may win with it: 自摸)
@@ -279,7 +320,7 @@ class ZipaiTable:
         for s in order:
             if cl[s]["hu"] is not None:
                 wt = "self_draw" if s == seat else "other_draw"
-                if self.opts.get("must_win_on_draw", False):
+                if self._must_win_on_draw():
                     self._emit({"type": "bi_hu", "seat": s, "card": card})
                     self._win(s, card, wt)
                     return None
@@ -333,13 +374,20 @@ class ZipaiTable:
         self._settle(list(s.net), pays, seat, win_type)
 
     def _settle(self, net: list[int], payments: list[dict[str, Any]], winner: int | None, reason: str = "") -> None:
-        """The core's payments recorded in the shared zero-sum ledger (``hupai.Settlement``)."""
+        """The core's payments, one ledger event per payer (``hupai.Settlement`` enforces zero-sum
+        per event); the balances are the ledger's, checked against the core's net result."""
         ledger = Settlement([str(k) for k in range(N_PLAYERS)])
-        if winner is not None:
-            ledger.record("WIN", [(str(k), int(v)) for k, v in enumerate(net)], reason=f"zipai {reason}")
+        for pay in payments:
+            ledger.record(
+                "WIN",
+                [(str(pay["from"]), -int(pay["amount"])), (str(pay["to"]), int(pay["amount"]))],
+                reason=f"zipai {reason}: seat {pay['from']} pays seat {pay['to']}",
+            )
         ledger.end_hand()
         bal = ledger.balances
         balances = [int(bal[str(k)]) for k in range(N_PLAYERS)]
+        if balances != [int(v) for v in net]:  # the core's payments and net result disagree
+            raise RuntimeError(f"ledger {balances} differs from the core's net {net}")
         self._emit({"type": "settle", "net": balances})
         self.result = {
             "winner": winner,
@@ -376,6 +424,13 @@ class ZipaiTable:
                 p.hand[c] += 1
                 self._emit({"type": "extra_card", "seat": s, "card": c})
         self._emit({"type": "dangdi", "seat": self.dealer, "card": dangdi})
+        if self.opts.get("sanlong_wukan", False):  # 三龙五坎 wins at once (dealer first)
+            for k in range(N_PLAYERS):
+                s = (self.dealer + k) % N_PLAYERS
+                if zipai.is_sanlong_wukan(self.players[s].concealed()):
+                    self._emit({"type": "sanlong_wukan", "seat": s})
+                    self._win(s, None, "sanlong")
+                    return self.result  # type: ignore[return-value]
         d = self.players[self.dealer]
         t = zipai.huxi(d.concealed(), None, d.melds, win_type="tianhu", variant=self.variant)
         if t is not None and t >= int(self.opts["min_huxi"]):
@@ -412,14 +467,15 @@ class ZipaiTable:
         t = cls(variant, dealer=dealer)
         if len(hands) != N_PLAYERS:
             raise RuleConfigError("a zipai position needs 3 hands")
-        t.wall = [str(c) for c in zipai.parse_cards(wall)] if wall else []
+        t.wall = _cards(wall) if wall else []
         for s, h in enumerate(hands):
             p = t.players[s]
-            p.hand = Counter(str(c) for c in zipai.parse_cards(h)) if h else Counter()
+            p.hand = Counter(_cards(h)) if h else Counter()
             for ty, cards in (melds[s] if melds else []):
                 p.melds.append({"type": ty, "tiles": [str(c) for c in zipai.parse_cards(cards)]})
             p.fours = sum(1 for m in p.melds if len(m["tiles"]) == 4) + sum(1 for k in KINDS if p.hand[k] == 4)
         t.first_discard = False
+        t.position = True
         t.log.append({"type": "position", "hands": [p.view() for p in t.players], "wall": list(t.wall)})
         return t
 
@@ -438,6 +494,46 @@ class ZipaiTable:
         self._in_play = card
         self._emit({"type": "discard", "seat": seat, "card": card})
         return self._loop(self._offer_discard(seat, card, "discard"))
+
+
+def _cards(cards: str | Sequence[str]) -> list[str]:
+    """Card codes in order; a list may hold jokers ``"K"`` (a string may not: it is parsed as cards)."""
+    if isinstance(cards, str):
+        return [str(c) for c in zipai.parse_cards(cards)]
+    return [JOKER if c == JOKER else str(zipai.Card(c)) for c in cards]
+
+
+class ZipaiMatch:
+    """Several hands in a row at one table: the dealer of each hand comes from the core
+    (``zipai.next_dealer``: the winner; after a 荒庄 the same dealer, or his 下家 with
+    ``dealer_after_draw="next"``), balances add up. Hand ``k`` is dealt with seed
+    ``seed * 1_000_003 + k`` (deterministic)."""
+
+    def __init__(self, variant: Variant | str = "zipai_guilin", *, seed: int = 0, dealer: int = 0) -> None:
+        self.variant = variant if isinstance(variant, Variant) else Variant.load(variant)
+        if not 0 <= dealer < N_PLAYERS:
+            raise RuleConfigError(f"dealer must be 0..2, got {dealer}")
+        self.seed = seed
+        self.dealer = dealer
+        self.tables: list[ZipaiTable] = []
+        self.totals = [0] * N_PLAYERS
+
+    def play(self, agents: Sequence[Agent], hands: int) -> dict[str, Any]:
+        """Play ``hands`` more hands; returns ``{dealers, winners, totals}`` over all hands so far."""
+        if hands < 0:
+            raise RuleConfigError(f"hands must be >= 0, got {hands}")
+        for _ in range(hands):
+            k = len(self.tables)
+            t = ZipaiTable(self.variant, seed=self.seed * 1_000_003 + k, dealer=self.dealer)
+            res = t.run(agents)
+            self.tables.append(t)
+            self.totals = [a + int(b) for a, b in zip(self.totals, res["balances"], strict=True)]
+            self.dealer = zipai.next_dealer(self.dealer, res["winner"], self.variant)
+        return {
+            "dealers": [t.dealer for t in self.tables],
+            "winners": [t.result["winner"] if t.result else None for t in self.tables],
+            "totals": list(self.totals),
+        }
 
 
 # ---------------------------------------------------------------------------------------------
@@ -488,7 +584,7 @@ class ZipaiGreedyBot:
             c = a["card"]
             rest = hand.copy()
             rest[c] -= 1
-            cards = [k for k in KINDS for _ in range(rest[k])]
+            cards = [k for k in KINDS for _ in range(rest[k])] + [JOKER] * rest[JOKER]
             ws = zipai.waits(cards, melds, win_type="discard", variant=obs["variant"], reach_min=False)
             best = max((h for _c, h in ws), default=-1)
             i = KINDS.index(c)

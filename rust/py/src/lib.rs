@@ -67,8 +67,9 @@ mod _core {
     #[pymodule_export]
     use crate::zipai::{
         PyZipaiCard, zipai_batch_huxi, zipai_batch_is_winning, zipai_chi_options, zipai_claims,
-        zipai_decompose, zipai_duo, zipai_format_cards, zipai_from_counts, zipai_group_huxi,
-        zipai_huxi, zipai_parse_cards, zipai_score, zipai_to_counts, zipai_waits,
+        zipai_decompose, zipai_discard_check, zipai_duo, zipai_format_cards, zipai_from_counts,
+        zipai_group_huxi, zipai_huxi, zipai_is_sanlong_wukan, zipai_next_dealer, zipai_parse_cards,
+        zipai_score, zipai_to_counts, zipai_waits,
     };
 
     use super::*;

@@ -151,6 +151,70 @@ pub fn cards_from_py(obj: &Bound<'_, PyAny>) -> BindResult<Vec<Card>> {
     .into())
 }
 
+/// Concealed cards that may include jokers (`"K"`, 王, 鬼): the cards and the joker count.
+pub fn hand_cards_from_py(obj: &Bound<'_, PyAny>) -> BindResult<(Vec<Card>, u8)> {
+    let mut cards = Vec::new();
+    let mut jokers = 0usize;
+    if let Ok(s) = obj.cast::<PyString>() {
+        let (c, j) = zipai::parse_hand_cards(s.to_str()?)?;
+        return Ok((c, j));
+    }
+    if obj.cast::<PyList>().is_ok() || obj.cast::<PyTuple>().is_ok() {
+        for item in obj.try_iter()? {
+            let item = item?;
+            if let Ok(c) = item.cast::<PyZipaiCard>() {
+                cards.push(c.get().inner);
+            } else if let Ok(s) = item.cast::<PyString>() {
+                let (c, j) = zipai::parse_hand_cards(s.to_str()?)?;
+                cards.extend(c);
+                jokers += usize::from(j);
+            } else {
+                return Err(CoreError::tile(
+                    repr(&item),
+                    "list items must be card strings (or \"K\" for a joker) or Card",
+                )
+                .into());
+            }
+        }
+        let jokers = u8::try_from(jokers)
+            .ok()
+            .filter(|&j| j <= 4)
+            .ok_or_else(|| hand_err(format!("{jokers} jokers: a deck has at most 4")))?;
+        return Ok((cards, jokers));
+    }
+    Err(CoreError::tile(
+        repr(obj),
+        "expected cards as a string ('x2x7x10 d1d2d3') or a list of cards",
+    )
+    .into())
+}
+
+/// 翻醒 flips in order; a turned joker gives no 醒 and ends the chain (the flips stop before it).
+fn flips_from(obj: Option<&Bound<'_, PyAny>>) -> BindResult<Vec<Card>> {
+    let Some(o) = obj.filter(|o| !o.is_none()) else {
+        return Ok(Vec::new());
+    };
+    if let Ok(s) = o.cast::<PyString>() {
+        let s = s.to_str()?;
+        let cut = s.find(['K', 'k', '王', '鬼']).unwrap_or(s.len());
+        return Ok(zipai::parse_cards(&s[..cut])?);
+    }
+    if o.cast::<PyList>().is_ok() || o.cast::<PyTuple>().is_ok() {
+        let mut out = Vec::new();
+        for item in o.try_iter()? {
+            let item = item?;
+            if let Ok(s) = item.cast::<PyString>()
+                && zipai::is_joker(s.to_str()?)
+            {
+                break;
+            }
+            out.extend(cards_from_py(&item)?);
+        }
+        return Ok(out);
+    }
+    cards_from_py(o)
+}
+
 fn opt_cards(obj: Option<&Bound<'_, PyAny>>) -> BindResult<Vec<Card>> {
     match obj {
         Some(o) if !o.is_none() => cards_from_py(o),
@@ -254,6 +318,7 @@ fn group_json(g: &zipai::Group, hunan: bool) -> Value {
         "exposed": g.exposed,
         "has_win_card": g.has_win_card,
         "huxi": g.huxi,
+        "jokers": g.jokers.iter().map(ToString::to_string).collect::<Vec<_>>(),
     })
 }
 
@@ -278,8 +343,10 @@ fn spec_from(
     passed_peng: Option<&Bound<'_, PyAny>>,
 ) -> BindResult<HandSpec> {
     let wt = win_type_from(win_type)?;
+    let (concealed, jokers) = hand_cards_from_py(concealed)?;
     Ok(HandSpec {
-        concealed: cards_from_py(concealed)?,
+        concealed,
+        jokers,
         win: match win_card {
             Some(w) if !w.is_none() => Some(card_from_py(w)?),
             _ => None,
@@ -493,7 +560,7 @@ fn situation_from(d: &Bound<'_, PyDict>) -> BindResult<ZipaiSituation> {
         seat: seat(d, "seat", Some(0))?.unwrap_or(0),
         dealer: seat(d, "dealer", Some(0))?.unwrap_or(0),
         discarder: seat(d, "discarder", None)?,
-        flips: opt_cards(get(d, "flips")?.as_ref())?,
+        flips: flips_from(get(d, "flips")?.as_ref())?,
         difficulty,
     })
 }
@@ -620,6 +687,7 @@ pub fn zipai_group_huxi(
         exposed: false,
         has_win_card: false,
         huxi: 0,
+        jokers: Vec::new(),
     };
     Ok(r.value(g.kind, g.value_big()))
 }
@@ -636,7 +704,7 @@ pub fn zipai_duo(huxi: i32, variant: Option<&Bound<'_, PyAny>>) -> BindResult<i6
 /// ``other_draw``, ``discard``): ``hu`` (胡息 or ``None``), mandatory ``saochuan``/``sao``/``guosao``/
 /// ``kaiduo``, optional ``peng`` and ``chi`` (with 比 groups).
 #[pyfunction]
-#[pyo3(signature = (concealed, card, /, melds = None, *, source = "discard", may_chi = true, chou = false, passed_peng = None, variant = None))]
+#[pyo3(signature = (concealed, card, /, melds = None, *, source = "discard", may_chi = true, chou = false, passed_peng = None, variant = None, chou_chi = None, chou_peng = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn zipai_claims<'py>(
     py: Python<'py>,
@@ -648,6 +716,8 @@ pub fn zipai_claims<'py>(
     chou: bool,
     passed_peng: Option<&Bound<'py, PyAny>>,
     variant: Option<&Bound<'py, PyAny>>,
+    chou_chi: Option<bool>,
+    chou_peng: Option<bool>,
 ) -> BindResult<Bound<'py, PyAny>> {
     let v = variant_arg(variant)?;
     let r = v.zipai()?;
@@ -662,7 +732,11 @@ pub fn zipai_claims<'py>(
     }
     let spec = spec_from(concealed, None, melds, source, passed_peng)?;
     let x = card_from_py(card)?;
-    let c = zipai::claims(r, &spec, x, wt.source(), may_chi, chou)?;
+    let chou = zipai::Chou {
+        chi: chou_chi.unwrap_or(chou),
+        peng: chou_peng.unwrap_or(chou),
+    };
+    let c = zipai::claims_with(r, &spec, x, wt.source(), may_chi, chou)?;
     let s = |g: &[Card; 3]| g.iter().map(ToString::to_string).collect::<Vec<_>>();
     let val = json!({
         "hu": c.hu,
@@ -674,4 +748,45 @@ pub fn zipai_claims<'py>(
         "chi": c.chi.iter().map(|o| json!({"group": s(&o.group), "type": o.kind.id(), "bi": o.bi.iter().map(s).collect::<Vec<_>>()})).collect::<Vec<_>>(),
     });
     Ok(json_to_py(py, &val)?)
+}
+
+/// The flow's discard decision (core ``zipai::discard_check``): ``{"discards": [...], "xianggong":
+/// None | reason}`` for a player who must discard now.
+#[pyfunction]
+#[pyo3(signature = (concealed, /, melds = None, *, check_count = true))]
+pub fn zipai_discard_check<'py>(
+    py: Python<'py>,
+    concealed: &Bound<'py, PyAny>,
+    melds: Option<&Bound<'py, PyAny>>,
+    check_count: bool,
+) -> BindResult<Bound<'py, PyAny>> {
+    let spec = spec_from(concealed, None, melds, "tianhu", None)?;
+    let c = zipai::discard_check(&spec, check_count)?;
+    let val = json!({
+        "discards": c.discards.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        "xianggong": c.xianggong,
+    });
+    Ok(json_to_py(py, &val)?)
+}
+
+/// Whether dealt cards make 三龙五坎 (3 fours or 5 triplets; jokers do not count).
+#[pyfunction]
+#[pyo3(signature = (concealed, /))]
+pub fn zipai_is_sanlong_wukan(concealed: &Bound<'_, PyAny>) -> BindResult<bool> {
+    let (cards, _) = hand_cards_from_py(concealed)?;
+    Ok(zipai::is_sanlong_wukan(&card::to_counts(&cards)?))
+}
+
+/// The dealer of the next hand (core ``zipai::next_dealer``): the winner, or after a 荒庄 the
+/// same dealer / his 下家 (switch ``dealer_after_draw``).
+#[pyfunction]
+#[pyo3(signature = (dealer, winner, /, variant = None, players = 3))]
+pub fn zipai_next_dealer(
+    dealer: u8,
+    winner: Option<u8>,
+    variant: Option<&Bound<'_, PyAny>>,
+    players: u8,
+) -> BindResult<u8> {
+    let v = variant_arg(variant)?;
+    Ok(zipai::next_dealer(v.zipai()?, dealer, winner, players)?)
 }

@@ -95,9 +95,31 @@ impl Serialize for Card {
 }
 
 /// Parse cards: codes (`x2x7x10`, `d1 d2 d3`, `X5`), Chinese characters (`二七十 壹贰叁`), separated
-/// by nothing, spaces or commas. Jokers (`K`, 王, 鬼) are rejected: no supported preset has them.
+/// by nothing, spaces or commas. Jokers (`K`, 王, 鬼) are rejected here: they are not a card kind and
+/// are accepted only among a hand's concealed cards ([`parse_hand_cards`]).
 pub fn parse_cards(text: &str) -> Result<Vec<Card>> {
+    let (cards, jokers) = parse_inner(text, false)?;
+    debug_assert_eq!(jokers, 0);
+    Ok(cards)
+}
+
+/// Parse concealed cards that may include jokers (`K`, 王, 鬼; switch `jokers`): the cards and the
+/// number of jokers.
+pub fn parse_hand_cards(text: &str) -> Result<(Vec<Card>, u8)> {
+    let (cards, jokers) = parse_inner(text, true)?;
+    let jokers = u8::try_from(jokers)
+        .map_err(|_| Error::hand(format!("{jokers} jokers: a deck has at most 4")))?;
+    Ok((cards, jokers))
+}
+
+/// Whether a text is one joker (`K`, `k`, 王, 鬼).
+pub fn is_joker(text: &str) -> bool {
+    matches!(text.trim(), "K" | "k" | "王" | "鬼")
+}
+
+fn parse_inner(text: &str, allow_jokers: bool) -> Result<(Vec<Card>, usize)> {
     let mut out = Vec::new();
+    let mut jokers = 0usize;
     let chars: Vec<char> = text.chars().collect();
     let mut i = 0;
     while i < chars.len() {
@@ -120,9 +142,14 @@ pub fn parse_cards(text: &str) -> Result<Vec<Card>> {
             'x' => false,
             'd' => true,
             'k' | '王' | '鬼' => {
+                if allow_jokers {
+                    jokers += 1;
+                    i += 1;
+                    continue;
+                }
                 return Err(Error::tile(
                     c.to_string(),
-                    "jokers (王/鬼) are not supported by the 字牌 presets (switch jokers = 0)",
+                    "a joker (K/王/鬼) is not a card kind: jokers are accepted only among a hand's concealed cards (switch jokers)",
                 ));
             }
             _ => {
@@ -159,7 +186,7 @@ pub fn parse_cards(text: &str) -> Result<Vec<Card>> {
         }
         out.push(Card::new(big, rank).expect("rank checked"));
     }
-    Ok(out)
+    Ok((out, jokers))
 }
 
 /// Canonical formatting: sorted codes separated by spaces (`x1 x2 x3 d10`), or Chinese (`一二三拾`).
@@ -215,6 +242,9 @@ mod tests {
         assert!(parse_cards("x0").is_err());
         assert!(parse_cards("y1").is_err());
         assert!(parse_cards("K").is_err());
+        let (c, j) = parse_hand_cards("x1 K 王 d2").unwrap();
+        assert_eq!((format_cards(&c, false).as_str(), j), ("x1 d2", 2));
+        assert!(is_joker("王") && !is_joker("x1"));
         assert!(Card::new(true, 7).unwrap().is_red());
         assert_eq!(
             Card::parse("x10").unwrap().shifted(1),

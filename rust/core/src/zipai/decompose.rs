@@ -39,6 +39,10 @@ pub struct HandSpec {
     pub source: Option<WinSource>,
     /// Kinds whose 碰 the player passed (过碰 / 过扫).
     pub passed_peng: Vec<Card>,
+    /// Jokers (王) among the concealed cards (switch `jokers`): each stands for any card in the
+    /// free part of the split. With `win = None` and a self-draw source, the last card drawn was a
+    /// joker (it is counted here).
+    pub jokers: u8,
 }
 
 impl HandSpec {
@@ -79,6 +83,13 @@ impl HandSpec {
         let dealt = conc.iter().filter(|&&k| k == 4).count().min(2);
         let fours = self.melds.iter().filter(|m| m.cards.len() == 4).count() + dealt;
         let max = 23.max(20 + fours);
+        n += usize::from(self.jokers);
+        if self.jokers > 4 {
+            return Err(Error::hand(format!(
+                "{} jokers: a deck has at most 4",
+                self.jokers
+            )));
+        }
         if n > max {
             return Err(Error::hand(format!(
                 "wrong hand size: {n} cards; a 字牌 hand has at most {max} (21, plus one per 开舵/扫穿 after the first)"
@@ -87,9 +98,10 @@ impl HandSpec {
         if n < 2 {
             return Err(Error::hand(format!("wrong hand size: {n} cards")));
         }
-        if self.win.is_none() && self.source() != WinSource::Deal {
+        let joker_drawn = self.jokers > 0 && self.source() == WinSource::SelfDraw;
+        if self.win.is_none() && self.source() != WinSource::Deal && !joker_drawn {
             return Err(Error::hand(
-                "a winning card is required unless the win is from the deal (天胡)",
+                "a winning card is required unless the win is from the deal (天胡) or a drawn joker",
             ));
         }
         Ok(c)
@@ -123,6 +135,8 @@ enum Opt {
     E27,
     JiaoSmall2,
     JiaoBig2,
+    /// A concealed triplet made with jokers (valued as 坎).
+    JokerKan,
 }
 
 /// The values the search needs, taken from the rules for one branch.
@@ -134,12 +148,13 @@ struct Search {
     yes: [i32; 2],
     e27: [i32; 2],
     jiao: [i32; 2],
+    kan: [i32; 2],
     /// Only this kind may form a triplet (the winning card's kind), or none.
     win: Option<usize>,
     allow_chi: bool,
 }
 
-const MEMO_BITS: usize = 12;
+const MEMO_BITS: usize = 13;
 
 struct Memo {
     keys: Vec<u64>,
@@ -187,26 +202,27 @@ thread_local! {
     static MEMO: RefCell<Memo> = RefCell::new(Memo::new());
 }
 
-/// Free counts packed 2 bits per kind, kind 0 in the highest bits (bits 38-39), kind 19 lowest.
+/// Free counts packed 3 bits per kind (0..=7: at most 3 real cards plus 4 jokers standing for
+/// the kind), kind 0 in the highest bits (57-59), kind 19 lowest; bit 62 = pair still needed.
 #[inline]
 fn pack(c: &CardCounts) -> u64 {
-    c.iter().fold(0u64, |k, &x| (k << 2) | u64::from(x & 3))
+    c.iter().fold(0u64, |k, &x| (k << 3) | u64::from(x & 7))
 }
 
 #[inline]
 fn unit(i: usize) -> u64 {
-    1u64 << (2 * (19 - i))
+    1u64 << (3 * (19 - i))
 }
 
 #[inline]
 fn cnt(s: u64, i: usize) -> u64 {
-    (s >> (2 * (19 - i))) & 3
+    (s >> (3 * (19 - i))) & 7
 }
 
 /// Lowest kind with a card (the state is non-zero).
 #[inline]
 fn lowest(s: u64) -> usize {
-    ((s.leading_zeros() - 24) / 2) as usize
+    ((s.leading_zeros() - 4) / 3) as usize
 }
 
 impl Search {
@@ -225,6 +241,7 @@ impl Search {
             yes: v(GroupKind::YiErSan),
             e27: v(GroupKind::ErQiShi),
             jiao: v(GroupKind::Jiao),
+            kan: v(GroupKind::Kan),
             win,
             allow_chi,
         }
@@ -244,8 +261,14 @@ impl Search {
         if need_pair && ci >= 2 {
             push(Opt::Pair, self.pair[big], s - 2 * unit(i));
         }
-        if self.win == Some(i) && ci >= 3 {
-            push(Opt::Triplet, self.triplet[big], s - 3 * unit(i));
+        if ci >= 3 {
+            // Free real cards hold at most 2 dealt copies: a third is the winning card (triplet
+            // completed by it) or a joker (a concealed triplet, valued as 坎).
+            if self.win == Some(i) {
+                push(Opt::Triplet, self.triplet[big], s - 3 * unit(i));
+            } else {
+                push(Opt::JokerKan, self.kan[big], s - 3 * unit(i));
+            }
         }
         if self.allow_chi {
             if rank <= 8 && cnt(s, i + 1) > 0 && cnt(s, i + 2) > 0 {
@@ -284,7 +307,7 @@ impl Search {
         if s == 0 {
             return if need_pair { NEG } else { 0 };
         }
-        let key = s | (u64::from(need_pair) << 40);
+        let key = s | (u64::from(need_pair) << 62);
         if let Some(v) = memo.get(key) {
             return v;
         }
@@ -300,6 +323,106 @@ impl Search {
         }
         memo.put(key, best);
         best
+    }
+
+    /// Best 胡息 of real free counts `s` plus `j` jokers, each joker filling any slot of a group
+    /// (equivalent to trying every assignment of the jokers to card kinds, without enumerating
+    /// them): groups holding the lowest real card take their other cards from the hand or as
+    /// jokers; jokers left at the end form a pair or one 3-card group on their own.
+    fn best_jokers(&self, s: u64, j: u8, need_pair: bool, memo: &mut Memo) -> i32 {
+        if s == 0 {
+            return match (j, need_pair) {
+                (0, false) => 0,
+                (2, true) => self.pair[0].max(self.pair[1]),
+                (3, false) => self.best_three(),
+                _ => NEG,
+            };
+        }
+        let key = s | (u64::from(need_pair) << 60) | (u64::from(j) << 61);
+        if let Some(v) = memo.get(key) {
+            return v;
+        }
+        let i = lowest(s);
+        let big = usize::from(i >= 10);
+        let rank = i % 10 + 1;
+        let base = if i >= 10 { 10 } else { 0 };
+        let mut best = NEG;
+        let mut try_shape = |others: &[usize], value: i32, is_pair: bool, memo: &mut Memo| {
+            let s1 = s - unit(i);
+            // every way to take the other cards from the hand or as jokers
+            for mask in 0..(1u32 << others.len()) {
+                let mut st = s1;
+                let mut used = 0u8;
+                let mut ok = true;
+                for (b, &k) in others.iter().enumerate() {
+                    if mask >> b & 1 == 1 {
+                        used += 1;
+                    } else if cnt(st, k) > 0 {
+                        st -= unit(k);
+                    } else {
+                        ok = false;
+                        break;
+                    }
+                }
+                if !ok || used > j {
+                    continue;
+                }
+                let r = self.best_jokers(st, j - used, need_pair && !is_pair, memo);
+                if r > NEG {
+                    best = best.max(r + value);
+                }
+            }
+        };
+        if need_pair {
+            try_shape(&[i], self.pair[big], true, memo);
+        }
+        let tri = if self.win == Some(i) {
+            self.triplet[big]
+        } else {
+            self.kan[big]
+        };
+        try_shape(&[i, i], tri, false, memo);
+        if self.allow_chi {
+            for a in rank.saturating_sub(2).max(1)..=rank.min(8) {
+                let ks = [base + a - 1, base + a, base + a + 1];
+                let others: Vec<usize> = ks.iter().copied().filter(|&k| k != i).collect();
+                let v = if a == 1 { self.yes[big] } else { self.seq[big] };
+                try_shape(&others, v, false, memo);
+            }
+            if matches!(rank, 2 | 7 | 10) {
+                let others: Vec<usize> = [base + 1, base + 6, base + 9]
+                    .into_iter()
+                    .filter(|&k| k != i)
+                    .collect();
+                try_shape(&others, self.e27[big], false, memo);
+            }
+            let (sm, bg) = (rank - 1, rank + 9);
+            for (shape, v) in [([sm, sm, bg], self.jiao[0]), ([sm, bg, bg], self.jiao[1])] {
+                let mut others = shape.to_vec();
+                let p = others
+                    .iter()
+                    .position(|&k| k == i)
+                    .expect("i is in the shape");
+                others.remove(p);
+                try_shape(&others, v, false, memo);
+            }
+        }
+        memo.put(key, best);
+        best
+    }
+
+    /// The best value of one 3-card group made of jokers alone.
+    fn best_three(&self) -> i32 {
+        let mut v = self.kan[0].max(self.kan[1]);
+        if let Some(w) = self.win {
+            v = v.max(self.triplet[usize::from(w >= 10)]);
+        }
+        if self.allow_chi {
+            for x in [self.seq, self.yes, self.e27, self.jiao] {
+                v = v.max(x[0]).max(x[1]);
+            }
+        }
+        v
     }
 
     /// Walk the memo back to the groups of one best split.
@@ -339,6 +462,7 @@ impl Search {
             Opt::E27 => (GroupKind::ErQiShi, vec![k(i), k(i + 5), k(i + 8)]),
             Opt::JiaoSmall2 => (GroupKind::Jiao, vec![k(i), k(i), k(i + 10)]),
             Opt::JiaoBig2 => (GroupKind::Jiao, vec![k(i), k(i + 10), k(i + 10)]),
+            Opt::JokerKan => (GroupKind::Kan, vec![k(i), k(i), k(i)]),
         };
         Group {
             kind,
@@ -346,39 +470,118 @@ impl Search {
             exposed: false,
             has_win_card: false,
             huxi,
+            jokers: Vec::new(),
         }
     }
 }
 
-/// Best 胡息 of free cards (each count ≤ 3), `None` if they cannot be split.
+/// Call `f` with every assignment of `jokers` jokers to card kinds (a multiset, in kind order; a
+/// joker may stand for any card, even one of which four are already held): `free` is updated in
+/// place, `sub` counts the jokers per kind.
+fn for_each_assignment(
+    free: &mut CardCounts,
+    sub: &mut CardCounts,
+    jokers: u8,
+    start: usize,
+    f: &mut impl FnMut(&CardCounts, &CardCounts),
+) {
+    if jokers == 0 {
+        f(free, sub);
+        return;
+    }
+    for k in start..N_CARDS {
+        free[k] += 1;
+        sub[k] += 1;
+        for_each_assignment(free, sub, jokers - 1, k, f);
+        free[k] -= 1;
+        sub[k] -= 1;
+    }
+}
+
+/// Record which cards of the free groups are jokers (`sub`: jokers per kind): a joker-made
+/// triplet takes its jokers first, then the first groups holding the kind.
+fn mark_jokers(groups: &mut [Group], sub: &CardCounts) {
+    for (k, &n) in sub.iter().enumerate() {
+        let card = Card::new_unchecked(k as u8);
+        let mut left = usize::from(n);
+        for pass in 0..2 {
+            for g in groups.iter_mut() {
+                if left == 0 || (pass == 0 && g.kind != GroupKind::Kan) {
+                    continue;
+                }
+                let room = g.cards.iter().filter(|&&c| c == card).count()
+                    - g.jokers.iter().filter(|&&c| c == card).count();
+                let take = room.min(left);
+                g.jokers.extend(std::iter::repeat_n(card, take));
+                left -= take;
+            }
+        }
+    }
+}
+
+/// Free-card splits: the best 胡息 over every joker assignment (`all = false`, at most one
+/// result), or the best split of each assignment that splits (`all = true`). Empty = no split.
+#[allow(clippy::too_many_arguments)]
 fn search_free(
     rules: &ZipaiRules,
     free: &CardCounts,
+    jokers: u8,
     need_pair: bool,
     win: Option<usize>,
     guo_peng: bool,
     allow_chi: bool,
     want_groups: bool,
-) -> Option<(i32, Vec<Group>)> {
-    let total: u32 = free.iter().map(|&x| u32::from(x)).sum();
+    all: bool,
+) -> Vec<(i32, Vec<Group>)> {
+    let total: u32 = free.iter().map(|&x| u32::from(x)).sum::<u32>() + u32::from(jokers);
     if total % 3 != if need_pair { 2 } else { 0 } {
-        return None;
+        return Vec::new();
     }
-    debug_assert!(free.iter().all(|&x| x <= 3));
+    debug_assert!(free.iter().all(|&x| x <= 3) && jokers <= 4);
     let search = Search::new(rules, win, guo_peng, allow_chi);
-    let s = pack(free);
     MEMO.with(|m| {
         let mut memo = m.borrow_mut();
         memo.next_gen();
-        let v = search.best(s, need_pair, &mut memo);
-        if v <= NEG {
-            return None;
+        if jokers > 0 && !all && !want_groups {
+            // The best value only: jokers as wildcards inside the search (no enumeration).
+            let v = search.best_jokers(pack(free), jokers, need_pair, &mut memo);
+            return if v > NEG {
+                vec![(v, Vec::new())]
+            } else {
+                Vec::new()
+            };
         }
-        let mut groups = Vec::new();
-        if want_groups {
-            search.rebuild(s, need_pair, &mut memo, &mut groups);
+        let mut out: Vec<(i32, Vec<Group>)> = Vec::new();
+        let mut best: Option<(i32, CardCounts, CardCounts)> = None;
+        let mut f = *free;
+        let mut sub = [0u8; N_CARDS];
+        // One memo generation for every assignment: the search values depend only on the state.
+        for_each_assignment(&mut f, &mut sub, jokers, 0, &mut |counts, sub| {
+            let s = pack(counts);
+            let v = search.best(s, need_pair, &mut memo);
+            if v <= NEG {
+                return;
+            }
+            if all {
+                let mut groups = Vec::new();
+                if want_groups {
+                    search.rebuild(s, need_pair, &mut memo, &mut groups);
+                    mark_jokers(&mut groups, sub);
+                }
+                out.push((v, groups));
+            } else if best.as_ref().is_none_or(|b| v > b.0) {
+                best = Some((v, *counts, *sub));
+            }
+        });
+        if let Some((v, counts, sub)) = best {
+            let mut groups = Vec::new();
+            if want_groups {
+                search.rebuild(pack(&counts), need_pair, &mut memo, &mut groups);
+                mark_jokers(&mut groups, &sub);
+            }
+            out.push((v, groups));
         }
-        Some((v, groups))
+        out
     })
 }
 
@@ -389,6 +592,7 @@ fn fixed_group(rules: &ZipaiRules, kind: GroupKind, cards: Vec<Card>, exposed: b
         exposed,
         has_win_card: false,
         huxi: 0,
+        jokers: Vec::new(),
     };
     g.huxi = rules.value(kind, g.value_big());
     g
@@ -565,12 +769,22 @@ fn finish(
     }
 }
 
-fn need_pair(rules: &ZipaiRules, b: &Branch) -> bool {
+fn need_pair(rules: &ZipaiRules, b: &Branch, jokers: u8) -> bool {
     if rules.pair_needs_four {
         b.fixed.iter().any(|g| g.kind.is_four())
     } else {
-        b.free.iter().map(|&x| u32::from(x)).sum::<u32>() % 3 == 2
+        (b.free.iter().map(|&x| u32::from(x)).sum::<u32>() + u32::from(jokers)) % 3 == 2
     }
+}
+
+fn check_jokers(rules: &ZipaiRules, spec: &HandSpec) -> Result<()> {
+    if spec.jokers > rules.jokers {
+        return Err(Error::hand(format!(
+            "{} joker(s) in the hand but this variant has {} (switch jokers)",
+            spec.jokers, rules.jokers
+        )));
+    }
+    Ok(())
 }
 
 /// The candidate best decompositions: per upgrade branch, the 胡息-best split and (when `no_chi`
@@ -581,18 +795,29 @@ pub fn candidates(rules: &ZipaiRules, spec: &HandSpec, no_chi: bool) -> Result<V
     } else {
         spec.win
     };
+    check_jokers(rules, spec)?;
     let guo = spec.win.is_some_and(|w| spec.passed_peng.contains(&w));
+    let j = spec.jokers;
+    // With jokers and 名堂 (`no_chi` asked), every joker assignment is a candidate: the cards a
+    // joker stands for change the red/big/small counts.
+    let all = no_chi && j > 0;
     let mut out = Vec::new();
     for b in branches(rules, spec)? {
-        let np = need_pair(rules, &b);
-        if let Some((v, g)) = search_free(rules, &b.free, np, b.win_triplet, guo, true, true) {
-            let fixed_chi = b.fixed.iter().any(|g| g.kind.is_chi_type());
-            let free_has_chi = g.iter().any(|x| x.kind.is_chi_type());
-            let pure = if no_chi && !fixed_chi && free_has_chi {
-                search_free(rules, &b.free, np, b.win_triplet, guo, false, true)
-            } else {
-                None
-            };
+        let np = need_pair(rules, &b, j);
+        let splits = search_free(rules, &b.free, j, np, b.win_triplet, guo, true, true, all);
+        if splits.is_empty() {
+            continue;
+        }
+        let fixed_chi = b.fixed.iter().any(|g| g.kind.is_chi_type());
+        let any_free_chi = splits
+            .iter()
+            .any(|(_, g)| g.iter().any(|x| x.kind.is_chi_type()));
+        let pure = if no_chi && !fixed_chi && any_free_chi {
+            search_free(rules, &b.free, j, np, b.win_triplet, guo, false, true, all)
+        } else {
+            Vec::new()
+        };
+        for (v, g) in splits.into_iter().chain(pure) {
             let bb = Branch {
                 fixed: b.fixed.clone(),
                 free: b.free,
@@ -600,9 +825,6 @@ pub fn candidates(rules: &ZipaiRules, spec: &HandSpec, no_chi: bool) -> Result<V
                 kaiduo_by_win: b.kaiduo_by_win,
             };
             out.push(finish(bb, g, v, win));
-            if let Some((pv, pg)) = pure {
-                out.push(finish(b, pg, pv, win));
-            }
         }
     }
     Ok(out)
@@ -610,11 +832,23 @@ pub fn candidates(rules: &ZipaiRules, spec: &HandSpec, no_chi: bool) -> Result<V
 
 /// Best 胡息 over every reading and split, without building the groups (`None`: not complete).
 pub fn best_huxi(rules: &ZipaiRules, spec: &HandSpec) -> Result<Option<i32>> {
+    check_jokers(rules, spec)?;
     let guo = spec.win.is_some_and(|w| spec.passed_peng.contains(&w));
     let mut best: Option<i32> = None;
     for b in branches(rules, spec)? {
-        let np = need_pair(rules, &b);
-        if let Some((v, _)) = search_free(rules, &b.free, np, b.win_triplet, guo, true, false) {
+        let np = need_pair(rules, &b, spec.jokers);
+        let splits = search_free(
+            rules,
+            &b.free,
+            spec.jokers,
+            np,
+            b.win_triplet,
+            guo,
+            true,
+            false,
+            false,
+        );
+        if let Some(&(v, _)) = splits.first() {
             let total = v + b.fixed.iter().map(|g| g.huxi).sum::<i32>();
             best = Some(best.map_or(total, |x: i32| x.max(total)));
         }
@@ -672,7 +906,11 @@ pub fn best_huxi_counts(rules: &ZipaiRules, counts: &CardCounts) -> Result<Optio
     } else {
         free.iter().map(|&x| u32::from(x)).sum::<u32>() % 3 == 2
     };
-    Ok(search_free(rules, &free, np, None, false, true, false).map(|(v, _)| v + fixed))
+    Ok(
+        search_free(rules, &free, 0, np, None, false, true, false, false)
+            .first()
+            .map(|&(v, _)| v + fixed),
+    )
 }
 
 /// A card the hand waits on, with the 胡息 of the best win on it.

@@ -144,6 +144,39 @@ pub fn claims(
     may_chi: bool,
     chou: bool,
 ) -> Result<Claims> {
+    claims_with(
+        rules,
+        hand,
+        x,
+        source,
+        may_chi,
+        Chou {
+            chi: chou,
+            peng: chou,
+        },
+    )
+}
+
+/// Whether card X is 臭 for a player, per action (switch `chou_scope`: with `"both"` the flow
+/// marks both on any passed 吃/碰; with `"per_action"` only the action passed).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Chou {
+    /// A passed 吃 of X: no more 吃 of X.
+    pub chi: bool,
+    /// A passed 碰 of X: no more 碰 of X.
+    pub peng: bool,
+}
+
+/// [`claims`] with the 臭 state per action. With the switch `chou_blocks_hu`, a 臭 card (either
+/// flag) cannot be won on either.
+pub fn claims_with(
+    rules: &ZipaiRules,
+    hand: &HandSpec,
+    x: Card,
+    source: WinSource,
+    may_chi: bool,
+    chou: Chou,
+) -> Result<Claims> {
     let mut conc = [0u8; N_CARDS];
     for c in &hand.concealed {
         conc[usize::from(c.index())] += 1;
@@ -159,6 +192,9 @@ pub fn claims(
     probe.win = Some(x);
     probe.source = Some(source);
     out.hu = best_huxi(rules, &probe)?.filter(|&h| h >= rules.min_huxi);
+    if rules.chou_blocks_hu && (chou.chi || chou.peng) {
+        out.hu = None;
+    }
     let mut free: CardCounts = conc;
     free.iter_mut().filter(|c| **c >= 3).for_each(|c| *c = 0);
     match source {
@@ -171,11 +207,11 @@ pub fn claims(
         }
         WinSource::OtherDraw => {
             out.kaiduo = has_kan || has_sao || has_peng;
-            out.peng = pair && !chou;
+            out.peng = pair && !chou.peng;
         }
         WinSource::Discard => {
             out.kaiduo = (has_kan || has_sao) && rules.kaiduo_on_discard;
-            out.peng = pair && !chou && rules.peng_on_discard;
+            out.peng = pair && !chou.peng && rules.peng_on_discard;
         }
         WinSource::Deal => {}
     }
@@ -185,7 +221,7 @@ pub fn claims(
         WinSource::Deal => false,
         _ => true,
     };
-    if may_chi && chi_ok && !chou && !forced {
+    if may_chi && chi_ok && !chou.chi && !forced {
         out.chi = chi_options(&free, x);
     }
     // A 吃 / 碰 is followed by a discard from the free hand: one that would leave no free card is
@@ -195,4 +231,70 @@ pub fn claims(
     out.chi
         .retain(|o| n_free > 2 + 3 * u32::try_from(o.bi.len()).unwrap_or(u32::MAX / 4));
     Ok(out)
+}
+
+/// What a player who must discard may discard, and whether he is 相公 (zipai.md §5 gap-fill).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct DiscardCheck {
+    /// Legal discards: free concealed kinds (a 坎 or dealt 扫穿 is never broken, a joker never
+    /// leaves the hand), in kind order.
+    pub discards: Vec<Card>,
+    /// Why the player is 相公 (no legal discard, or a card count that can never win), if he is.
+    pub xianggong: Option<String>,
+}
+
+/// The discard decision of the flow: the legal discards of a player who must discard now (after
+/// 吃/碰/扫/a first 开舵/扫穿, a drawn joker, or the dealer's first turn), and the 相公 verdict.
+///
+/// A player about to discard owns 21 cards plus one per 4-card group after the first (重舵):
+/// concealed cards, jokers and melds. A different count, or no card he may discard, makes him
+/// 相公: he can no longer win or claim for the rest of the hand (his turns only draw).
+/// `check_count = false` skips the card-count test (positions built for analysis or tests).
+pub fn discard_check(hand: &HandSpec, check_count: bool) -> Result<DiscardCheck> {
+    let mut conc = [0u8; N_CARDS];
+    for c in &hand.concealed {
+        conc[usize::from(c.index())] += 1;
+        if conc[usize::from(c.index())] > 4 {
+            return Err(crate::error::Error::hand(format!(
+                "more than 4 copies of {c} in the concealed cards"
+            )));
+        }
+    }
+    let fours = hand.melds.iter().filter(|m| m.cards.len() == 4).count()
+        + conc.iter().filter(|&&n| n == 4).count();
+    let owned = hand.concealed.len()
+        + usize::from(hand.jokers)
+        + hand.melds.iter().map(|m| m.cards.len()).sum::<usize>();
+    let expected = 21 + fours.saturating_sub(1);
+    let discards: Vec<Card> = Card::all()
+        .filter(|c| (1..3).contains(&conc[usize::from(c.index())]))
+        .collect();
+    let xianggong = if check_count && owned != expected {
+        Some(format!(
+            "相公: {owned} cards where a player about to discard holds {expected}"
+        ))
+    } else if discards.is_empty() {
+        Some("相公: no card may be discarded (only 坎, 扫穿 or jokers left)".to_string())
+    } else {
+        None
+    };
+    Ok(DiscardCheck {
+        discards,
+        xianggong,
+    })
+}
+
+/// The dealer of the next hand (zipai.md §3): the winner; after a 荒庄 (`winner = None`) the same
+/// dealer, or his 下家 with `dealer_after_draw = "next"`.
+pub fn next_dealer(rules: &ZipaiRules, dealer: u8, winner: Option<u8>, players: u8) -> Result<u8> {
+    if !(2..=4).contains(&players) || dealer >= players || winner.is_some_and(|w| w >= players) {
+        return Err(crate::error::Error::hand(format!(
+            "next_dealer: dealer {dealer} / winner {winner:?} out of range for {players} players"
+        )));
+    }
+    Ok(match winner {
+        Some(w) => w,
+        None if rules.dealer_next_after_draw => (dealer + 1) % players,
+        None => dealer,
+    })
 }

@@ -154,6 +154,8 @@ pub struct Group {
     /// Holds the winning card.
     pub has_win_card: bool,
     pub huxi: i32,
+    /// The cards of `cards` that are jokers (王) standing for them (switch `jokers`).
+    pub jokers: Vec<Card>,
 }
 
 impl Group {

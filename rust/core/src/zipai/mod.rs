@@ -14,15 +14,18 @@ pub mod group;
 pub mod rules;
 pub mod score;
 
-pub use card::{Card, CardCounts, N_CARDS, format_cards, parse_cards};
+pub use card::{Card, CardCounts, N_CARDS, format_cards, is_joker, parse_cards, parse_hand_cards};
 pub use decompose::{
     Decomposition, HandSpec, Wait, WinSource, best_decomposition, best_huxi, best_huxi_counts,
     candidates, waits,
 };
-pub use flow::{ChiOption, Claims, can_peng, chi_options, claims};
+pub use flow::{
+    ChiOption, Chou, Claims, DiscardCheck, can_peng, chi_options, claims, claims_with,
+    discard_check, next_dealer,
+};
 pub use group::{Group, GroupKind, Meld, MeldType};
 pub use rules::{ZipaiRules, duo};
-pub use score::{Payment, WinType, ZipaiScore, ZipaiSituation, score};
+pub use score::{Payment, WinType, ZipaiScore, ZipaiSituation, is_sanlong_wukan, score};
 
 #[cfg(test)]
 mod tests;

@@ -24,6 +24,10 @@ pub enum Xing {
     Fan,
     /// 跟醒: the winning card itself gives the 醒 (offset applied to it).
     Gen,
+    /// 随醒: the 醒 card is the winning card itself (no offset): every copy of it counts.
+    Sui,
+    /// 双醒: 翻醒 where every 醒 counts twice.
+    Double,
 }
 
 /// Who pays for an ordinary discard win (点炮).
@@ -79,6 +83,14 @@ pub struct ZipaiRules {
     /// Flow: 吃 / 碰 allowed on discards.
     pub chi_on_discard: bool,
     pub peng_on_discard: bool,
+    /// Jokers (王) in the deck: at most this many in one hand (0: none).
+    pub jokers: u8,
+    /// 三龙五坎: 3 dealt fours or 5 dealt triplets win at once, paid like 天胡.
+    pub sanlong_wukan: bool,
+    /// Flow: a 臭 card also blocks 胡 for that player.
+    pub chou_blocks_hu: bool,
+    /// Flow: after a 荒庄 the dealer's 下家 deals the next hand (false: the same dealer).
+    pub dealer_next_after_draw: bool,
 }
 
 fn param_int(p: &PresetData, table: &str, key: &str) -> Result<i64> {
@@ -142,11 +154,6 @@ impl ZipaiRules {
                 shuahou: fan_value(p, "SHUA_HOU")?,
             }),
         };
-        if o.int("jokers")? != 0 {
-            return Err(Error::rule(
-                "switch jokers: jokers (王) are not implemented yet; only 0 is supported",
-            ));
-        }
         Ok(ZipaiRules {
             huxi,
             hunan_names: o.str("naming")? == "hunan",
@@ -166,6 +173,8 @@ impl ZipaiRules {
             xing: match o.str("xing")? {
                 "fan" => Xing::Fan,
                 "gen" => Xing::Gen,
+                "sui" => Xing::Sui,
+                "double" => Xing::Double,
                 _ => Xing::None,
             },
             xing_offset: match o.str("xing_offset")? {
@@ -186,6 +195,11 @@ impl ZipaiRules {
             kaiduo_on_discard: o.bool("kaiduo_on_discard")?,
             chi_on_discard: o.bool("chi_on_discard")?,
             peng_on_discard: o.bool("peng_on_discard")?,
+            jokers: u8::try_from(o.int("jokers")?)
+                .map_err(|_| Error::rule("switch jokers must be 0..4"))?,
+            sanlong_wukan: o.bool("sanlong_wukan")?,
+            chou_blocks_hu: o.bool("chou_blocks_hu")?,
+            dealer_next_after_draw: o.str("dealer_after_draw")? == "next",
         })
     }
 

@@ -5,9 +5,9 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 
-use super::card::Card;
+use super::card::{Card, CardCounts, N_CARDS};
 use super::decompose::{Decomposition, HandSpec, WinSource, candidates};
-use super::group::GroupKind;
+use super::group::{Group, GroupKind};
 use super::rules::{DiscardPayment, Xing, Zimo, ZipaiRules};
 
 /// How the hand was won.
@@ -24,6 +24,8 @@ pub enum WinType {
     Tianhu,
     /// 地胡: a non-dealer wins on the dealer's first discard.
     Dihu,
+    /// 三龙五坎 (switch `sanlong_wukan`): 3 dealt fours or 5 dealt triplets, any seat, at once.
+    Sanlong,
 }
 
 impl WinType {
@@ -34,9 +36,10 @@ impl WinType {
             "discard" | "dianpao" | "点炮" => WinType::Discard,
             "tianhu" | "天胡" => WinType::Tianhu,
             "dihu" | "地胡" => WinType::Dihu,
+            "sanlong" | "sanlong_wukan" | "三龙五坎" => WinType::Sanlong,
             other => {
                 return Err(Error::hand(format!(
-                    "unknown win_type {other:?}; expected self_draw, other_draw, discard, tianhu or dihu"
+                    "unknown win_type {other:?}; expected self_draw, other_draw, discard, tianhu, dihu or sanlong"
                 )));
             }
         })
@@ -46,7 +49,7 @@ impl WinType {
             WinType::SelfDraw => WinSource::SelfDraw,
             WinType::OtherDraw => WinSource::OtherDraw,
             WinType::Discard | WinType::Dihu => WinSource::Discard,
-            WinType::Tianhu => WinSource::Deal,
+            WinType::Tianhu | WinType::Sanlong => WinSource::Deal,
         }
     }
 }
@@ -172,12 +175,13 @@ fn mingtang(r: &ZipaiRules, sit: &ZipaiSituation, d: &Decomposition) -> Vec<Ming
             hit("TUAN_HU", "团胡", m.tuan);
         }
     }
-    if sit.hand.concealed.len() == 1 && sit.hand.win.is_some() {
+    if sit.hand.concealed.len() + usize::from(sit.hand.jokers) == 1 && sit.hand.win.is_some() {
         hit("SHUA_HOU", "耍猴", m.shuahou);
     }
     out
 }
 
+/// Copies of `card` the winner owns (jokers never count: they are not that card).
 fn count_owned(r: &ZipaiRules, sit: &ZipaiSituation, card: Card) -> i64 {
     let h = &sit.hand;
     let mut n =
@@ -203,7 +207,13 @@ fn xing(r: &ZipaiRules, sit: &ZipaiSituation) -> (Vec<Card>, Vec<Card>, i64) {
                 total = count_owned(r, sit, c);
             }
         }
-        Xing::Fan => {
+        Xing::Sui => {
+            if let Some(w) = sit.hand.win {
+                cards.push(w);
+                total = count_owned(r, sit, w);
+            }
+        }
+        Xing::Fan | Xing::Double => {
             if !sit.haidi {
                 for &f in &sit.flips {
                     let c = f.shifted(r.xing_offset);
@@ -215,6 +225,9 @@ fn xing(r: &ZipaiRules, sit: &ZipaiSituation) -> (Vec<Card>, Vec<Card>, i64) {
                         break;
                     }
                 }
+            }
+            if r.xing == Xing::Double {
+                total *= 2;
             }
         }
     }
@@ -233,6 +246,12 @@ fn factors(r: &ZipaiRules, sit: &ZipaiSituation) -> (Vec<Factor>, i64) {
         f.push(Factor {
             name: "海底胡",
             value: r.haidi_mult,
+        });
+    }
+    if sit.win_type == WinType::Sanlong {
+        f.push(Factor {
+            name: "三龙五坎",
+            value: r.tianhu_mult,
         });
     }
     if sit.win_type == WinType::Tianhu {
@@ -313,7 +332,11 @@ pub fn score(r: &ZipaiRules, sit: &ZipaiSituation) -> Result<ZipaiScore> {
             "difficulty must be >= 1, got {difficulty}"
         )));
     }
-    let cands = candidates(r, &sit.hand, r.mingtang.is_some())?;
+    let cands = if sit.win_type == WinType::Sanlong {
+        vec![sanlong(r, &sit.hand)?]
+    } else {
+        candidates(r, &sit.hand, r.mingtang.is_some())?
+    };
     let complete = !cands.is_empty();
     let (factors, m) = factors(r, sit);
     let (xing_cards, flips_used, xing) = xing(r, sit);
@@ -425,6 +448,56 @@ pub fn score(r: &ZipaiRules, sit: &ZipaiSituation) -> Result<ZipaiScore> {
         payments,
         net,
         decomposition: Some(d),
+    })
+}
+
+/// Whether dealt cards (counts, jokers not included) make 三龙五坎: 3 fours or 5 triplets (a four
+/// holds a triplet and counts toward the five).
+pub fn is_sanlong_wukan(counts: &CardCounts) -> bool {
+    counts.iter().filter(|&&n| n == 4).count() >= 3
+        || counts.iter().filter(|&&n| n >= 3).count() >= 5
+}
+
+/// The 三龙五坎 reading of a dealt hand: its 扫穿 and 坎 as groups (the other cards need not
+/// split); 胡息 = theirs, raised to `min_huxi` so the win is worth at least one 舵.
+fn sanlong(r: &ZipaiRules, hand: &HandSpec) -> Result<Decomposition> {
+    if !r.sanlong_wukan {
+        return Err(Error::hand(
+            "三龙五坎 (win_type sanlong) needs the switch sanlong_wukan = true",
+        ));
+    }
+    hand.validate()?;
+    let mut counts: CardCounts = [0; N_CARDS];
+    for c in hand.concealed.iter().chain(hand.win.iter()) {
+        counts[usize::from(c.index())] += 1;
+    }
+    if !hand.melds.is_empty() || !is_sanlong_wukan(&counts) {
+        return Err(Error::hand(
+            "三龙五坎 needs 3 dealt fours or 5 dealt triplets among the concealed cards and no melds",
+        ));
+    }
+    let mut groups = Vec::new();
+    for (i, &n) in counts.iter().enumerate() {
+        let card = Card::from_index(i as u8).expect("index");
+        let kind = match n {
+            4 => GroupKind::SaoChuan,
+            3 => GroupKind::Kan,
+            _ => continue,
+        };
+        groups.push(Group {
+            kind,
+            cards: vec![card; usize::from(n)],
+            exposed: false,
+            has_win_card: false,
+            huxi: r.value(kind, card.is_big()),
+            jokers: Vec::new(),
+        });
+    }
+    let huxi = groups.iter().map(|g| g.huxi).sum::<i32>().max(r.min_huxi);
+    Ok(Decomposition {
+        groups,
+        huxi,
+        kaiduo_by_win: false,
     })
 }
 

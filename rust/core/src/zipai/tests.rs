@@ -38,6 +38,7 @@ fn sit(
                 .collect(),
             source: None,
             passed_peng: Vec::new(),
+            jokers: 0,
         },
         win_type,
         haidi,
@@ -310,8 +311,146 @@ fn typed_errors() {
     assert!(Meld::new(MeldType::Chi, cards("x1x2x4")).is_err());
     assert!(Meld::new(MeldType::SaoChuan, cards("x1x1x1")).is_err());
     assert!(MeldType::parse("gang").is_err());
-    assert!(Variant::with_options("zipai_guilin", [("jokers", SwitchValue::Int(1))]).is_err());
+    assert!(Variant::with_options("zipai_guilin", [("jokers", SwitchValue::Int(5))]).is_err());
     assert!(Variant::load("mcr").unwrap().zipai().is_err());
+}
+
+fn hand_spec(concealed: &str, win: Option<&str>, source: WinSource) -> HandSpec {
+    let (c, j) = parse_hand_cards(concealed).unwrap();
+    HandSpec {
+        concealed: c,
+        win: win.map(|w| Card::parse(w).unwrap()),
+        source: Some(source),
+        jokers: j,
+        ..HandSpec::default()
+    }
+}
+
+#[test]
+fn joker_completes_a_kan_and_is_reported() {
+    let r = rules("zipai_guilin", &[("jokers", SwitchValue::Int(2))]);
+    let spec = hand_spec(
+        "x1x2x3 d1d2d3 x2x7x10 d2d7d10 x4x5x6 d4d5d6 d8d8 K",
+        None,
+        WinSource::Deal,
+    );
+    let d = best_decomposition(&r, &spec).unwrap().unwrap();
+    assert_eq!(d.huxi, 24, "{d:?}");
+    let kan = d.groups.iter().find(|g| !g.jokers.is_empty()).unwrap();
+    assert_eq!(kan.kind, GroupKind::Kan);
+    assert_eq!(kan.jokers, cards("d8"));
+    // Without the switch a joker is an input error.
+    let r0 = rules("zipai_guilin", &[]);
+    assert!(matches!(
+        best_huxi(&r0, &spec),
+        Err(crate::error::Error::InvalidHand(_))
+    ));
+    // A drawn joker as the winning card (no win card, self-draw source).
+    let spec = hand_spec(
+        "x1x2x3 d1d2d3 x2x7x10 d2d7d10 x4x5x6 d4d5d6 d8d8 K",
+        None,
+        WinSource::SelfDraw,
+    );
+    assert_eq!(best_huxi(&r, &spec).unwrap(), Some(24));
+    // Jokers alone form a group: three jokers = the best 3-card group (6 胡息).
+    let spec = hand_spec(
+        "x1x2x3 d1d2d3 x2x7x10 d2d7d10 x4x5x6 d4d5d6 KK",
+        Some("x9"),
+        WinSource::Discard,
+    );
+    let r3 = rules("zipai_guilin", &[("jokers", SwitchValue::Int(3))]);
+    assert_eq!(best_huxi(&r3, &spec).unwrap(), Some(18 + 1));
+}
+
+#[test]
+fn xianggong_is_decided_by_the_core() {
+    let ok = hand_spec(
+        "x1x2x3 d1d2d3 x2x7x10 d2d7d10 x4x5x6 d4d5d6 d8d8 x9",
+        None,
+        WinSource::Deal,
+    );
+    let c = discard_check(&ok, true).unwrap();
+    assert!(c.xianggong.is_none());
+    assert_eq!(c.discards, cards("x1x2x3x4x5x6x7x9x10 d1d2d3d4d5d6d7d8d10"));
+    let kans = hand_spec(
+        "x1x1x1 x2x2x2 x3x3x3 x4x4x4 d1d1d1 d2d2d2 d3d3d3",
+        None,
+        WinSource::Deal,
+    );
+    let c = discard_check(&kans, true).unwrap();
+    assert!(c.discards.is_empty() && c.xianggong.unwrap().contains("no card"));
+    let short = hand_spec("x1x2x3 d1d2d3 x2x7x10", None, WinSource::Deal);
+    assert!(discard_check(&short, false).unwrap().xianggong.is_none());
+    assert!(
+        discard_check(&short, true)
+            .unwrap()
+            .xianggong
+            .unwrap()
+            .contains("cards")
+    );
+    let jokers = hand_spec(
+        "x1x1x1 x2x2x2 x3x3x3 x4x4x4 d1d1d1 d2d2d2 d3d3 K",
+        None,
+        WinSource::Deal,
+    );
+    let c = discard_check(&jokers, true).unwrap();
+    assert_eq!(c.discards, cards("d3"));
+}
+
+#[test]
+fn sanlong_wukan_pays_like_tianhu() {
+    let on = rules(
+        "zipai_guilin",
+        &[("sanlong_wukan", SwitchValue::Bool(true))],
+    );
+    let mut s = sit(
+        "x1x1x1 x2x2x2 x3x3x3 x4x4x4 x5x5x5 x6 x8 d1 d5 d9",
+        None,
+        &[],
+        WinType::Sanlong,
+        1,
+        0,
+        None,
+        "",
+        false,
+    );
+    let out = score(&on, &s).unwrap();
+    // 5 small 坎 = 15 胡息 → 舵 2, ×2 (paid like 天胡) = 4 from each other player.
+    check(&out, 15, 2, 0, 4, &[-4, 8, -4]);
+    assert!(score(&rules("zipai_guilin", &[]), &s).is_err());
+    s.hand.concealed = cards("x1x1x1 x2x2x2 x3x3x3 x4x4x4 x5x6x7 x6 x8 d1 d5 d9");
+    assert!(score(&on, &s).is_err());
+    assert!(is_sanlong_wukan(&to_counts("x1x1x1x1 x2x2x2x2 x3x3x3x3")));
+}
+
+fn to_counts(s: &str) -> CardCounts {
+    card::to_counts(&cards(s)).unwrap()
+}
+
+#[test]
+fn sui_and_double_xing() {
+    let s = sit(
+        "d8d8d8 x2x7x10 d4d5d6 x6x7x8 x9x10",
+        Some("x8"),
+        &[("chi", "d1d2d3"), ("peng", "x5x5x5")],
+        WinType::Discard,
+        1,
+        0,
+        Some(2),
+        "d7",
+        false,
+    );
+    // 随醒: the winning card x8 itself; B owns two x8 → 醒 2, amount 3 + 2.
+    let sui = rules("zipai_guilin", &[("xing", SwitchValue::Str("sui".into()))]);
+    let out = score(&sui, &s).unwrap();
+    assert_eq!(out.xing_cards, cards("x8"));
+    check(&out, 16, 3, 2, 5, &[0, 10, -10]);
+    // 双醒: 翻醒 (d7 → d8, 3 copies) counted twice → 醒 6, amount 3 + 6.
+    let dbl = rules(
+        "zipai_guilin",
+        &[("xing", SwitchValue::Str("double".into()))],
+    );
+    check(&score(&dbl, &s).unwrap(), 16, 3, 6, 9, &[0, 18, -18]);
 }
 
 mod props {
@@ -346,6 +485,41 @@ mod props {
                 got.sort();
                 prop_assert_eq!(got, hand);
                 prop_assert_eq!(d.huxi, d.groups.iter().map(|g| g.huxi).sum::<i32>());
+            }
+        }
+
+        /// With jokers, the wildcard search (best 胡息) equals the best of the enumeration of
+        /// every joker assignment (the split), for every win source.
+        #[test]
+        fn joker_wildcard_search_equals_enumeration(
+            cards_idx in proptest::collection::vec(0u8..20, 40..=60),
+            jokers in 1u8..=3,
+            win in 0u8..20,
+            source in 0usize..4,
+        ) {
+            let r = rules("zipai_hunan", &[("jokers", SwitchValue::Int(4))]);
+            let source = [WinSource::Discard, WinSource::SelfDraw, WinSource::OtherDraw, WinSource::Deal][source];
+            // 20 - jokers concealed cards in random order (cards_idx), at most 3 of a kind
+            let mut hand = Vec::new();
+            let mut seen = [0u8; N_CARDS];
+            for &i in &cards_idx {
+                if seen[usize::from(i)] < 3 && hand.len() < 20 - usize::from(jokers) {
+                    seen[usize::from(i)] += 1;
+                    hand.push(Card::from_index(i).unwrap());
+                }
+            }
+            let spec = HandSpec {
+                concealed: hand,
+                win: Card::from_index(win),
+                source: Some(source),
+                jokers,
+                ..HandSpec::default()
+            };
+            let Ok(fast) = best_huxi(&r, &spec) else { return Ok(()); };
+            let d = best_decomposition(&r, &spec).unwrap();
+            prop_assert_eq!(fast, d.as_ref().map(|d| d.huxi));
+            if let Some(d) = d {
+                prop_assert_eq!(d.groups.iter().map(|g| g.jokers.len()).sum::<usize>(), usize::from(jokers));
             }
         }
     }
