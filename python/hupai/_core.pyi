@@ -46,6 +46,8 @@ __all__ = [
     "score",
     "score_batch",
     "score_json",
+    "serve_score",
+    "serve_score_batch",
     "settle_hand",
     "Settlement",
     "SettlementError",
@@ -516,6 +518,8 @@ class PatternScore:
 
 def settle_hand(record: Mapping[str, Any] | str, variant: _VariantLike) -> Settlement: ...
 def score_json(case: Any) -> Any: ...
+def serve_score(body: bytes) -> bytes | None: ...
+def serve_score_batch(body: bytes) -> bytes | None: ...
 def score_batch(items: Any, variant: _VariantLike | None = None, threads: int | None = None) -> list[Any]: ...
 def mcr_settlement(
     total: int, self_drawn: bool, winner: str = "E", discarder: str | None = None, base: int = 8

@@ -12,6 +12,7 @@ mod score;
 mod score_presets;
 mod score_regional;
 mod score_sichuan;
+mod serve;
 mod settlement;
 mod tiles;
 mod variant;
@@ -52,6 +53,8 @@ mod _core {
     };
     #[pymodule_export]
     use crate::score_sichuan::{PySichuanScore, sichuan_max_win_value, sichuan_score};
+    #[pymodule_export]
+    use crate::serve::{serve_score, serve_score_batch};
     #[pymodule_export]
     use crate::settlement::PySettlement;
     #[pymodule_export]

@@ -64,7 +64,7 @@ pub fn py_to_json(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
     Ok(Value::String(obj.str()?.to_str()?.to_string()))
 }
 
-fn situation_from_value(v: Value) -> Result<Situation, CoreError> {
+pub(crate) fn situation_from_value(v: Value) -> Result<Situation, CoreError> {
     let input: SituationInput =
         serde_json::from_value(v).map_err(|e| CoreError::hand(format!("situation JSON: {e}")))?;
     Situation::from_input(&input)
@@ -122,6 +122,28 @@ fn tiles_json(obj: &Bound<'_, PyAny>) -> BindResult<Value> {
     Ok(py_to_json(obj)?)
 }
 
+/// The case-schema ``hand`` object of a notation string with a winning tile
+/// (``"[EEE,2]123m...+9s"`` → ``{"melds", "concealed", "win_tile"}``).
+pub(crate) fn hand_value_of_notation(text: &str) -> Result<Value, CoreError> {
+    let (standing, melds, win) = hupai_core::parse_notation(text)?;
+    let Some(win) = win else {
+        return Err(CoreError::hand(format!(
+            "{text:?}: the winning tile must follow '+', e.g. \"123m456p789s1122z+1z\""
+        )));
+    };
+    let ms: Vec<Value> = melds
+        .iter()
+        .map(|m| {
+            json!({"type": m.kind.name(),
+                   "tiles": m.tiles().iter().map(|t| t.to_string()).collect::<Vec<_>>(),
+                   "offer": m.from, "concealed": m.concealed})
+        })
+        .collect();
+    Ok(json!({"melds": ms,
+              "concealed": standing.iter().map(|t| t.to_string()).collect::<Vec<_>>(),
+              "win_tile": win.to_string()}))
+}
+
 impl PySituation {
     fn from_value(v: Value) -> BindResult<Self> {
         let s = situation_from_value(v.clone())?;
@@ -173,31 +195,12 @@ impl PySituation {
     #[staticmethod]
     #[pyo3(signature = (text, **flags))]
     fn parse(text: &str, flags: Option<&Bound<'_, PyDict>>) -> BindResult<Self> {
-        let (standing, melds, win) = hupai_core::parse_notation(text)?;
-        let Some(win) = win else {
-            return Err(CoreError::hand(format!(
-                "{text:?}: the winning tile must follow '+', e.g. \"123m456p789s1122z+1z\""
-            ))
-            .into());
-        };
-        let ms: Vec<Value> = melds
-            .iter()
-            .map(|m| {
-                json!({"type": m.kind.name(),
-                       "tiles": m.tiles().iter().map(|t| t.to_string()).collect::<Vec<_>>(),
-                       "offer": m.from, "concealed": m.concealed})
-            })
-            .collect();
+        let hand = hand_value_of_notation(text)?;
         let situation = match flags {
             Some(f) => py_to_json(f.as_any())?,
             None => json!({}),
         };
-        Self::from_value(json!({
-            "hand": {"melds": ms,
-                     "concealed": standing.iter().map(|t| t.to_string()).collect::<Vec<_>>(),
-                     "win_tile": win.to_string()},
-            "situation": situation,
-        }))
+        Self::from_value(json!({"hand": hand, "situation": situation}))
     }
 
     /// The case-schema dict of this situation.
@@ -389,7 +392,7 @@ fn settlement_json(
     ))
 }
 
-fn mcr_result_json(s: &McrScore, v: &Variant, with_detail: bool) -> Value {
+pub(crate) fn mcr_result_json(s: &McrScore, v: &Variant, with_detail: bool) -> Value {
     let r = mcr_rules(v);
     let fans: Vec<Value> = s
         .fans

@@ -1,0 +1,265 @@
+//! The scoring service's hot path: one call per HTTP request, raw request bytes in, response
+//! bytes out, the GIL released while it runs.
+//!
+//! `serve_score(body)` answers `POST /v1/score` and `serve_score_batch(body)` answers `POST
+//! /v1/score/batch` for the requests that are plainly valid: the JSON is parsed with serde_json,
+//! the documented request schema (`hupai.server.schemas.ScoreRequest`: keys, types, length limits,
+//! integers within ±2**53) is checked here, the hand is scored by the same core functions as
+//! `hupai.score` / `hupai.sichuan.score`, and the response is serialised exactly as the Python
+//! service would (same keys, same order, same separators).
+//!
+//! Anything else returns `None` and the Python service (`hupai.server.app`, pydantic models)
+//! handles the request: bad JSON, unknown keys, switches in `options`, 字牌, floats, any engine
+//! error. So every error answer — its status, the field it names, its message — comes from one
+//! place, and the fast path can only ever produce the 200 answers the slow path would produce.
+
+use std::sync::Arc;
+
+use hupai_core::Variant;
+use hupai_core::sichuan::Table;
+use hupai_core::variant::Rules;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use serde_json::{Map, Value, json};
+
+use crate::score::{
+    CoreScore, hand_value_of_notation, mcr_result_json, score_core, situation_from_value,
+    variant_by_id,
+};
+use crate::score_sichuan::score_sichuan;
+
+/// The request schema's limits (mirrors `hupai.server.schemas`).
+const MAX_VARIANT_CHARS: usize = 64;
+const MAX_HAND_CHARS: usize = 200;
+const MAX_SITUATION_KEYS: usize = 64;
+const MAX_CONCEALED: usize = 40;
+const MAX_MELDS: usize = 8;
+const MAX_MELD_TYPE_CHARS: usize = 32;
+const MAX_MELD_TILES: usize = 8;
+const MAX_WIN_TILE_CHARS: usize = 8;
+const MAX_BATCH: usize = 256;
+/// Integers beyond this are refused by the service (JSON's safe integer range).
+const MAX_INT: u64 = 1 << 53;
+
+fn short(s: &str, max: usize) -> bool {
+    s.len() <= max || s.chars().count() <= max
+}
+
+/// Every number an integer within ±2**53 (the service refuses others; floats are left to it).
+fn ints_ok(v: &Value) -> bool {
+    match v {
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                i.unsigned_abs() <= MAX_INT
+            } else {
+                n.as_u64().is_some_and(|u| u <= MAX_INT)
+            }
+        }
+        Value::Array(a) => a.iter().all(ints_ok),
+        Value::Object(o) => o.values().all(ints_ok),
+        _ => true,
+    }
+}
+
+fn no_nulls(v: &Value) -> bool {
+    match v {
+        Value::Null => false,
+        Value::Array(a) => a.iter().all(no_nulls),
+        Value::Object(o) => o.values().all(no_nulls),
+        _ => true,
+    }
+}
+
+fn strings(v: &Value, max_len: usize, max_chars: Option<usize>) -> bool {
+    match v {
+        Value::Array(a) => {
+            a.len() <= max_len
+                && a.iter().all(|t| match t {
+                    Value::String(s) => max_chars.is_none_or(|m| short(s, m)),
+                    _ => false,
+                })
+        }
+        _ => false,
+    }
+}
+
+/// The `hand` object of the case schema as the service's model dumps it (`HandIn`: `concealed`,
+/// `melds` (default empty), `win_tile`, extra keys kept), or `None` if the model would refuse it.
+fn hand_object(h: &Map<String, Value>) -> Option<Value> {
+    if !no_nulls(&Value::Object(h.clone())) {
+        return None; // the model drops nulls (exclude_none): let it
+    }
+    if !strings(h.get("concealed")?, MAX_CONCEALED, None) {
+        return None;
+    }
+    if let Some(melds) = h.get("melds") {
+        let Value::Array(ms) = melds else { return None };
+        if ms.len() > MAX_MELDS {
+            return None;
+        }
+        for m in ms {
+            let Value::Object(m) = m else { return None };
+            match m.get("type") {
+                Some(Value::String(t)) if short(t, MAX_MELD_TYPE_CHARS) => {}
+                _ => return None,
+            }
+            if !strings(m.get("tiles")?, MAX_MELD_TILES, None) {
+                return None;
+            }
+        }
+    }
+    match h.get("win_tile") {
+        None => {}
+        Some(Value::String(w)) if short(w, MAX_WIN_TILE_CHARS) => {}
+        _ => return None,
+    }
+    let mut out = h.clone();
+    out.entry("melds").or_insert_with(|| json!([]));
+    Some(Value::Object(out))
+}
+
+/// One request object scored, as the result object plus the `variant` and `id` to write into it;
+/// `None` when the Python service must answer.
+fn score_request(req: &Value) -> Option<(Map<String, Value>, String, Option<Value>)> {
+    let Value::Object(req) = req else { return None };
+    if req.keys().any(|k| {
+        !matches!(
+            k.as_str(),
+            "variant" | "options" | "hand" | "situation" | "id"
+        )
+    }) {
+        return None;
+    }
+    let variant = match req.get("variant") {
+        None => "mcr",
+        Some(Value::String(s)) if short(s, MAX_VARIANT_CHARS) => s.as_str(),
+        _ => return None,
+    };
+    match req.get("options") {
+        None => {}
+        Some(Value::Object(o)) if o.is_empty() => {}
+        _ => return None, // switches: the service compiles and caches the variant
+    }
+    let situation = match req.get("situation") {
+        None => Value::Object(Map::new()),
+        Some(s @ Value::Object(o)) if o.len() <= MAX_SITUATION_KEYS && ints_ok(s) => s.clone(),
+        _ => return None,
+    };
+    let id = match req.get("id") {
+        None | Some(Value::Null) => None,
+        Some(v @ Value::String(_)) => Some(v.clone()),
+        Some(v @ Value::Number(n)) if n.is_i64() || n.is_u64() => Some(v.clone()),
+        _ => return None,
+    };
+    let hand = match req.get("hand")? {
+        Value::String(s) if short(s, MAX_HAND_CHARS) => {
+            // as `hupai.Situation.parse(hand).to_dict()["hand"]`: the notation must also make
+            // a valid situation on its own
+            let h = hand_value_of_notation(s).ok()?;
+            situation_from_value(json!({"hand": h.clone(), "situation": {}})).ok()?;
+            h
+        }
+        h @ Value::Object(o) if ints_ok(h) => hand_object(o)?,
+        _ => return None,
+    };
+    let v: Arc<Variant> = variant_by_id(variant).ok()?;
+    let case = json!({"hand": hand, "situation": situation});
+    let result = match v.rules() {
+        Rules::Mcr(_) if variant.starts_with("mcr") => {
+            let s = situation_from_value(case).ok()?;
+            let CoreScore::Mcr(sc) = score_core(&s, &v).ok()?;
+            mcr_result_json(&sc, &v, true)
+        }
+        Rules::Sichuan(r) if variant.starts_with("sichuan") => {
+            let s = situation_from_value(case).ok()?;
+            let table = Table::default_for(r.players);
+            score_sichuan(&s, r, &table, v.id()).ok()?.json()
+        }
+        _ => return None,
+    };
+    let Value::Object(out) = result else {
+        return None;
+    };
+    Some((out, variant.to_string(), id))
+}
+
+/// Append `out` as the service writes it: the result's keys in order, `variant` (and `id`)
+/// replaced in place when present, else appended after them.
+fn write_result(
+    buf: &mut Vec<u8>,
+    (mut out, variant, id): (Map<String, Value>, String, Option<Value>),
+) {
+    let mut tail: Vec<(&str, Value)> = Vec::new();
+    let fields = [("variant", Some(Value::String(variant))), ("id", id)];
+    for (key, value) in fields {
+        let Some(value) = value else { continue };
+        if let Some(slot) = out.get_mut(key) {
+            *slot = value;
+        } else {
+            tail.push((key, value));
+        }
+    }
+    // Serialising a Value cannot fail (string keys, finite numbers).
+    let start = buf.len();
+    serde_json::to_writer(&mut *buf, &Value::Object(out)).expect("JSON value serialises");
+    for (key, value) in tail {
+        buf.pop(); // the closing brace
+        if buf.len() > start + 1 {
+            buf.push(b',');
+        }
+        serde_json::to_writer(&mut *buf, key).expect("key serialises");
+        buf.push(b':');
+        serde_json::to_writer(&mut *buf, &value).expect("JSON value serialises");
+        buf.push(b'}');
+    }
+}
+
+fn score_body(body: &[u8]) -> Option<Vec<u8>> {
+    let req: Value = serde_json::from_slice(body).ok()?;
+    let scored = score_request(&req)?;
+    let mut buf = Vec::with_capacity(1024);
+    write_result(&mut buf, scored);
+    Some(buf)
+}
+
+fn score_batch_body(body: &[u8]) -> Option<Vec<u8>> {
+    let req: Value = serde_json::from_slice(body).ok()?;
+    let Value::Object(o) = req else { return None };
+    if o.len() != 1 {
+        return None;
+    }
+    let Value::Array(items) = o.get("items")? else {
+        return None;
+    };
+    if items.len() > MAX_BATCH {
+        return None;
+    }
+    let mut buf = Vec::with_capacity(1024 * items.len().max(1));
+    buf.extend_from_slice(b"{\"results\":[");
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            buf.push(b',');
+        }
+        write_result(&mut buf, score_request(item)?);
+    }
+    buf.extend_from_slice(b"]}");
+    Some(buf)
+}
+
+/// The body of the 200 answer to ``POST /v1/score`` with this request body, or ``None`` when the
+/// request is not plainly valid (the caller then lets the Python service answer). Runs without
+/// the GIL.
+#[pyfunction]
+pub fn serve_score<'py>(py: Python<'py>, body: &[u8]) -> Option<Bound<'py, PyBytes>> {
+    let out = py.detach(|| score_body(body))?;
+    Some(PyBytes::new(py, &out))
+}
+
+/// The body of the 200 answer to ``POST /v1/score/batch``, or ``None`` unless every item is
+/// plainly valid (then the Python service answers, with its per-item errors). Runs without the
+/// GIL.
+#[pyfunction]
+pub fn serve_score_batch<'py>(py: Python<'py>, body: &[u8]) -> Option<Bound<'py, PyBytes>> {
+    let out = py.detach(|| score_batch_body(body))?;
+    Some(PyBytes::new(py, &out))
+}
