@@ -131,3 +131,23 @@ def test_client_gets_the_same_answer_through_either_path() -> None:
     assert r.status_code == 422
     r = client.post("/v1/score", content=json.dumps(body), headers={"content-type": "application/json; charset=utf-8"})
     assert r.status_code == 200 and r.content == fast.content
+
+
+def test_big_batch_goes_through_the_worker_thread_with_the_same_answer() -> None:
+    from hupai.server.app import INLINE_BATCH_BYTES
+
+    client = TestClient(create_app())
+    items = [{"hand": WIN, "id": i} for i in range(40)]
+    raw = json.dumps({"items": items}).encode()
+    assert len(raw) > INLINE_BATCH_BYTES
+    r = client.post("/v1/score/batch", content=raw, headers={"content-type": "application/json"})
+    assert r.status_code == 200 and r.content == serve_score_batch(raw)
+    assert [x["id"] for x in r.json()["results"]] == list(range(40))
+
+
+def test_serve_defaults_are_for_throughput() -> None:
+    from hupai.cli import build_parser, default_workers
+
+    args = build_parser().parse_args(["serve"])
+    assert args.workers is None and default_workers() >= 1
+    assert args.access_log is False and args.keep_alive == 5

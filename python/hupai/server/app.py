@@ -21,7 +21,7 @@ which remain the one place where validation errors are worded. Both paths give b
 
 Blocking: one hand is scored in a few microseconds, far less than a thread hand-off costs, so
 ``/v1/score``, ``/v1/waits`` and ``/v1/shanten`` run inline; a batch body over
-``INLINE_BATCH_BYTES`` (≈ 24 hands) runs in a worker thread so it never stalls the event loop
+``INLINE_BATCH_BYTES`` (≈ 3 hands) runs in a worker thread so it never stalls the event loop
 (see the README service section for the figures). Handlers return their JSON directly (the
 response models document the shape; they are not re-validated).
 """
@@ -138,9 +138,11 @@ class BodyLimit:
 # ---------------------------------------------------------------------------------------------
 # the hot path: one Rust call per request, before FastAPI
 
-#: Batch bodies up to this many bytes are scored inline (≈ 24 hands, ≈ 60 µs of work, about
-#: what a hand-off to a worker thread costs); bigger ones in a worker thread.
-INLINE_BATCH_BYTES = 8 * 1024
+#: Batch bodies up to this many bytes are scored inline, bigger ones in a worker thread. A hand
+#: costs about 0.7 of a thread hand-off (``anyio.to_thread.run_sync``) in ``serve_score``, so a
+#: single hand runs inline; 1 KiB is ≈ 3 hands (the bench's bodies average 360 bytes), about two
+#: hand-offs of work — beyond that the event loop would stall longer than moving the work costs.
+INLINE_BATCH_BYTES = 1024
 
 _JSON_HEADERS = [(b"content-type", b"application/json")]
 _FAST_PATHS = {"/v1/score": serve_score, "/v1/score/batch": serve_score_batch}

@@ -85,8 +85,8 @@ fn strings(v: &Value, max_len: usize, max_chars: Option<usize>) -> bool {
 
 /// The `hand` object of the case schema as the service's model dumps it (`HandIn`: `concealed`,
 /// `melds` (default empty), `win_tile`, extra keys kept), or `None` if the model would refuse it.
-fn hand_object(h: &Map<String, Value>) -> Option<Value> {
-    if !no_nulls(&Value::Object(h.clone())) {
+fn hand_object(mut h: Map<String, Value>) -> Option<Value> {
+    if !h.values().all(no_nulls) {
         return None; // the model drops nulls (exclude_none): let it
     }
     if !strings(h.get("concealed")?, MAX_CONCEALED, None) {
@@ -113,15 +113,16 @@ fn hand_object(h: &Map<String, Value>) -> Option<Value> {
         Some(Value::String(w)) if short(w, MAX_WIN_TILE_CHARS) => {}
         _ => return None,
     }
-    let mut out = h.clone();
-    out.entry("melds").or_insert_with(|| json!([]));
-    Some(Value::Object(out))
+    h.entry("melds").or_insert_with(|| json!([]));
+    Some(Value::Object(h))
 }
 
 /// One request object scored, as the result object plus the `variant` and `id` to write into it;
 /// `None` when the Python service must answer.
-fn score_request(req: &Value) -> Option<(Map<String, Value>, String, Option<Value>)> {
-    let Value::Object(req) = req else { return None };
+fn score_request(req: Value) -> Option<(Map<String, Value>, String, Option<Value>)> {
+    let Value::Object(mut req) = req else {
+        return None;
+    };
     if req.keys().any(|k| {
         !matches!(
             k.as_str(),
@@ -130,9 +131,9 @@ fn score_request(req: &Value) -> Option<(Map<String, Value>, String, Option<Valu
     }) {
         return None;
     }
-    let variant = match req.get("variant") {
-        None => "mcr",
-        Some(Value::String(s)) if short(s, MAX_VARIANT_CHARS) => s.as_str(),
+    let variant = match req.remove("variant") {
+        None => "mcr".to_string(),
+        Some(Value::String(s)) if short(&s, MAX_VARIANT_CHARS) => s,
         _ => return None,
     };
     match req.get("options") {
@@ -140,29 +141,36 @@ fn score_request(req: &Value) -> Option<(Map<String, Value>, String, Option<Valu
         Some(Value::Object(o)) if o.is_empty() => {}
         _ => return None, // switches: the service compiles and caches the variant
     }
-    let situation = match req.get("situation") {
+    let situation = match req.remove("situation") {
         None => Value::Object(Map::new()),
-        Some(s @ Value::Object(o)) if o.len() <= MAX_SITUATION_KEYS && ints_ok(s) => s.clone(),
+        Some(s @ Value::Object(_))
+            if s.as_object().is_some_and(|o| o.len() <= MAX_SITUATION_KEYS) && ints_ok(&s) =>
+        {
+            s
+        }
         _ => return None,
     };
-    let id = match req.get("id") {
+    let id = match req.remove("id") {
         None | Some(Value::Null) => None,
-        Some(v @ Value::String(_)) => Some(v.clone()),
-        Some(v @ Value::Number(n)) if n.is_i64() || n.is_u64() => Some(v.clone()),
+        Some(v @ Value::String(_)) => Some(v),
+        Some(Value::Number(n)) if n.is_i64() || n.is_u64() => Some(Value::Number(n)),
         _ => return None,
     };
-    let hand = match req.get("hand")? {
-        Value::String(s) if short(s, MAX_HAND_CHARS) => {
+    let hand = match req.remove("hand")? {
+        Value::String(s) if short(&s, MAX_HAND_CHARS) => {
             // as `hupai.Situation.parse(hand).to_dict()["hand"]`: the notation must also make
             // a valid situation on its own
-            let h = hand_value_of_notation(s).ok()?;
+            let h = hand_value_of_notation(&s).ok()?;
             situation_from_value(json!({"hand": h.clone(), "situation": {}})).ok()?;
             h
         }
-        h @ Value::Object(o) if ints_ok(h) => hand_object(o)?,
+        h @ Value::Object(_) if ints_ok(&h) => {
+            let Value::Object(o) = h else { return None };
+            hand_object(o)?
+        }
         _ => return None,
     };
-    let v: Arc<Variant> = variant_by_id(variant).ok()?;
+    let v: Arc<Variant> = variant_by_id(&variant).ok()?;
     let case = json!({"hand": hand, "situation": situation});
     let result = match v.rules() {
         Rules::Mcr(_) if variant.starts_with("mcr") => {
@@ -180,7 +188,7 @@ fn score_request(req: &Value) -> Option<(Map<String, Value>, String, Option<Valu
     let Value::Object(out) = result else {
         return None;
     };
-    Some((out, variant.to_string(), id))
+    Some((out, variant, id))
 }
 
 /// Append `out` as the service writes it: the result's keys in order, `variant` (and `id`)
@@ -216,7 +224,7 @@ fn write_result(
 
 fn score_body(body: &[u8]) -> Option<Vec<u8>> {
     let req: Value = serde_json::from_slice(body).ok()?;
-    let scored = score_request(&req)?;
+    let scored = score_request(req)?;
     let mut buf = Vec::with_capacity(1024);
     write_result(&mut buf, scored);
     Some(buf)
@@ -224,11 +232,13 @@ fn score_body(body: &[u8]) -> Option<Vec<u8>> {
 
 fn score_batch_body(body: &[u8]) -> Option<Vec<u8>> {
     let req: Value = serde_json::from_slice(body).ok()?;
-    let Value::Object(o) = req else { return None };
+    let Value::Object(mut o) = req else {
+        return None;
+    };
     if o.len() != 1 {
         return None;
     }
-    let Value::Array(items) = o.get("items")? else {
+    let Value::Array(items) = o.remove("items")? else {
         return None;
     };
     if items.len() > MAX_BATCH {
@@ -236,7 +246,7 @@ fn score_batch_body(body: &[u8]) -> Option<Vec<u8>> {
     }
     let mut buf = Vec::with_capacity(1024 * items.len().max(1));
     buf.extend_from_slice(b"{\"results\":[");
-    for (i, item) in items.iter().enumerate() {
+    for (i, item) in items.into_iter().enumerate() {
         if i > 0 {
             buf.push(b',');
         }
