@@ -14,9 +14,9 @@ pytest.importorskip("fastapi")
 from fastapi.responses import JSONResponse  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
-from hupai._core import serve_score, serve_score_batch  # noqa: E402
-from hupai.server.app import ApiError, create_app, score_many, score_one  # noqa: E402
-from hupai.server.schemas import ScoreRequest  # noqa: E402
+from hupai._core import serve_score, serve_score_batch, serve_shanten, serve_waits  # noqa: E402
+from hupai.server.app import ApiError, create_app, score_many, score_one, shanten_one, waits_one  # noqa: E402
+from hupai.server.schemas import HandQuery, ScoreRequest  # noqa: E402
 
 WIN = "[EEE,1]123m456p78s99s+9s"
 
@@ -151,3 +151,65 @@ def test_serve_defaults_are_for_throughput() -> None:
     args = build_parser().parse_args(["serve"])
     assert args.workers is None and default_workers() >= 1
     assert args.access_log is False and args.keep_alive == 5
+
+
+def _slow_analysis(fn: Any, body: Any) -> bytes | None:
+    try:
+        return bytes(JSONResponse(fn(HandQuery.model_validate(body))).body)
+    except (ApiError, ValueError):
+        return None
+
+
+def test_fast_waits_and_shanten_equal_python_handlers(bodies: list[dict[str, Any]]) -> None:
+    import hupai
+
+    queries: list[dict[str, Any]] = []
+    for k, b in enumerate(bodies[::4]):
+        h = b["hand"]
+        if not isinstance(h, dict):
+            continue
+        hand = hupai.format_tiles(hupai.parse_tiles(h["concealed"]))
+        q: dict[str, Any] = {"hand": hand, "variant": b["variant"]}
+        if k % 5 == 1:
+            q["wildcards"] = 1
+        if k % 7 == 2:
+            q["shapes"] = ["standard", "seven_pairs"]
+        queries.append(q)
+        queries.append({**q, "hand": hand + h["win_tile"]})
+    queries += [
+        {"hand": "1112345678999m"},
+        {"hand": "1112345678999m", "melds": [], "shapes": None},
+        {"hand": "19m19p19sESWNCFP", "variant": "mcr"},
+        {"hand": "1122334455667m", "variant": "sichuan"},
+        {"hand": "123m456p789sEEECS"},
+    ]
+    answered = 0
+    for q in queries:
+        raw = json.dumps(q).encode()
+        for fast_fn, slow_fn in ((serve_waits, waits_one), (serve_shanten, shanten_one)):
+            slow = _slow_analysis(slow_fn, q)
+            fast = fast_fn(raw)
+            if slow is None:
+                assert fast is None, q
+            else:
+                assert fast == slow, (q, fast, slow)
+                answered += 1
+    assert answered > len(queries)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"hand": ["1m", "1m", "1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "9m", "9m"]}',
+        b'{"hand": "d8d8d8 x2x7x10", "variant": "zipai_guilin"}',
+        b'{"hand": "123m", "melds": ["peng:x5x5x5"]}',
+        b'{"hand": "123m", "wildcards": 9}',
+        b'{"hand": "123m", "wildcards": 1.0}',
+        b'{"hand": "123m", "shapes": ["bogus"]}',
+        b'{"hand": "12"}',
+        b'{"hand": "1112345678999m", "extra": 1}',
+        b'{"hand": "1112345678999m", "variant": "nope"}',
+    ],
+)
+def test_fast_analysis_declines_what_is_not_plainly_valid(raw: bytes) -> None:
+    assert serve_waits(raw) is None and serve_shanten(raw) is None

@@ -11,9 +11,10 @@ only translates JSON. Invalid input answers 4xx with ``{"error", "field", "messa
 body that is not JSON, 413 for a body over ``MAX_BODY`` bytes or a batch over ``MAX_BATCH`` items,
 422 for anything the models or the engine reject.
 
-Hot path: ``POST /v1/score`` and ``POST /v1/score/batch`` are answered by ONE call into Rust
-(``hupai._core.serve_score`` / ``serve_score_batch``: raw body bytes in, response bytes out, GIL
-released) before FastAPI routing, pydantic and the middleware stack. Rust answers only requests
+Hot path: ``POST /v1/score``, ``/v1/score/batch``, ``/v1/waits`` and ``/v1/shanten`` are answered
+by ONE call into Rust (``hupai._core.serve_score`` / ``serve_score_batch`` / ``serve_waits`` /
+``serve_shanten``: raw body bytes in, response bytes out, GIL released) before FastAPI routing,
+pydantic and the middleware stack. Rust answers only requests
 that are plainly valid and returns ``None`` for anything else (bad JSON, unknown keys, switches
 in ``options``, 字牌, floats, any engine error); those go through the FastAPI handlers below,
 which remain the one place where validation errors are worded. Both paths give byte-identical
@@ -44,7 +45,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import hupai
 import hupai.batch
-from hupai._core import serve_score, serve_score_batch
+from hupai._core import serve_score, serve_score_batch, serve_shanten, serve_waits
 import hupai.sichuan
 import hupai.zipai
 from hupai.server.schemas import (
@@ -145,7 +146,12 @@ class BodyLimit:
 INLINE_BATCH_BYTES = 1024
 
 _JSON_HEADERS = [(b"content-type", b"application/json")]
-_FAST_PATHS = {"/v1/score": serve_score, "/v1/score/batch": serve_score_batch}
+_FAST_PATHS = {
+    "/v1/score": serve_score,
+    "/v1/score/batch": serve_score_batch,
+    "/v1/waits": serve_waits,
+    "/v1/shanten": serve_shanten,
+}
 
 
 def _is_json(content_type: bytes) -> bool:
@@ -197,7 +203,7 @@ class ScoringApp(FastAPI):
             return
         out = None
         if json_body:
-            if fast is serve_score or len(body) <= INLINE_BATCH_BYTES:
+            if fast is not serve_score_batch or len(body) <= INLINE_BATCH_BYTES:
                 out = fast(body)
             else:
                 out = await anyio.to_thread.run_sync(fast, body)

@@ -54,7 +54,7 @@ mod _core {
     #[pymodule_export]
     use crate::score_sichuan::{PySichuanScore, sichuan_max_win_value, sichuan_score};
     #[pymodule_export]
-    use crate::serve::{serve_score, serve_score_batch};
+    use crate::serve::{serve_score, serve_score_batch, serve_shanten, serve_waits};
     #[pymodule_export]
     use crate::settlement::PySettlement;
     #[pymodule_export]

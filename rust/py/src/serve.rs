@@ -2,7 +2,8 @@
 //! bytes out, the GIL released while it runs.
 //!
 //! `serve_score(body)` answers `POST /v1/score` and `serve_score_batch(body)` answers `POST
-//! /v1/score/batch` for the requests that are plainly valid: the JSON is parsed with serde_json,
+//! /v1/score/batch` (`serve_waits` / `serve_shanten`: `POST /v1/waits` / `/v1/shanten` for tile
+//! games with a hand string) for the requests that are plainly valid: the JSON is parsed with serde_json,
 //! the documented request schema (`hupai.server.schemas.ScoreRequest`: keys, types, length limits,
 //! integers within ±2**53) is checked here, the hand is scored by the same core functions as
 //! `hupai.score` / `hupai.sichuan.score`, and the response is serialised exactly as the Python
@@ -16,12 +17,15 @@
 use std::sync::Arc;
 
 use hupai_core::Variant;
+use hupai_core::analysis;
+use hupai_core::decompose::Shapes;
 use hupai_core::sichuan::Table;
 use hupai_core::variant::Rules;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use serde_json::{Map, Value, json};
 
+use crate::analysis::{hand_input_str, shanten_of_input, shapes_from_names, waits_of_input};
 use crate::score::{
     CoreScore, hand_value_of_notation, mcr_result_json, score_core, situation_from_value,
     variant_by_id,
@@ -38,6 +42,10 @@ const MAX_MELD_TYPE_CHARS: usize = 32;
 const MAX_MELD_TILES: usize = 8;
 const MAX_WIN_TILE_CHARS: usize = 8;
 const MAX_BATCH: usize = 256;
+const MAX_SHAPES: usize = 8;
+const MAX_WILDCARDS: u64 = 8;
+/// Shapes the analysis endpoints use for 四川 when the request names none.
+const SICHUAN_SHAPES: [&str; 3] = ["standard", "seven_pairs", "seven_pairs_quads"];
 /// Integers beyond this are refused by the service (JSON's safe integer range).
 const MAX_INT: u64 = 1 << 53;
 
@@ -271,5 +279,135 @@ pub fn serve_score<'py>(py: Python<'py>, body: &[u8]) -> Option<Bound<'py, PyByt
 #[pyfunction]
 pub fn serve_score_batch<'py>(py: Python<'py>, body: &[u8]) -> Option<Bound<'py, PyBytes>> {
     let out = py.detach(|| score_batch_body(body))?;
+    Some(PyBytes::new(py, &out))
+}
+
+// ---------------------------------------------------------------------------------------------
+// /v1/waits and /v1/shanten
+
+/// A `HandQuery` body for a tile game with a hand string (`hupai.server.schemas.HandQuery`):
+/// the hand text, the shapes and the wildcard count; `None` when the Python service must answer
+/// (hand as a list, 字牌, melds, anything the model would refuse).
+fn analysis_query(body: &[u8]) -> Option<(String, Shapes, u8)> {
+    let Value::Object(mut q) = serde_json::from_slice(body).ok()? else {
+        return None;
+    };
+    if q.keys().any(|k| {
+        !matches!(
+            k.as_str(),
+            "hand" | "variant" | "shapes" | "wildcards" | "melds"
+        )
+    }) {
+        return None;
+    }
+    let Value::String(hand) = q.remove("hand")? else {
+        return None;
+    };
+    if !short(&hand, MAX_HAND_CHARS) {
+        return None;
+    }
+    let sichuan = match q.get("variant") {
+        None => false,
+        Some(Value::String(v)) if short(v, MAX_VARIANT_CHARS) => {
+            if v.starts_with("mcr") {
+                false
+            } else if v.starts_with("sichuan") {
+                true
+            } else {
+                return None; // 字牌 or unknown
+            }
+        }
+        _ => return None,
+    };
+    match q.get("melds") {
+        None | Some(Value::Null) => {}
+        Some(Value::Array(a)) if a.is_empty() => {}
+        _ => return None,
+    }
+    let wildcards = match q.get("wildcards") {
+        None => 0,
+        Some(Value::Number(n)) => match n.as_u64() {
+            Some(w) if w <= MAX_WILDCARDS => u8::try_from(w).ok()?,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let names: Option<Vec<String>> = match q.remove("shapes") {
+        None | Some(Value::Null) => sichuan.then(|| SICHUAN_SHAPES.map(String::from).to_vec()),
+        Some(Value::Array(a)) if a.len() <= MAX_SHAPES => {
+            let mut names = Vec::with_capacity(a.len());
+            for n in a {
+                let Value::String(n) = n else { return None };
+                names.push(n);
+            }
+            Some(names)
+        }
+        _ => return None,
+    };
+    let shapes = match names {
+        None => Shapes::ALL,
+        Some(n) => shapes_from_names(&n).ok()?.inner,
+    };
+    Some((hand, shapes, wildcards))
+}
+
+fn waits_body(body: &[u8]) -> Option<Vec<u8>> {
+    let (hand, shapes, w) = analysis_query(body)?;
+    let h = hand_input_str(&hand).ok()?;
+    let sh = shanten_of_input(&h, w, shapes).ok()?;
+    let waits: Vec<String> = if sh == 0 {
+        let mask = waits_of_input(&h, w, shapes, || Ok(None)).ok()?;
+        analysis::mask_tiles(mask).map(|t| t.to_string()).collect()
+    } else {
+        Vec::new()
+    };
+    let mut buf = Vec::with_capacity(128);
+    buf.extend_from_slice(b"{\"hand\":");
+    serde_json::to_writer(&mut buf, &hand).ok()?;
+    buf.extend_from_slice(b",\"waits\":");
+    serde_json::to_writer(&mut buf, &waits).ok()?;
+    buf.extend_from_slice(format!(",\"shanten\":{sh}}}").as_bytes());
+    Some(buf)
+}
+
+fn shanten_body(body: &[u8]) -> Option<Vec<u8>> {
+    let (hand, shapes, w) = analysis_query(body)?;
+    let h = hand_input_str(&hand).ok()?;
+    let f = analysis::shanten_forms(&h.counts, w, h.melds, shapes).ok()?;
+    let mut buf = Vec::with_capacity(160);
+    buf.extend_from_slice(b"{\"hand\":");
+    serde_json::to_writer(&mut buf, &hand).ok()?;
+    buf.extend_from_slice(format!(",\"shanten\":{},\"forms\":{{", f.min).as_bytes());
+    let mut first = true;
+    for (name, v) in [
+        ("standard", f.standard),
+        ("seven_pairs", f.seven_pairs),
+        ("thirteen_orphans", f.thirteen_orphans),
+        ("honors_knitted", f.honors_knitted),
+        ("knitted_straight", f.knitted_straight),
+    ] {
+        if let Some(v) = v {
+            if !first {
+                buf.push(b',');
+            }
+            first = false;
+            buf.extend_from_slice(format!("\"{name}\":{v}").as_bytes());
+        }
+    }
+    buf.extend_from_slice(b"}}");
+    Some(buf)
+}
+
+/// The body of the 200 answer to ``POST /v1/waits`` (tile games, hand as a string), or ``None``.
+#[pyfunction]
+pub fn serve_waits<'py>(py: Python<'py>, body: &[u8]) -> Option<Bound<'py, PyBytes>> {
+    let out = py.detach(|| waits_body(body))?;
+    Some(PyBytes::new(py, &out))
+}
+
+/// The body of the 200 answer to ``POST /v1/shanten`` (tile games, hand as a string), or ``None``.
+#[pyfunction]
+pub fn serve_shanten<'py>(py: Python<'py>, body: &[u8]) -> Option<Bound<'py, PyBytes>> {
+    let out = py.detach(|| shanten_body(body))?;
     Some(PyBytes::new(py, &out))
 }
