@@ -140,9 +140,9 @@ class BodyLimit:
 # the hot path: one Rust call per request, before FastAPI
 
 #: Batch bodies up to this many bytes are scored inline, bigger ones in a worker thread. A hand
-#: costs about 0.7 of a thread hand-off (``anyio.to_thread.run_sync``) in ``serve_score``, so a
-#: single hand runs inline; 1 KiB is ≈ 3 hands (the bench's bodies average 360 bytes), about two
-#: hand-offs of work — beyond that the event loop would stall longer than moving the work costs.
+#: costs half to two thirds of a thread hand-off (``anyio.to_thread.run_sync``) in ``serve_score``,
+#: so a single hand runs inline; 1 KiB is ≈ 3 hands (the bench's bodies average 360 bytes), one to
+#: two hand-offs of work — beyond that the event loop would stall longer than moving the work costs.
 INLINE_BATCH_BYTES = 1024
 
 _JSON_HEADERS = [(b"content-type", b"application/json")]
