@@ -14,11 +14,13 @@
 //! error. So every error answer — its status, the field it names, its message — comes from one
 //! place, and the fast path can only ever produce the 200 answers the slow path would produce.
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
 use hupai_core::Variant;
 use hupai_core::analysis;
 use hupai_core::decompose::Shapes;
+use hupai_core::mcr::McrScore;
 use hupai_core::sichuan::Table;
 use hupai_core::variant::Rules;
 use pyo3::prelude::*;
@@ -27,8 +29,7 @@ use serde_json::{Map, Value, json};
 
 use crate::analysis::{hand_input_str, shanten_of_input, shapes_from_names, waits_of_input};
 use crate::score::{
-    CoreScore, hand_value_of_notation, mcr_result_json, score_core, situation_from_value,
-    variant_by_id,
+    CoreScore, hand_value_of_notation, mcr_result, score_core, situation_from_value, variant_by_id,
 };
 use crate::score_sichuan::score_sichuan;
 
@@ -125,9 +126,15 @@ fn hand_object(mut h: Map<String, Value>) -> Option<Value> {
     Some(Value::Object(h))
 }
 
-/// One request object scored, as the result object plus the `variant` and `id` to write into it;
-/// `None` when the Python service must answer.
-fn score_request(req: Value) -> Option<(Map<String, Value>, String, Option<Value>)> {
+/// A scored request: the result, and the `variant` and `id` the answer carries.
+struct Scored {
+    result: Result<(McrScore, Arc<Variant>), Map<String, Value>>,
+    variant: String,
+    id: Option<Value>,
+}
+
+/// One request object scored; `None` when the Python service must answer.
+fn score_request(req: Value) -> Option<Scored> {
     let Value::Object(mut req) = req else {
         return None;
     };
@@ -184,40 +191,63 @@ fn score_request(req: Value) -> Option<(Map<String, Value>, String, Option<Value
         Rules::Mcr(_) if variant.starts_with("mcr") => {
             let s = situation_from_value(case).ok()?;
             let CoreScore::Mcr(sc) = score_core(&s, &v).ok()?;
-            mcr_result_json(&sc, &v, true)
+            Ok((sc, v))
         }
         Rules::Sichuan(r) if variant.starts_with("sichuan") => {
             let s = situation_from_value(case).ok()?;
             let table = Table::default_for(r.players);
-            score_sichuan(&s, r, &table, v.id()).ok()?.json()
+            let Value::Object(out) = score_sichuan(&s, r, &table, v.id()).ok()?.json() else {
+                return None;
+            };
+            Err(out)
         }
         _ => return None,
     };
-    let Value::Object(out) = result else {
-        return None;
-    };
-    Some((out, variant, id))
+    Some(Scored {
+        result,
+        variant,
+        id,
+    })
 }
 
-/// Append `out` as the service writes it: the result's keys in order, `variant` (and `id`)
+/// Append the answer as the service writes it: the result's keys in order, `variant` (and `id`)
 /// replaced in place when present, else appended after them.
-fn write_result(
-    buf: &mut Vec<u8>,
-    (mut out, variant, id): (Map<String, Value>, String, Option<Value>),
-) {
+fn write_result(buf: &mut Vec<u8>, scored: Scored) {
+    let Scored {
+        result,
+        variant,
+        id,
+    } = scored;
+    let start = buf.len();
     let mut tail: Vec<(&str, Value)> = Vec::new();
-    let fields = [("variant", Some(Value::String(variant))), ("id", id)];
-    for (key, value) in fields {
-        let Some(value) = value else { continue };
-        if let Some(slot) = out.get_mut(key) {
-            *slot = value;
-        } else {
-            tail.push((key, value));
+    match result {
+        // the MCR result ends with `variant` (its last key, alphabetically): write it directly
+        Ok((sc, v)) if v.id() == variant => {
+            serde_json::to_writer(&mut *buf, &mcr_result(&sc, &v, true))
+                .expect("an MCR result serialises");
+            tail.extend(id.map(|id| ("id", id)));
+        }
+        result => {
+            let mut out = match result {
+                Ok((sc, v)) => match serde_json::to_value(mcr_result(&sc, &v, true)) {
+                    Ok(Value::Object(o)) => o,
+                    _ => unreachable!("an MCR result is an object"),
+                },
+                Err(map) => map,
+            };
+            let fields = [("variant", Some(Value::String(variant))), ("id", id)];
+            for (key, value) in fields {
+                let Some(value) = value else { continue };
+                if let Some(slot) = out.get_mut(key) {
+                    *slot = value;
+                } else {
+                    tail.push((key, value));
+                }
+            }
+            // Serialising a Value cannot fail (string keys, finite numbers).
+            serde_json::to_writer(&mut *buf, &Value::Object(out)).expect("JSON value serialises");
         }
     }
-    // Serialising a Value cannot fail (string keys, finite numbers).
-    let start = buf.len();
-    serde_json::to_writer(&mut *buf, &Value::Object(out)).expect("JSON value serialises");
     for (key, value) in tail {
         buf.pop(); // the closing brace
         if buf.len() > start + 1 {
@@ -230,15 +260,13 @@ fn write_result(
     }
 }
 
-fn score_body(body: &[u8]) -> Option<Vec<u8>> {
+fn score_body(body: &[u8], buf: &mut Vec<u8>) -> Option<()> {
     let req: Value = serde_json::from_slice(body).ok()?;
-    let scored = score_request(req)?;
-    let mut buf = Vec::with_capacity(1024);
-    write_result(&mut buf, scored);
-    Some(buf)
+    write_result(buf, score_request(req)?);
+    Some(())
 }
 
-fn score_batch_body(body: &[u8]) -> Option<Vec<u8>> {
+fn score_batch_body(body: &[u8], buf: &mut Vec<u8>) -> Option<()> {
     let req: Value = serde_json::from_slice(body).ok()?;
     let Value::Object(mut o) = req else {
         return None;
@@ -252,16 +280,40 @@ fn score_batch_body(body: &[u8]) -> Option<Vec<u8>> {
     if items.len() > MAX_BATCH {
         return None;
     }
-    let mut buf = Vec::with_capacity(1024 * items.len().max(1));
     buf.extend_from_slice(b"{\"results\":[");
     for (i, item) in items.into_iter().enumerate() {
         if i > 0 {
             buf.push(b',');
         }
-        write_result(&mut buf, score_request(item)?);
+        write_result(buf, score_request(item)?);
     }
     buf.extend_from_slice(b"]}");
-    Some(buf)
+    Some(())
+}
+
+thread_local! {
+    /// The answer being written (reused: no allocation per request once it has grown).
+    static ANSWER: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Run `write` without the GIL into this thread's answer buffer; the answer as `bytes`, or `None`.
+fn answer<'py>(
+    py: Python<'py>,
+    body: &[u8],
+    write: fn(&[u8], &mut Vec<u8>) -> Option<()>,
+) -> Option<Bound<'py, PyBytes>> {
+    // `detach` runs the closure on this thread, so the buffer is the same one afterwards.
+    let ok = py.detach(|| {
+        ANSWER.with_borrow_mut(|buf| {
+            buf.clear();
+            let ok = write(body, buf).is_some();
+            if buf.capacity() > 1 << 20 {
+                buf.shrink_to(1 << 16); // do not keep a big batch's buffer
+            }
+            ok
+        })
+    });
+    ok.then(|| ANSWER.with_borrow(|buf| PyBytes::new(py, buf)))
 }
 
 /// The body of the 200 answer to ``POST /v1/score`` with this request body, or ``None`` when the
@@ -269,8 +321,7 @@ fn score_batch_body(body: &[u8]) -> Option<Vec<u8>> {
 /// the GIL.
 #[pyfunction]
 pub fn serve_score<'py>(py: Python<'py>, body: &[u8]) -> Option<Bound<'py, PyBytes>> {
-    let out = py.detach(|| score_body(body))?;
-    Some(PyBytes::new(py, &out))
+    answer(py, body, score_body)
 }
 
 /// The body of the 200 answer to ``POST /v1/score/batch``, or ``None`` unless every item is
@@ -278,8 +329,7 @@ pub fn serve_score<'py>(py: Python<'py>, body: &[u8]) -> Option<Bound<'py, PyByt
 /// GIL.
 #[pyfunction]
 pub fn serve_score_batch<'py>(py: Python<'py>, body: &[u8]) -> Option<Bound<'py, PyBytes>> {
-    let out = py.detach(|| score_batch_body(body))?;
-    Some(PyBytes::new(py, &out))
+    answer(py, body, score_batch_body)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -351,7 +401,7 @@ fn analysis_query(body: &[u8]) -> Option<(String, Shapes, u8)> {
     Some((hand, shapes, wildcards))
 }
 
-fn waits_body(body: &[u8]) -> Option<Vec<u8>> {
+fn waits_body(body: &[u8], buf: &mut Vec<u8>) -> Option<()> {
     let (hand, shapes, w) = analysis_query(body)?;
     let h = hand_input_str(&hand).ok()?;
     let sh = shanten_of_input(&h, w, shapes).ok()?;
@@ -361,22 +411,20 @@ fn waits_body(body: &[u8]) -> Option<Vec<u8>> {
     } else {
         Vec::new()
     };
-    let mut buf = Vec::with_capacity(128);
     buf.extend_from_slice(b"{\"hand\":");
-    serde_json::to_writer(&mut buf, &hand).ok()?;
+    serde_json::to_writer(&mut *buf, &hand).ok()?;
     buf.extend_from_slice(b",\"waits\":");
-    serde_json::to_writer(&mut buf, &waits).ok()?;
+    serde_json::to_writer(&mut *buf, &waits).ok()?;
     buf.extend_from_slice(format!(",\"shanten\":{sh}}}").as_bytes());
-    Some(buf)
+    Some(())
 }
 
-fn shanten_body(body: &[u8]) -> Option<Vec<u8>> {
+fn shanten_body(body: &[u8], buf: &mut Vec<u8>) -> Option<()> {
     let (hand, shapes, w) = analysis_query(body)?;
     let h = hand_input_str(&hand).ok()?;
     let f = analysis::shanten_forms(&h.counts, w, h.melds, shapes).ok()?;
-    let mut buf = Vec::with_capacity(160);
     buf.extend_from_slice(b"{\"hand\":");
-    serde_json::to_writer(&mut buf, &hand).ok()?;
+    serde_json::to_writer(&mut *buf, &hand).ok()?;
     buf.extend_from_slice(format!(",\"shanten\":{},\"forms\":{{", f.min).as_bytes());
     let mut first = true;
     for (name, v) in [
@@ -395,19 +443,17 @@ fn shanten_body(body: &[u8]) -> Option<Vec<u8>> {
         }
     }
     buf.extend_from_slice(b"}}");
-    Some(buf)
+    Some(())
 }
 
 /// The body of the 200 answer to ``POST /v1/waits`` (tile games, hand as a string), or ``None``.
 #[pyfunction]
 pub fn serve_waits<'py>(py: Python<'py>, body: &[u8]) -> Option<Bound<'py, PyBytes>> {
-    let out = py.detach(|| waits_body(body))?;
-    Some(PyBytes::new(py, &out))
+    answer(py, body, waits_body)
 }
 
 /// The body of the 200 answer to ``POST /v1/shanten`` (tile games, hand as a string), or ``None``.
 #[pyfunction]
 pub fn serve_shanten<'py>(py: Python<'py>, body: &[u8]) -> Option<Bound<'py, PyBytes>> {
-    let out = py.detach(|| shanten_body(body))?;
-    Some(PyBytes::new(py, &out))
+    answer(py, body, shanten_body)
 }
