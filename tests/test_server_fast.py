@@ -131,6 +131,34 @@ def test_client_gets_the_same_answer_through_either_path() -> None:
     assert r.status_code == 422
     r = client.post("/v1/score", content=json.dumps(body), headers={"content-type": "application/json; charset=utf-8"})
     assert r.status_code == 200 and r.content == fast.content
+    # two content types: the first one counts, on either path
+    raw = json.dumps(body).encode()
+    headers = [(b"content-type", b"text/plain"), (b"content-type", b"application/json")]
+    assert _asgi_post(create_app(), "/v1/score", raw, headers)[0] == 422
+    headers.reverse()
+    assert _asgi_post(create_app(), "/v1/score", raw, headers) == (200, fast.content)
+
+
+def _asgi_post(app: Any, path: str, body: bytes, headers: list[tuple[bytes, bytes]]) -> tuple[int, bytes]:
+    """POST straight through the ASGI interface (raw header list, repeated names allowed)."""
+    import asyncio
+
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    async def send(msg: dict[str, Any]) -> None:
+        sent.append(msg)
+
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
+        "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
+        "headers": [(b"host", b"test"), *headers], "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80),
+    }  # fmt: skip
+    asyncio.run(app(scope, receive, send))
+    status = next(m["status"] for m in sent if m["type"] == "http.response.start")
+    return status, b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
 
 
 def test_big_batch_goes_through_the_worker_thread_with_the_same_answer() -> None:

@@ -166,10 +166,11 @@ class ScoringApp(FastAPI):
         if fast is None:
             await super().__call__(scope, receive, send)
             return
-        json_body = False
+        content_type: bytes | None = None
         for name, value in scope["headers"]:
             if name == b"content-type":
-                json_body = _is_json(value)
+                if content_type is None:  # the first one, as Starlette reads it
+                    content_type = value
             elif name == b"content-length":
                 try:
                     too_big = int(value) > MAX_BODY
@@ -202,7 +203,7 @@ class ScoringApp(FastAPI):
             await _refuse(scope, receive, send, MAX_BODY)
             return
         out = None
-        if json_body:
+        if content_type is not None and _is_json(content_type):
             if fast is not serve_score_batch or len(body) <= INLINE_BATCH_BYTES:
                 out = fast(body)
             else:
