@@ -28,6 +28,7 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 import hupai  # noqa: E402
+import hupai.zipai  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -48,7 +49,7 @@ def _free_port() -> int:
 def server() -> Iterator[str]:
     port = _free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "hupai", "serve", "--host", "127.0.0.1", "--port", str(port)],
+        [sys.executable, "-m", "hupai", "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "1"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
@@ -140,3 +141,35 @@ def test_bad_hand_shows_error_not_total(server: str, browser: Any) -> None:
     d.get(server + "/#v=mcr&h=1357m2468p13579s%2BE")  # 13 tiles + E: not a winning hand
     WebDriverWait(d, 30).until(lambda d: d.find_element(By.ID, "error").text)
     assert d.find_element(By.ID, "total").text == "–"
+
+
+def test_zipai_cards_by_clicking_show_huxi(server: str, browser: Any) -> None:
+    """字牌 (桂林): the same hand as the spec's worked example G1, entered with card pictures."""
+    d = browser
+    d.get("about:blank")
+    d.get(server + "/")
+    WebDriverWait(d, 30).until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "1")
+    Select(d.find_element(By.ID, "variant")).select_by_value("zipai_guilin")
+    WebDriverWait(d, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, '#palette img[data-tile="d10"]'))
+    assert d.find_element(By.CSS_SELECTOR, '#palette img[data-tile="x2"]').get_attribute("src").endswith("/static/tiles/x2.svg")
+    _mode(d, "chow")
+    _click_tile(d, "d1")  # 吃 d1d2d3
+    _mode(d, "pung")
+    _click_tile(d, "x5")  # 碰 x5x5x5
+    _mode(d, "tile")
+    for c in ["d8", "d8", "d8", "x2", "x7", "x10", "d4", "d5", "d6", "x6", "x7", "x8", "x9", "x10"]:
+        _click_tile(d, c)
+    WebDriverWait(d, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#waits img"))
+    melds = ["chi:d1d2d3", "peng:x5x5x5"]
+    hand = "d8d8d8 x2x7x10 d4d5d6 x6x7x8 x9x10"
+    waits = [e.get_attribute("data-tile") for e in d.find_elements(By.CSS_SELECTOR, "#waits img")]
+    assert waits == [str(c) for c, _ in hupai.zipai.waits(hand, melds=melds)]
+    _mode(d, "win")
+    _click_tile(d, "x8")
+    want = hupai.zipai.score({"concealed": hand, "melds": melds, "win_card": "x8", "win_type": "discard"}, "zipai_guilin")
+    assert _total(d) == str(want.to_dict()["huxi"]) == "16"
+    rows = d.find_elements(By.CSS_SELECTOR, "#fans tbody tr")
+    assert [r.find_elements(By.TAG_NAME, "td")[0].text for r in rows][: len(want.to_dict()["decomposition"]["groups"])] == [
+        g["name"] for g in want.to_dict()["decomposition"]["groups"]
+    ]
+    assert "胡 win" in d.find_element(By.ID, "extra").text

@@ -470,15 +470,28 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     except ImportError:
         print("hupai: error: the service needs the server extra: pip install 'hupai[server]'", file=sys.stderr)
         return 2
+    # loop/http "auto": uvloop and httptools when installed (the server extra installs them)
     uvicorn.run(
         "hupai.server.app:create_app",
         factory=True,
         host=args.host,
         port=args.port,
-        workers=args.workers,
+        workers=args.workers if args.workers is not None else default_workers(),
         log_level=args.log_level,
+        access_log=args.access_log,
+        loop="auto",
+        http="auto",
+        timeout_keep_alive=args.keep_alive,
     )
     return 0
+
+
+def default_workers() -> int:
+    """Worker processes of ``hupai serve`` by default: one per CPU this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
 
 
 def _add_serve(sub: Any) -> None:
@@ -486,8 +499,10 @@ def _add_serve(sub: Any) -> None:
     sv = sub.add_parser("serve", help="run the scoring service and web fan calculator (needs hupai[server])")
     sv.add_argument("--host", default="127.0.0.1")
     sv.add_argument("--port", type=int, default=8000)
-    sv.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    sv.add_argument("--workers", type=int, default=None, help="worker processes (default: one per CPU)")
     sv.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"])
+    sv.add_argument("--access-log", action="store_true", help="log every request (off by default: it costs throughput)")
+    sv.add_argument("--keep-alive", type=int, default=5, metavar="SECONDS", help="idle keep-alive timeout (default 5)")
     sv.set_defaults(func=_cmd_serve)
 
 

@@ -11,10 +11,20 @@ only translates JSON. Invalid input answers 4xx with ``{"error", "field", "messa
 body that is not JSON, 413 for a body over ``MAX_BODY`` bytes or a batch over ``MAX_BATCH`` items,
 422 for anything the models or the engine reject.
 
-Blocking: one hand (≤ 200 characters) is scored or analysed in tens of microseconds, less than a
-thread hand-off costs, so the single-hand endpoints run inline; ``/v1/score/batch`` (up to
-``MAX_BATCH`` hands) runs in a worker thread so it never stalls the event loop. Handlers return
-their JSON directly (the response models document the shape; they are not re-validated).
+Hot path: ``POST /v1/score``, ``/v1/score/batch``, ``/v1/waits`` and ``/v1/shanten`` are answered
+by ONE call into Rust (``hupai._core.serve_score`` / ``serve_score_batch`` / ``serve_waits`` /
+``serve_shanten``: raw body bytes in, response bytes out, GIL released) before FastAPI routing,
+pydantic and the middleware stack. Rust answers only requests
+that are plainly valid and returns ``None`` for anything else (bad JSON, unknown keys, switches
+in ``options``, 字牌, floats, any engine error); those go through the FastAPI handlers below,
+which remain the one place where validation errors are worded. Both paths give byte-identical
+200 answers (``tests/test_server.py`` checks it over the bench's hand mix).
+
+Blocking: one hand is scored in a few microseconds, far less than a thread hand-off costs, so
+``/v1/score``, ``/v1/waits`` and ``/v1/shanten`` run inline; a batch body over
+``INLINE_BATCH_BYTES`` (≈ 3 hands) runs in a worker thread so it never stalls the event loop
+(see the README service section for the figures). Handlers return their JSON directly (the
+response models document the shape; they are not re-validated).
 """
 
 from __future__ import annotations
@@ -35,6 +45,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import hupai
 import hupai.batch
+from hupai._core import serve_score, serve_score_batch, serve_shanten, serve_waits
 import hupai.sichuan
 import hupai.zipai
 from hupai.server.schemas import (
@@ -122,8 +133,106 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
-        resp = _error_response(413, "PayloadTooLarge", "body", f"request body over {self.limit} bytes")
-        await resp(scope, receive, send)
+        await _refuse(scope, receive, send, self.limit)
+
+
+# ---------------------------------------------------------------------------------------------
+# the hot path: one Rust call per request, before FastAPI
+
+#: Batch bodies up to this many bytes are scored inline, bigger ones in a worker thread. A hand
+#: costs half to two thirds of a thread hand-off (``anyio.to_thread.run_sync``) in ``serve_score``,
+#: so a single hand runs inline; 1 KiB is ≈ 3 hands (the bench's bodies average 360 bytes), one to
+#: two hand-offs of work — beyond that the event loop would stall longer than moving the work costs.
+INLINE_BATCH_BYTES = 1024
+
+_JSON_HEADERS = [(b"content-type", b"application/json")]
+_FAST_PATHS = {
+    "/v1/score": serve_score,
+    "/v1/score/batch": serve_score_batch,
+    "/v1/waits": serve_waits,
+    "/v1/shanten": serve_shanten,
+}
+
+
+def _is_json(content_type: bytes) -> bool:
+    return content_type.split(b";", 1)[0].strip().lower() == b"application/json"
+
+
+class ScoringApp(FastAPI):
+    """FastAPI with the Rust hot path in front (see the module docstring)."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        fast = _FAST_PATHS.get(scope["path"]) if scope["type"] == "http" and scope["method"] == "POST" else None
+        if fast is None:
+            await super().__call__(scope, receive, send)
+            return
+        content_type: bytes | None = None
+        for name, value in scope["headers"]:
+            if name == b"content-type":
+                if content_type is None:  # the first one, as Starlette reads it
+                    content_type = value
+            elif name == b"content-length":
+                try:
+                    too_big = int(value) > MAX_BODY
+                except ValueError:
+                    too_big = False
+                if too_big:
+                    await _refuse(scope, receive, send, MAX_BODY)
+                    return
+        msg = await receive()
+        if msg["type"] != "http.request":
+            return  # client went away
+        body: bytes = msg.get("body", b"")
+        if msg.get("more_body", False):
+            chunks = [body]
+            seen = len(body)
+            while True:
+                msg = await receive()
+                if msg["type"] != "http.request":
+                    return
+                chunk = msg.get("body", b"")
+                seen += len(chunk)
+                if seen > MAX_BODY:
+                    await _refuse(scope, receive, send, MAX_BODY)
+                    return
+                chunks.append(chunk)
+                if not msg.get("more_body", False):
+                    break
+            body = b"".join(chunks)
+        elif len(body) > MAX_BODY:
+            await _refuse(scope, receive, send, MAX_BODY)
+            return
+        out = None
+        if content_type is not None and _is_json(content_type):
+            if fast is not serve_score_batch or len(body) <= INLINE_BATCH_BYTES:
+                out = fast(body)
+            else:
+                out = await anyio.to_thread.run_sync(fast, body)
+        if out is not None:
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 200,
+                    "headers": [*_JSON_HEADERS, (b"content-length", str(len(out)).encode())],
+                }
+            )
+            await send({"type": "http.response.body", "body": out})
+            return
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await super().__call__(scope, replay, send)
+
+
+async def _refuse(scope: Scope, receive: Receive, send: Send, limit: int) -> None:
+    resp = _error_response(413, "PayloadTooLarge", "body", f"request body over {limit} bytes")
+    await resp(scope, receive, send)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -337,7 +446,7 @@ def shanten_one(q: HandQuery) -> dict[str, Any]:
 
 
 def create_app() -> FastAPI:
-    app = FastAPI(
+    app = ScoringApp(
         title="hupai scoring service",
         version=hupai.__version__,
         description=(

@@ -1,8 +1,10 @@
 """Generate the SVG tile faces in ``static/tiles/`` (run: ``python -m hupai.server.make_tiles``).
 
 The faces are drawn here for the project: an ivory tile with a suit mark. 万 (m) shows the
-number and 萬, 筒 (p) circles, 条 (s) bamboo sticks, honours their character. The generated files
-are committed so the page needs no build step; re-run after editing this script.
+number and 萬, 筒 (p) circles, 条 (s) bamboo sticks, honours their character. 字牌 cards (``x1``..
+``x10`` small 一..十, ``d1``..``d10`` big 壹..拾) are white paper cards with the numeral written
+large, red for 二七十 / 贰柒拾 as on real cards, and a 小/大 corner mark. The generated files are
+committed so the page needs no build step; re-run after editing this script.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ OUT = Path(__file__).with_name("static") / "tiles"
 W, H = 60, 80
 RED, GREEN, BLUE, INK = "#c0272d", "#1d7a3a", "#1f4e9c", "#1b1b1b"
 NUM_ZH = "一二三四五六七八九"
+SMALL_ZH = "一二三四五六七八九十"
+BIG_ZH = "壹贰叁肆伍陆柒捌玖拾"
 HONOURS = {"E": ("東", INK), "S": ("南", INK), "W": ("西", INK), "N": ("北", INK), "C": ("中", RED), "F": ("發", GREEN)}
 
 # cell positions (col, row) on a 3x3 grid for 1..9 marks
@@ -97,6 +101,27 @@ def _char(n: int) -> str:
     )
 
 
+def _card(code: str) -> str:
+    """A 字牌 card face: ``x1``..``x10`` (small) or ``d1``..``d10`` (big)."""
+    n = int(code[1:])
+    big = code[0] == "d"
+    ch = (BIG_ZH if big else SMALL_ZH)[n - 1]
+    colour = RED if n in (2, 7, 10) else INK
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="{W}" height="{H}" '
+        f'role="img" aria-label="{code}">'
+        f'<rect x="6" y="1" width="{W - 12}" height="{H - 2}" rx="4" fill="#fffdf7" stroke="#6b6253" '
+        'stroke-width="2"/>'
+        f'<rect x="10" y="5" width="{W - 20}" height="{H - 10}" rx="2" fill="none" stroke="{colour}" '
+        'stroke-width="1" stroke-dasharray="3 2"/>'
+        f'<text x="30" y="54" font-size="{30 if big else 34}" text-anchor="middle" fill="{colour}" '
+        f'font-family="serif" font-weight="bold">{ch}</text>'
+        f'<text x="14" y="17" font-size="10" fill="{INK}" font-family="serif">{"大" if big else "小"}</text>'
+        f'<text x="46" y="73" font-size="9" text-anchor="end" fill="#6b6253" font-family="sans-serif">{n}</text>'
+        "</svg>\n"
+    )
+
+
 def faces() -> dict[str, str]:
     out: dict[str, str] = {}
     for n in range(1, 10):
@@ -114,6 +139,9 @@ def faces() -> dict[str, str]:
         f'<rect x="13" y="17" width="34" height="46" rx="3" fill="none" stroke="{BLUE}" stroke-width="3"/>',
         "P",
     )
+    for n in range(1, 11):
+        for kind in "xd":
+            out[f"{kind}{n}"] = _card(f"{kind}{n}")
     out["back"] = (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="{W}" height="{H}">'
         f'<rect x="1" y="1" width="{W - 2}" height="{H - 2}" rx="7" fill="#2f7d5b" stroke="#1f5a40" '

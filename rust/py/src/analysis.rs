@@ -144,7 +144,7 @@ impl PyShapes {
     }
 }
 
-fn shapes_from_names(names: &[String]) -> BindResult<PyShapes> {
+pub(crate) fn shapes_from_names(names: &[String]) -> BindResult<PyShapes> {
     let mut s = Shapes {
         standard: false,
         seven_pairs: false,
@@ -302,20 +302,24 @@ pub fn hand_input_opt(obj: &Bound<'_, PyAny>, with_melds: bool) -> BindResult<Ha
         });
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        let text = s.to_str()?;
-        if let Some(counts) = analysis::parse_counts_fast(text) {
-            return Ok(HandInput {
-                counts,
-                melds: 0,
-                meld_counts: None,
-                meld_list: Vec::new(),
-            });
-        }
-        let (mut standing, melds, win) = hand::parse_notation(text)?;
-        standing.extend(win);
-        return HandInput::from_parts(&standing, melds);
+        return hand_input_str(s.to_str()?);
     }
     HandInput::from_parts(&tiles_from_py(obj)?, Vec::new())
+}
+
+/// [`hand_input`] of a hand string in any notation.
+pub fn hand_input_str(text: &str) -> BindResult<HandInput> {
+    if let Some(counts) = analysis::parse_counts_fast(text) {
+        return Ok(HandInput {
+            counts,
+            melds: 0,
+            meld_counts: None,
+            meld_list: Vec::new(),
+        });
+    }
+    let (mut standing, melds, win) = hand::parse_notation(text)?;
+    standing.extend(win);
+    HandInput::from_parts(&standing, melds)
 }
 
 /// `visible=`: tiles (string / list) or a sequence of 34 counts.
@@ -379,8 +383,12 @@ pub fn shanten(
 ) -> BindResult<i8> {
     let h = hand_input(hand)?;
     let w = wildcards_from_py(wildcards)?;
-    let shapes = shapes_from_py(shapes)?;
-    let p = plan(&h, w)?;
+    shanten_of_input(&h, w, shapes_from_py(shapes)?)
+}
+
+/// The body of [`shanten`] (also the service's hot path).
+pub(crate) fn shanten_of_input(h: &HandInput, w: u8, shapes: Shapes) -> BindResult<i8> {
+    let p = plan(h, w)?;
     p.check_fits(shapes)?;
     Ok(analysis::shanten_planned(&h.counts, w, p.sets, shapes))
 }
@@ -429,24 +437,40 @@ pub fn waits<'py>(
     let h = hand_input(hand)?;
     let w = wildcards_from_py(wildcards)?;
     let shapes = shapes_from_py(shapes)?;
-    let p = plan(&h, w)?;
+    let mask = waits_of_input(&h, w, shapes, || visible_from_py(visible))?;
+    Ok(PyList::new(
+        py,
+        analysis::mask_tiles(mask).map(|t| tile_str(py, t)),
+    )?)
+}
+
+/// The body of [`waits`] (also the service's hot path): the waits as a tile mask.
+pub(crate) fn waits_of_input(
+    h: &HandInput,
+    w: u8,
+    shapes: Shapes,
+    visible: impl FnOnce() -> BindResult<Option<Counts>>,
+) -> BindResult<u64> {
+    let p = plan(h, w)?;
     p.check_fits(shapes)?;
     if p.complete {
         return Err(hand_err(
             "waits needs a waiting hand (3n+1 tiles); this one has 3n+2: use discard_options",
         ));
     }
-    let vis = visible_from_py(visible)?;
+    let vis = visible()?;
     let seen = if vis.is_some() || h.meld_counts.is_some() {
         Some(h.seen(vis.as_ref())?)
     } else {
         None
     };
-    let mask = analysis::waits_planned(&h.counts, w, p.sets, shapes, seen.as_ref());
-    Ok(PyList::new(
-        py,
-        analysis::mask_tiles(mask).map(|t| tile_str(py, t)),
-    )?)
+    Ok(analysis::waits_planned(
+        &h.counts,
+        w,
+        p.sets,
+        shapes,
+        seen.as_ref(),
+    ))
 }
 
 fn useful_list<'py>(py: Python<'py>, useful: &[analysis::Useful]) -> PyResult<Bound<'py, PyList>> {

@@ -13,6 +13,7 @@ mod score;
 mod score_presets;
 mod score_regional;
 mod score_sichuan;
+mod serve;
 mod settlement;
 mod tiles;
 mod variant;
@@ -58,6 +59,8 @@ mod _core {
     };
     #[pymodule_export]
     use crate::score_sichuan::{PySichuanScore, sichuan_max_win_value, sichuan_score};
+    #[pymodule_export]
+    use crate::serve::{serve_score, serve_score_batch, serve_shanten, serve_waits};
     #[pymodule_export]
     use crate::settlement::PySettlement;
     #[pymodule_export]

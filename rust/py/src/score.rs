@@ -15,6 +15,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use rayon::prelude::*;
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use crate::convert::json_to_py;
@@ -64,7 +65,7 @@ pub fn py_to_json(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
     Ok(Value::String(obj.str()?.to_str()?.to_string()))
 }
 
-fn situation_from_value(v: Value) -> Result<Situation, CoreError> {
+pub(crate) fn situation_from_value(v: Value) -> Result<Situation, CoreError> {
     let input: SituationInput =
         serde_json::from_value(v).map_err(|e| CoreError::hand(format!("situation JSON: {e}")))?;
     Situation::from_input(&input)
@@ -122,6 +123,28 @@ fn tiles_json(obj: &Bound<'_, PyAny>) -> BindResult<Value> {
     Ok(py_to_json(obj)?)
 }
 
+/// The case-schema ``hand`` object of a notation string with a winning tile
+/// (``"[EEE,2]123m...+9s"`` → ``{"melds", "concealed", "win_tile"}``).
+pub(crate) fn hand_value_of_notation(text: &str) -> Result<Value, CoreError> {
+    let (standing, melds, win) = hupai_core::parse_notation(text)?;
+    let Some(win) = win else {
+        return Err(CoreError::hand(format!(
+            "{text:?}: the winning tile must follow '+', e.g. \"123m456p789s1122z+1z\""
+        )));
+    };
+    let ms: Vec<Value> = melds
+        .iter()
+        .map(|m| {
+            json!({"type": m.kind.name(),
+                   "tiles": m.tiles().iter().map(|t| t.to_string()).collect::<Vec<_>>(),
+                   "offer": m.from, "concealed": m.concealed})
+        })
+        .collect();
+    Ok(json!({"melds": ms,
+              "concealed": standing.iter().map(|t| t.to_string()).collect::<Vec<_>>(),
+              "win_tile": win.to_string()}))
+}
+
 impl PySituation {
     fn from_value(v: Value) -> BindResult<Self> {
         let s = situation_from_value(v.clone())?;
@@ -173,31 +196,12 @@ impl PySituation {
     #[staticmethod]
     #[pyo3(signature = (text, **flags))]
     fn parse(text: &str, flags: Option<&Bound<'_, PyDict>>) -> BindResult<Self> {
-        let (standing, melds, win) = hupai_core::parse_notation(text)?;
-        let Some(win) = win else {
-            return Err(CoreError::hand(format!(
-                "{text:?}: the winning tile must follow '+', e.g. \"123m456p789s1122z+1z\""
-            ))
-            .into());
-        };
-        let ms: Vec<Value> = melds
-            .iter()
-            .map(|m| {
-                json!({"type": m.kind.name(),
-                       "tiles": m.tiles().iter().map(|t| t.to_string()).collect::<Vec<_>>(),
-                       "offer": m.from, "concealed": m.concealed})
-            })
-            .collect();
+        let hand = hand_value_of_notation(text)?;
         let situation = match flags {
             Some(f) => py_to_json(f.as_any())?,
             None => json!({}),
         };
-        Self::from_value(json!({
-            "hand": {"melds": ms,
-                     "concealed": standing.iter().map(|t| t.to_string()).collect::<Vec<_>>(),
-                     "win_tile": win.to_string()},
-            "situation": situation,
-        }))
+        Self::from_value(json!({"hand": hand, "situation": situation}))
     }
 
     /// The case-schema dict of this situation.
@@ -324,16 +328,72 @@ fn mcr_rules(v: &Variant) -> &mcr::McrRules {
     }
 }
 
-fn set_json(s: &mcr::ScoredSet) -> Value {
+/// A tile serialised as its canonical name (no intermediate `String` when writing JSON text).
+#[derive(Clone, Copy)]
+struct TileName(Tile);
+
+impl Serialize for TileName {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(&self.0)
+    }
+}
+
+/// The JSON result of an MCR score (`Score.to_dict()`, `score_json`, the service). Fields are in
+/// alphabetical order, the order of a `serde_json::Map`, so writing this struct directly gives the
+/// same text as writing its `Value`.
+#[derive(Serialize)]
+pub(crate) struct McrResult<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    decomposition: Option<McrDecomposition>,
+    fans: Vec<McrFan<'a>>,
+    meets_minimum: bool,
+    total: i32,
+    total_without_flowers: i32,
+    variant: &'a str,
+}
+
+#[derive(Serialize)]
+struct McrFan<'a> {
+    count: u8,
+    en: &'a str,
+    id: &'a str,
+    points: i32,
+    zh: &'a str,
+}
+
+#[derive(Serialize)]
+struct McrDecomposition {
+    form: &'static str,
+    knitted: Option<Vec<TileName>>,
+    pair: Option<TileName>,
+    pairs: Vec<TileName>,
+    sets: Vec<McrSet>,
+}
+
+#[derive(Serialize)]
+struct McrSet {
+    concealed: bool,
+    declared: bool,
+    tiles: Vec<TileName>,
+    #[serde(rename = "type")]
+    kind: &'static str,
+}
+
+fn set_out(s: &mcr::ScoredSet) -> McrSet {
     let t = s.tile.index();
-    let tiles: Vec<String> = match s.kind {
+    let tiles: Vec<TileName> = match s.kind {
         hupai_core::MeldKind::Chow => (t..t + 3)
-            .map(|i| Tile::new_unchecked(i).to_string())
+            .map(|i| TileName(Tile::new_unchecked(i)))
             .collect(),
-        hupai_core::MeldKind::Pung => vec![s.tile.to_string(); 3],
-        hupai_core::MeldKind::Kong => vec![s.tile.to_string(); 4],
+        hupai_core::MeldKind::Pung => vec![TileName(s.tile); 3],
+        hupai_core::MeldKind::Kong => vec![TileName(s.tile); 4],
     };
-    json!({"type": s.kind.name(), "tiles": tiles, "declared": s.declared, "concealed": s.concealed})
+    McrSet {
+        concealed: s.concealed,
+        declared: s.declared,
+        tiles,
+        kind: s.kind.name(),
+    }
 }
 
 fn wind_name(seat: u8) -> &'static str {
@@ -389,37 +449,43 @@ fn settlement_json(
     ))
 }
 
-fn mcr_result_json(s: &McrScore, v: &Variant, with_detail: bool) -> Value {
+pub(crate) fn mcr_result<'a>(s: &McrScore, v: &'a Variant, with_detail: bool) -> McrResult<'a> {
     let r = mcr_rules(v);
-    let fans: Vec<Value> = s
+    let fans = s
         .fans
         .iter()
-        .map(|&(i, c)| {
-            json!({"id": FAN_IDS[i], "zh": r.zh[i], "en": r.en[i], "points": r.values[i], "count": c})
+        .map(|&(i, c)| McrFan {
+            count: c,
+            en: r.en[i],
+            id: FAN_IDS[i],
+            points: r.values[i],
+            zh: r.zh[i],
         })
         .collect();
-    let mut out = json!({
-        "variant": v.id(),
-        "fans": fans,
-        "total": s.total,
-        "total_without_flowers": s.total_without_flowers,
-        "meets_minimum": s.meets_minimum,
+    let decomposition = with_detail.then(|| McrDecomposition {
+        form: s.form.name(),
+        knitted: s.knitted.map(|k| {
+            hupai_core::decompose::knitted_tiles(k)
+                .iter()
+                .map(|&i| TileName(Tile::new_unchecked(i as u8)))
+                .collect()
+        }),
+        pair: s.pair.map(TileName),
+        pairs: s.pairs.iter().map(|&t| TileName(t)).collect(),
+        sets: s.sets.iter().map(set_out).collect(),
     });
-    if with_detail {
-        out["decomposition"] = json!({
-            "form": s.form.name(),
-            "sets": s.sets.iter().map(set_json).collect::<Vec<_>>(),
-            "pair": s.pair.map(|t| t.to_string()),
-            "pairs": s.pairs.iter().map(|t| t.to_string()).collect::<Vec<_>>(),
-            "knitted": s.knitted.map(|k| {
-                hupai_core::decompose::knitted_tiles(k)
-                    .iter()
-                    .map(|&i| Tile::new_unchecked(i as u8).to_string())
-                    .collect::<Vec<_>>()
-            }),
-        });
+    McrResult {
+        decomposition,
+        fans,
+        meets_minimum: s.meets_minimum,
+        total: s.total,
+        total_without_flowers: s.total_without_flowers,
+        variant: v.id(),
     }
-    out
+}
+
+pub(crate) fn mcr_result_json(s: &McrScore, v: &Variant, with_detail: bool) -> Value {
+    serde_json::to_value(mcr_result(s, v, with_detail)).expect("an MCR result serialises")
 }
 
 /// One fan of a score: ``id``, ``zh``, ``en``, ``points`` (per occurrence) and ``count``.

@@ -29,7 +29,7 @@ pub struct PySichuanScore {
 }
 
 impl PySichuanScore {
-    fn json(&self) -> Value {
+    pub(crate) fn json(&self) -> Value {
         let mut v = self.score.to_json_value();
         let payments: serde_json::Map<String, Value> = self
             .payments
