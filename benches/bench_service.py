@@ -80,7 +80,9 @@ def hand_mix() -> list[dict[str, Any]]:
     return [b for b in bodies if client.post("/v1/score", json=b).status_code == 200]
 
 
-def lua_script(bodies: list[dict[str, Any]], path: str = "/v1/score") -> str:
+def lua_script(bodies: list[dict[str, Any]], path: str = "/v1/score", pipeline: int = 1) -> str:
+    """A wrk script cycling through ``bodies``; ``pipeline`` > 1 sends that many requests per
+    write (HTTP/1.1 pipelining: each connection has ``pipeline`` requests in flight)."""
     rows = []
     for b in bodies:
         text = json.dumps(b, separators=(",", ":"), ensure_ascii=False)
@@ -93,8 +95,12 @@ def lua_script(bodies: list[dict[str, Any]], path: str = "/v1/score") -> str:
         "local n = #bodies\n"
         "local i = 0\n"
         "request = function()\n"
-        "  i = i % n + 1\n"
-        f'  return wrk.format(nil, "{path}", nil, bodies[i])\n'
+        "  local out = {}\n"
+        f"  for _ = 1, {pipeline} do\n"
+        "    i = i % n + 1\n"
+        f'    out[#out + 1] = wrk.format(nil, "{path}", nil, bodies[i])\n'
+        "  end\n"
+        "  return table.concat(out)\n"
         "end\n"
     )
 
@@ -228,6 +234,10 @@ def main() -> int:
     ap.add_argument("--batch-size", type=int, default=32, help="hands per /v1/score/batch body")
     ap.add_argument("--batch-duration", type=int, default=20, help="wrk seconds on /v1/score/batch (0: skip)")
     ap.add_argument("--ceiling-duration", type=int, default=20, help="wrk seconds on the empty ASGI app (0: skip)")
+    ap.add_argument(
+        "--pipeline-duration", type=int, default=20, help="wrk seconds on /v1/score with HTTP pipelining (0: skip)"
+    )
+    ap.add_argument("--pipeline", type=int, default=8, help="requests per connection in flight for that run")
     ap.add_argument("--no-write", action="store_true", help="print, do not write RESULTS.md")
     args = ap.parse_args()
     wrk = shutil.which("wrk")
@@ -247,7 +257,9 @@ def main() -> int:
     try:
         wait_ready(base + "/healthz", server)
         out, wrk_cmd = run_wrk(wrk, base, script, args, args.duration)
-        bout = ""
+        bout = pout = ""
+        if args.pipeline_duration > 0:
+            pout, _ = run_wrk(wrk, base, lua_script(bodies, pipeline=args.pipeline), args, args.pipeline_duration)
         if args.batch_duration > 0:
             bscript = lua_script(batch_bodies(bodies, args.batch_size), "/v1/score/batch")
             bout, _ = run_wrk(wrk, base, bscript, args, args.batch_duration)
@@ -259,11 +271,20 @@ def main() -> int:
     print(cout)
     r = parse_wrk(out)
     rb = parse_wrk(bout) if bout else None
+    rp = parse_wrk(pout) if pout else None
     rc = parse_wrk(cout) if cout else None
     direct = direct_throughput(bodies)
     ratio = direct["dicts"] / r["rps"]
     errors = r["non2xx"] + r["socket_errors"]
     extra_rows = ""
+    if rp is not None:
+        errors += rp["non2xx"] + rp["socket_errors"]
+        extra_rows += (
+            f"| `/v1/score`, HTTP/1.1 pipelining ({args.pipeline} requests in flight per connection), "
+            f"{args.pipeline_duration} s | {rp['rps']:.0f} requests/s, p50 {rp['p50']:.2f} ms, p99 {rp['p99']:.2f} ms, "
+            f"errors {rp['non2xx'] + rp['socket_errors']} |\n"
+            f"| direct ÷ service (pipelined) | {direct['dicts'] / rp['rps']:.2f}× |\n"
+        )
     if rb is not None:
         errors += rb["non2xx"] + rb["socket_errors"]
         hands = rb["rps"] * args.batch_size
@@ -291,7 +312,7 @@ def main() -> int:
     md = f"""## Scoring service under load (`benches/bench_service.py`)
 
 Machine: {machine()}.
-Command: `python benches/bench_service.py --duration {args.duration} --connections {args.connections} --threads {args.threads} --workers {args.workers} --batch-size {args.batch_size} --batch-duration {args.batch_duration} --ceiling-duration {args.ceiling_duration}`
+Command: `python benches/bench_service.py --duration {args.duration} --connections {args.connections} --threads {args.threads} --workers {args.workers} --batch-size {args.batch_size} --batch-duration {args.batch_duration} --ceiling-duration {args.ceiling_duration} --pipeline {args.pipeline} --pipeline-duration {args.pipeline_duration}`
 Load average when it started: {load0:.1f} (the machine is shared).
 (`hupai serve --workers {args.workers}` on 127.0.0.1 — uvicorn with uvloop and httptools, access log
 off — then `{shown}`; wrk and the server share the cores).
