@@ -9,27 +9,26 @@ use hupai_core::situation::{KongKind, WinType};
 use hupai_core::tile::{N_KINDS, Tile};
 use pyo3::prelude::*;
 
+use crate::convert::AnyInt;
 use crate::errors::{BindResult, hand_err};
 use crate::variant::PyVariant;
 
-type MeldIn = (String, u8, u8, Option<String>);
+type MeldIn = (String, AnyInt, AnyInt, Option<String>);
 type SeatIn = (
-    Vec<u8>,
+    Vec<AnyInt>,
     Vec<MeldIn>,
     bool,
-    Option<u8>,
+    Option<AnyInt>,
     bool,
     bool,
-    u8,
-    u8,
+    AnyInt,
+    AnyInt,
     bool,
 );
 type WinOut = (i64, bool, Vec<(String, u32)>, Vec<i64>);
 
-fn tile(i: u8, what: &str) -> BindResult<Tile> {
-    if usize::from(i) >= N_KINDS {
-        return Err(hand_err(format!("{what}: tile index {i} is not 0..34")));
-    }
+fn tile(i: AnyInt, what: &str) -> BindResult<Tile> {
+    let i: u8 = i.within(&format!("{what} (tile index)"), 0, N_KINDS as i64 - 1, hand_err)?;
     Ok(Tile::new_unchecked(i))
 }
 
@@ -56,17 +55,21 @@ fn seat(s: SeatIn, i: usize) -> BindResult<SeatState> {
         )));
     }
     let mut c = [0u8; N_KINDS];
-    c.copy_from_slice(&counts);
+    for (k, n) in counts.into_iter().enumerate() {
+        c[k] = n.within(&format!("seat {i}: counts[{k}]"), 0, 4, hand_err)?;
+    }
     let mut ms = Vec::with_capacity(melds.len());
     for (kind, t, from, kk) in melds {
         let kind = MeldKind::parse(&kind)?;
         let kk = kong_kind(kk.as_deref())?;
         let concealed = kk == Some(KongKind::Concealed);
+        let from: u8 = from.within(&format!("seat {i}: meld from"), 0, 3, hand_err)?;
         ms.push((Meld::new(kind, tile(t, "meld")?, concealed, from)?, kk));
     }
-    if void_suit.is_some_and(|v| v > 2) {
-        return Err(hand_err(format!("seat {i}: void suit must be 0, 1 or 2")));
-    }
+    let void_suit: Option<u8> = void_suit
+        .map(|v| v.within(&format!("seat {i}: void suit"), 0, 2, hand_err))
+        .transpose()?;
+    let flowers: u8 = flowers.within(&format!("seat {i}: flowers"), 0, 8, hand_err)?;
     let seat_wind = tile(wind, "seat wind")?;
     if !seat_wind.is_wind() {
         return Err(hand_err(format!("seat {i}: {seat_wind} is not a wind")));
@@ -100,13 +103,14 @@ fn win_type(s: &str) -> BindResult<WinType> {
 }
 
 fn ctx(
-    prevalent: u8,
+    prevalent: AnyInt,
     wall_last: bool,
     wall_empty: bool,
     last_kong: Option<&str>,
-    wall_remaining: u32,
+    wall_remaining: AnyInt,
     first_turn: bool,
 ) -> BindResult<TableCtx> {
+    let wall_remaining: u32 = wall_remaining.within("wall_remaining", 0, 1_000_000, hand_err)?;
     let prevalent_wind = tile(prevalent, "prevalent wind")?;
     if !prevalent_wind.is_wind() {
         return Err(hand_err(format!("{prevalent_wind} is not a wind")));
@@ -134,20 +138,22 @@ fn idx(t: &[Tile]) -> Vec<u8> {
 /// ``(win, kong, pung, chows, forced_win)`` where ``win`` is ``None`` or ``(value, self_draw_payment, fans,
 /// deltas)``.
 #[pyfunction]
-#[pyo3(signature = (variant, seats, discarder, tile, source, prevalent, wall_last, wall_empty, last_kong=None, wall_remaining=1000))]
+#[pyo3(signature = (variant, seats, discarder, tile, source, prevalent, wall_last, wall_empty, last_kong=None, wall_remaining=AnyInt(1000)))]
+#[pyo3(text_signature = "(variant, seats, discarder, tile, source, prevalent, wall_last, wall_empty, last_kong=None, wall_remaining=1000)")]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub fn flow_claims(
     variant: PyRef<'_, PyVariant>,
     seats: Vec<SeatIn>,
-    discarder: usize,
-    tile: u8,
+    discarder: AnyInt,
+    tile: AnyInt,
     source: &str,
-    prevalent: u8,
+    prevalent: AnyInt,
     wall_last: bool,
     wall_empty: bool,
     last_kong: Option<&str>,
-    wall_remaining: u32,
+    wall_remaining: AnyInt,
 ) -> BindResult<Vec<Option<(Option<WinOut>, bool, bool, Vec<u8>, bool)>>> {
+    let discarder: usize = discarder.within("discarder", 0, seats.len() as i64 - 1, hand_err)?;
     let st = seats
         .into_iter()
         .enumerate()
@@ -179,20 +185,21 @@ pub fn flow_claims(
 /// discards, analysis, forced_win)``; ``analysis`` (with ``analyze``) lists ``(discard, shanten,
 /// useful)``; ``forced_win``: the win may not be declined (最后四张).
 #[pyfunction]
-#[pyo3(signature = (variant, seat, index, drawn, win_type, prevalent, wall_last, wall_empty, last_kong=None, analyze=false, wall_remaining=1000, first_turn=false))]
+#[pyo3(signature = (variant, seat, index, drawn, win_type, prevalent, wall_last, wall_empty, last_kong=None, analyze=false, wall_remaining=AnyInt(1000), first_turn=false))]
+#[pyo3(text_signature = "(variant, seat, index, drawn, win_type, prevalent, wall_last, wall_empty, last_kong=None, analyze=False, wall_remaining=1000, first_turn=False)")]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub fn flow_turn(
     variant: PyRef<'_, PyVariant>,
     seat: SeatIn,
-    index: usize,
-    drawn: Option<u8>,
+    index: AnyInt,
+    drawn: Option<AnyInt>,
     win_type: &str,
-    prevalent: u8,
+    prevalent: AnyInt,
     wall_last: bool,
     wall_empty: bool,
     last_kong: Option<&str>,
     analyze: bool,
-    wall_remaining: u32,
+    wall_remaining: AnyInt,
     first_turn: bool,
 ) -> BindResult<(
     Option<WinOut>,
@@ -202,6 +209,7 @@ pub fn flow_turn(
     Vec<(u8, i8, u32)>,
     bool,
 )> {
+    let index: usize = index.within("index", 0, 3, hand_err)?;
     let s = self::seat(seat, index)?;
     let d = drawn.map(|t| tile(t, "drawn")).transpose()?;
     let wt = self::win_type(win_type)?;

@@ -17,7 +17,7 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use rayon::prelude::*;
 use serde_json::{Map, Value, json};
 
-use crate::convert::json_to_py;
+use crate::convert::{AnyInt, json_to_py};
 use crate::errors::{BindError, BindResult};
 use crate::variant::PyVariant;
 
@@ -669,15 +669,17 @@ pub fn score_json<'py>(py: Python<'py>, case: &Bound<'py, PyAny>) -> BindResult<
 /// MCR settlement of a win with total ``total`` (基本分, flowers included): a zero-sum list of
 /// ``{payer, payee, amount, reason}`` with seats as winds.
 #[pyfunction]
-#[pyo3(signature = (total, self_drawn, winner="E", discarder=None, base=8))]
+#[pyo3(signature = (total, self_drawn, winner="E", discarder=None, base=AnyInt(8)))]
+#[pyo3(text_signature = "(total, self_drawn, winner=\"E\", discarder=None, base=8)")]
 pub fn mcr_settlement<'py>(
     py: Python<'py>,
-    total: i64,
+    total: AnyInt,
     self_drawn: bool,
     winner: &str,
     discarder: Option<&str>,
-    base: i64,
+    base: AnyInt,
 ) -> BindResult<Bound<'py, PyAny>> {
+    let (total, base) = (total.0, base.0);
     Ok(json_to_py(
         py,
         &settlement_json(total, base, self_drawn, winner, discarder)?,
@@ -742,8 +744,11 @@ pub fn score_batch<'py>(
     py: Python<'py>,
     items: &Bound<'py, PyAny>,
     variant: Option<&Bound<'py, PyAny>>,
-    threads: Option<usize>,
+    threads: Option<AnyInt>,
 ) -> BindResult<Bound<'py, PyList>> {
+    let threads: Option<usize> = threads
+        .map(|t| t.within("threads", 1, 1024, |m| CoreError::rule(m).into()))
+        .transpose()?;
     let default_v = variant_from_py(variant)?;
     let mut parsed: Vec<Result<Job, CoreError>> = Vec::new();
     for item in items.try_iter()? {
