@@ -49,7 +49,15 @@ pub fn py_to_json(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
     if let Ok(d) = obj.cast::<PyDict>() {
         let mut m = Map::new();
         for (k, v) in d.iter() {
-            m.insert(k.extract::<String>()?, py_to_json(&v)?);
+            let key = k.extract::<String>()?;
+            let val = py_to_json(&v).map_err(|e| {
+                if e.is_instance_of::<crate::errors::InvalidHandError>(obj.py()) {
+                    crate::errors::InvalidHandError::new_err(format!("{key}: {}", e.value(obj.py())))
+                } else {
+                    e
+                }
+            })?;
+            m.insert(key, val);
         }
         return Ok(Value::Object(m));
     }
@@ -65,8 +73,18 @@ pub fn py_to_json(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
 }
 
 fn situation_from_value(v: Value) -> Result<Situation, CoreError> {
-    let input: SituationInput =
-        serde_json::from_value(v).map_err(|e| CoreError::hand(format!("situation JSON: {e}")))?;
+    let input: SituationInput = serde_json::from_value(v.clone()).map_err(|e| {
+        // Name the offending situation key (serde does not say which field held a bad value).
+        let bad = v.get("situation").and_then(Value::as_object).and_then(|o| {
+            o.iter().find_map(|(k, x)| {
+                let one = Value::Object(Map::from_iter([(k.clone(), x.clone())]));
+                serde_json::from_value::<hupai_core::situation::FlagsInput>(one)
+                    .err()
+                    .map(|e| format!("situation.{k}: {e}"))
+            })
+        });
+        CoreError::hand(bad.unwrap_or_else(|| format!("situation JSON: {e}")))
+    })?;
     Situation::from_input(&input)
 }
 
@@ -589,15 +607,21 @@ pub(crate) fn situation_arg(obj: &Bound<'_, PyAny>) -> BindResult<Arc<Situation>
 /// a ``hupai.Variant`` (default ``"mcr"``). The result type is the preset's: ``Score`` (MCR),
 /// ``SichuanScore`` (四川, payments at a default table: winner ``W``, others ``A``/``B``/``C``;
 /// use ``hupai.sichuan.score`` to name seats), a JSON-ready dict for 字牌 (``hupai.zipai.score``
-/// schema).
+/// schema). Keyword ``switches`` change the variant's switches for this call
+/// (``hupai.score(s, "shanghai", mode="qiao_ma")`` = ``hupai.score(s, hupai.Variant("shanghai",
+/// mode="qiao_ma"))``); they are validated like ``Variant``'s.
 #[pyfunction]
-#[pyo3(signature = (situation, variant=None))]
+#[pyo3(signature = (situation, variant=None, **switches))]
 pub fn score<'py>(
     py: Python<'py>,
     situation: &Bound<'py, PyAny>,
     variant: Option<&Bound<'py, PyAny>>,
+    switches: Option<&Bound<'py, PyDict>>,
 ) -> BindResult<Bound<'py, PyAny>> {
-    let v = variant_from_py(variant)?;
+    let mut v = variant_from_py(variant)?;
+    if switches.is_some_and(|d| !d.is_empty()) {
+        v = Arc::new(v.derive(crate::variant::overrides(switches)?)?);
+    }
     // Regional presets with their own result type (`VariantScore`, score_regional.rs).
     if let Some(r) = crate::score_regional::score_regional(py, situation, &v)? {
         return Ok(r);
