@@ -28,7 +28,12 @@ type SeatIn = (
 type WinOut = (i64, bool, Vec<(String, u32)>, Vec<i64>);
 
 fn tile(i: AnyInt, what: &str) -> BindResult<Tile> {
-    let i: u8 = i.within(&format!("{what} (tile index)"), 0, N_KINDS as i64 - 1, hand_err)?;
+    let i: u8 = i.within(
+        &format!("{what} (tile index)"),
+        0,
+        N_KINDS as i64 - 1,
+        hand_err,
+    )?;
     Ok(Tile::new_unchecked(i))
 }
 
@@ -139,7 +144,9 @@ fn idx(t: &[Tile]) -> Vec<u8> {
 /// deltas)``.
 #[pyfunction]
 #[pyo3(signature = (variant, seats, discarder, tile, source, prevalent, wall_last, wall_empty, last_kong=None, wall_remaining=AnyInt(1000)))]
-#[pyo3(text_signature = "(variant, seats, discarder, tile, source, prevalent, wall_last, wall_empty, last_kong=None, wall_remaining=1000)")]
+#[pyo3(
+    text_signature = "(variant, seats, discarder, tile, source, prevalent, wall_last, wall_empty, last_kong=None, wall_remaining=1000)"
+)]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub fn flow_claims(
     variant: PyRef<'_, PyVariant>,
@@ -186,7 +193,9 @@ pub fn flow_claims(
 /// useful)``; ``forced_win``: the win may not be declined (最后四张).
 #[pyfunction]
 #[pyo3(signature = (variant, seat, index, drawn, win_type, prevalent, wall_last, wall_empty, last_kong=None, analyze=false, wall_remaining=AnyInt(1000), first_turn=false))]
-#[pyo3(text_signature = "(variant, seat, index, drawn, win_type, prevalent, wall_last, wall_empty, last_kong=None, analyze=False, wall_remaining=1000, first_turn=False)")]
+#[pyo3(
+    text_signature = "(variant, seat, index, drawn, win_type, prevalent, wall_last, wall_empty, last_kong=None, analyze=False, wall_remaining=1000, first_turn=False)"
+)]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub fn flow_turn(
     variant: PyRef<'_, PyVariant>,

@@ -52,7 +52,10 @@ pub fn py_to_json(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
             let key = k.extract::<String>()?;
             let val = py_to_json(&v).map_err(|e| {
                 if e.is_instance_of::<crate::errors::InvalidHandError>(obj.py()) {
-                    crate::errors::InvalidHandError::new_err(format!("{key}: {}", e.value(obj.py())))
+                    crate::errors::InvalidHandError::new_err(format!(
+                        "{key}: {}",
+                        e.value(obj.py())
+                    ))
                 } else {
                     e
                 }

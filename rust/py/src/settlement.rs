@@ -148,7 +148,9 @@ impl PySettlement {
                 None => false,
             };
             let da_jiao = match d.get_item("da_jiao")? {
-                Some(x) if !x.is_none() => Some(money(x.extract::<AnyInt>()?, &format!("{seat}: da_jiao"))?),
+                Some(x) if !x.is_none() => {
+                    Some(money(x.extract::<AnyInt>()?, &format!("{seat}: da_jiao"))?)
+                }
                 _ => None,
             };
             out.push((seat, DrawEndState { huazhu, da_jiao }));

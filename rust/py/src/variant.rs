@@ -41,7 +41,9 @@ fn switch_value(name: &str, v: &Bound<'_, PyAny>) -> BindResult<SwitchValue> {
     ))))
 }
 
-pub(crate) fn overrides(kwargs: Option<&Bound<'_, PyDict>>) -> BindResult<Vec<(String, SwitchValue)>> {
+pub(crate) fn overrides(
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> BindResult<Vec<(String, SwitchValue)>> {
     let mut out = Vec::new();
     if let Some(kw) = kwargs {
         for (k, v) in kw.iter() {

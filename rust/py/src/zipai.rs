@@ -52,7 +52,9 @@ impl PyZipaiCard {
             .ok()
             .and_then(Card::from_index)
             .map(|inner| Self { inner })
-            .ok_or_else(|| CoreError::tile(index.0.to_string(), "card index must be in 0..20").into())
+            .ok_or_else(|| {
+                CoreError::tile(index.0.to_string(), "card index must be in 0..20").into()
+            })
     }
     #[getter]
     fn index(&self) -> u8 {
@@ -339,7 +341,8 @@ fn counts_from(values: &[i64]) -> BindResult<CardCounts> {
 /// Cards (canonical order) of a 20-count sequence.
 #[pyfunction]
 #[pyo3(signature = (counts, /))]
-pub fn zipai_from_counts(counts: Vec<i64>) -> BindResult<Vec<PyZipaiCard>> {
+pub fn zipai_from_counts(counts: Vec<crate::convert::AnyInt>) -> BindResult<Vec<PyZipaiCard>> {
+    let counts: Vec<i64> = counts.iter().map(|c| c.0).collect();
     Ok(card::from_counts(&counts_from(&counts)?)
         .into_iter()
         .map(|inner| PyZipaiCard { inner })

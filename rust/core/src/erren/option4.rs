@@ -59,7 +59,11 @@ pub fn detect(
     let pairs7 = d.form == Form::SevenPairs;
     let sets = &d.sets[..];
     let pair = d.pair;
-    let tiles = || (0..34).filter(|&i| all[i] > 0).map(|i| Tile::new_unchecked(i as u8));
+    let tiles = || {
+        (0..34)
+            .filter(|&i| all[i] > 0)
+            .map(|i| Tile::new_unchecked(i as u8))
+    };
     let every = |f: &dyn Fn(Tile) -> bool| tiles().all(f);
     let any = |f: &dyn Fn(Tile) -> bool| tiles().any(f);
     let pungs: Vec<Tile> = sets
@@ -126,7 +130,11 @@ pub fn detect(
             "SHUANG_LONG_HUI",
             u32::from(chows == [m(1), m(1), m(7), m(7)] && pair == Some(m(5))),
         );
-        let same = |n: usize| chows.iter().any(|c| chows.iter().filter(|x| *x == c).count() >= n);
+        let same = |n: usize| {
+            chows
+                .iter()
+                .any(|c| chows.iter().filter(|x| *x == c).count() >= n)
+        };
         add("SI_TONG_SHUN", u32::from(same(4)));
         add("SAN_TONG_SHUN", u32::from(same(3)));
         add("YI_BAN_GAO", u32::from(same(2)));
@@ -143,7 +151,10 @@ pub fn detect(
         add("SI_BU_GAO", u32::from(steps(4)));
         add("SAN_BU_GAO", u32::from(steps(3)));
         add("QING_LONG", u32::from(chow_m(1) && chow_m(4) && chow_m(7)));
-        add("LIAN_LIU", u32::from((1..=4u8).any(|r| chow_m(r) && chow_m(r + 3))));
+        add(
+            "LIAN_LIU",
+            u32::from((1..=4u8).any(|r| chow_m(r) && chow_m(r + 3))),
+        );
         add("LAO_SHAO_FU", u32::from(chow_m(1) && chow_m(7)));
         add("PENG_PENG_HE", u32::from(chows.is_empty()));
         add(
@@ -155,7 +166,9 @@ pub fn detect(
             "QUAN_DAI_YAO",
             u32::from(
                 sets.iter().all(|x| {
-                    yao(x.tile) || (x.kind == MeldKind::Chow && yao(Tile::new_unchecked(x.tile.index() + 2)))
+                    yao(x.tile)
+                        || (x.kind == MeldKind::Chow
+                            && yao(Tile::new_unchecked(x.tile.index() + 2)))
                 }) && pair.is_some_and(yao),
             ),
         );
@@ -188,7 +201,10 @@ pub fn detect(
         );
         add("QI_DUI", 1);
         if pairs7 && d.pairs.windows(2).any(|w| w[0] == w[1]) {
-            add("SI_GUI_YI", d.pairs.windows(2).filter(|w| w[0] == w[1]).count() as u32);
+            add(
+                "SI_GUI_YI",
+                d.pairs.windows(2).filter(|w| w[0] == w[1]).count() as u32,
+            );
         }
     }
     // whole-hand fans (every form)
@@ -196,9 +212,15 @@ pub fn detect(
         let c = s.hand.counts();
         let want = [3u8, 1, 1, 1, 1, 1, 1, 1, 3];
         let nine = (0..34).all(|i| c[i] == if i < 9 { want[i] } else { 0 });
-        add("JIU_LIAN_BAO_DENG", u32::from(nine && s.win_tile.index() < 9));
+        add(
+            "JIU_LIAN_BAO_DENG",
+            u32::from(nine && s.win_tile.index() < 9),
+        );
     }
-    add("DA_YU_WU", u32::from(every(&|t| t.index() < 9 && t.index() >= 5)));
+    add(
+        "DA_YU_WU",
+        u32::from(every(&|t| t.index() < 9 && t.index() >= 5)),
+    );
     add("XIAO_YU_WU", u32::from(every(&|t| t.index() < 4)));
     add("ZI_YI_SE", u32::from(every(&|t| t.is_honor())));
     add(
@@ -225,7 +247,9 @@ pub fn detect(
     // flowers
     let fl = u32::from(s.flowers);
     let holds = |r: std::ops::RangeInclusive<u8>| {
-        fl == 8 || r.clone().all(|k| s.flower_tiles.iter().any(|t| t.index() == 33 + k))
+        fl == 8
+            || r.clone()
+                .all(|k| s.flower_tiles.iter().any(|t| t.index() == 33 + k))
     };
     add("QUAN_HUA", u32::from(fl == 8));
     add("CHUN_XIA_QIU_DONG", u32::from(holds(1..=4)));
@@ -256,8 +280,7 @@ pub fn detect(
         } else if standing_chow(&|c| c.index() + 1 == w.index()) {
             add("KAN_ZHANG", 1);
         } else if standing_chow(&|c| {
-            (c.rank() == Some(1) && c.index() + 2 == w.index())
-                || (c.rank() == Some(7) && c == w)
+            (c.rank() == Some(1) && c.index() + 2 == w.index()) || (c.rank() == Some(7) && c == w)
         }) {
             add("BIAN_ZHANG", 1);
         }

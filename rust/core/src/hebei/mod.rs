@@ -119,7 +119,11 @@ impl HebeiRules {
         match (self.wild, ind) {
             (WildMode::None | WildMode::Hongzhong, Some(t)) => Err(Error::hand(format!(
                 "situation.wild_indicator {t} given, but switch wildcard={} flips no indicator",
-                if self.wild == WildMode::None { "none" } else { "hongzhong" }
+                if self.wild == WildMode::None {
+                    "none"
+                } else {
+                    "hongzhong"
+                }
             ))),
             (WildMode::None, None) => Ok(None),
             (WildMode::Hongzhong, None) => Ok(Some(Tile::C)),

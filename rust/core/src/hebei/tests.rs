@@ -114,18 +114,52 @@ fn dai_hun_family() {
     assert_eq!(plain(&sw("random_laizi"), Some("5m")).unwrap().points, 3);
     assert!(plain(&sw("random_laizi"), Some("4m")).is_err());
     // The indicator is required by dai_hun / random_laizi and refused without a flip.
-    assert!(matches!(plain(&sw("dai_hun"), None), Err(Error::InvalidHand(m)) if m.contains("wild_indicator")));
-    assert!(matches!(plain(&none, Some("4m")), Err(Error::InvalidHand(m)) if m.contains("wildcard=none")));
+    assert!(
+        matches!(plain(&sw("dai_hun"), None), Err(Error::InvalidHand(m)) if m.contains("wild_indicator"))
+    );
+    assert!(
+        matches!(plain(&none, Some("4m")), Err(Error::InvalidHand(m)) if m.contains("wildcard=none"))
+    );
     assert!(plain(&sw("hongzhong"), Some("4m")).is_err());
     assert!(plain(&sw("dai_hun"), Some("f1")).is_err());
     // 红中癞子: 红中 completes 七对 (9) and, read as 5m, a 清一色 (9, not 平胡 2).
     let hz = sw("hongzhong");
-    let q = wild_score(&hz, "1133m5577p22sEEC", "F", json!([]), json!({"self_drawn": true})).unwrap();
+    let q = wild_score(
+        &hz,
+        "1133m5577p22sEEC",
+        "F",
+        json!([]),
+        json!({"self_drawn": true}),
+    )
+    .unwrap();
     assert_eq!((q.pattern.0.as_str(), q.points), ("QI_DUI", 9));
-    assert!(wild_score(&none, "1133m5577p22sEEC", "F", json!([]), json!({"self_drawn": true})).is_err());
-    let qys = wild_score(&hz, "111m345m678m999m5m", "C", json!([]), json!({"self_drawn": true})).unwrap();
+    assert!(
+        wild_score(
+            &none,
+            "1133m5577p22sEEC",
+            "F",
+            json!([]),
+            json!({"self_drawn": true})
+        )
+        .is_err()
+    );
+    let qys = wild_score(
+        &hz,
+        "111m345m678m999m5m",
+        "C",
+        json!([]),
+        json!({"self_drawn": true}),
+    )
+    .unwrap();
     assert_eq!((qys.pattern.0.as_str(), qys.points), ("QING_YI_SE", 9));
     // Without substitution the same tiles score as before.
-    let ex2 = wild_score(&hz, "1133m5577p22sEEF", "F", json!([]), json!({"self_drawn": true})).unwrap();
+    let ex2 = wild_score(
+        &hz,
+        "1133m5577p22sEEF",
+        "F",
+        json!([]),
+        json!({"self_drawn": true}),
+    )
+    .unwrap();
     assert_eq!(ex2.points, 9);
 }

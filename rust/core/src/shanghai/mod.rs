@@ -324,7 +324,11 @@ impl ShanghaiRules {
             consider(vec!["BA_HUA_QI"], &mut top);
         }
         for d in &decs {
-            let read = if d.wildcards.is_empty() { all } else { read_tiles(d) };
+            let read = if d.wildcards.is_empty() {
+                all
+            } else {
+                read_tiles(d)
+            };
             let all_pungs = d.sets.iter().all(|x| x.kind != MeldKind::Chow);
             consider(self.p_hits(&read, true, all_pungs), &mut top);
         }
@@ -351,8 +355,16 @@ impl ShanghaiRules {
         };
         if self.qiao_ma {
             if !ba_hua {
-                add("MEN_QING", u32::from(melds.iter().all(|m| m.concealed)), &mut fans);
-                add("DAN_DIAO", u32::from(self.dan_diao(s, wild, &decs)?), &mut fans);
+                add(
+                    "MEN_QING",
+                    u32::from(melds.iter().all(|m| m.concealed)),
+                    &mut fans,
+                );
+                add(
+                    "DAN_DIAO",
+                    u32::from(self.dan_diao(s, wild, &decs)?),
+                    &mut fans,
+                );
             }
         } else if !ba_hua {
             add(

@@ -111,7 +111,8 @@ fn sc_with(
     melds: serde_json::Value,
     sit: serde_json::Value,
 ) -> Result<ShanghaiScore> {
-    let v = json!({"hand": {"concealed": tiles(c), "win_tile": w, "melds": melds}, "situation": sit});
+    let v =
+        json!({"hand": {"concealed": tiles(c), "win_tile": w, "melds": melds}, "situation": sit});
     let (s, p) = situation_from_value(&v)?;
     r.score(&s, p)
 }
@@ -125,12 +126,23 @@ fn dragons_as_flowers() {
     let s = sc_with(&r, "234p567p88pSS", "S", pon_e.clone(), sit.clone()).unwrap();
     assert_eq!((s.fan_total, s.hua, s.share), (2, 5, 32));
     // Without the switch dragon flowers do not exist.
-    assert!(matches!(sc_with(&rules_with(&[]), "234p567p88pSS", "S", pon_e, sit),
-        Err(Error::InvalidHand(m)) if m.contains("dragons_as_flowers")));
+    assert!(
+        matches!(sc_with(&rules_with(&[]), "234p567p88pSS", "S", pon_e, sit),
+        Err(Error::InvalidHand(m)) if m.contains("dragons_as_flowers"))
+    );
     // A dragon can never be held (nor be the winning tile).
     assert!(sc_with(&r, "EEESSSWWWNNNC", "C", json!([]), json!({})).is_err());
     assert!(sc_with(&rules_with(&[]), "EEESSSWWWNNNC", "C", json!([]), json!({})).is_ok());
-    assert!(sc_with(&r, "EEESSSWWWNNN1m", "1m", json!([]), json!({"dragon_flowers": 13})).is_err());
+    assert!(
+        sc_with(
+            &r,
+            "EEESSSWWWNNN1m",
+            "1m",
+            json!([]),
+            json!({"dragon_flowers": 13})
+        )
+        .is_err()
+    );
 }
 
 #[test]
@@ -143,17 +155,38 @@ fn qiao_ma_mode() {
     assert_eq!(ids, ["MEN_QING", "DAN_DIAO"]);
     assert_eq!((s.fan_total, s.share), (2, 12));
     // The default mode refuses it; 敲麻 refuses it without 敲.
-    assert!(sc_with(&rules_with(&[]), "123m456p789s234s5p", "5p", json!([]), ready.clone()).is_err());
-    assert!(matches!(sc_with(&r, "123m456p789s234s5p", "5p", json!([]), json!({})),
-        Err(Error::InvalidHand(m)) if m.contains("敲")));
+    assert!(
+        sc_with(
+            &rules_with(&[]),
+            "123m456p789s234s5p",
+            "5p",
+            json!([]),
+            ready.clone()
+        )
+        .is_err()
+    );
+    assert!(
+        matches!(sc_with(&r, "123m456p789s234s5p", "5p", json!([]), json!({})),
+        Err(Error::InvalidHand(m)) if m.contains("敲"))
+    );
     // 无番胡: an open two-sided wait scores 0 番 (3 chips); 清一色 is worth nothing in 敲麻.
     let chi = json!([{"type": "chi", "tile": "2m"}]);
     let z = sc_with(&r, "456p789s22s5p6p", "7p", chi.clone(), ready.clone()).unwrap();
     assert_eq!((z.fan_total, z.share), (0, 3));
     let q = sc_with(&r, "123456789m11m23m", "4m", json!([]), ready.clone()).unwrap();
-    assert_eq!(q.fans.iter().map(|f| f.0.as_str()).collect::<Vec<_>>(), ["MEN_QING"]);
+    assert_eq!(
+        q.fans.iter().map(|f| f.0.as_str()).collect::<Vec<_>>(),
+        ["MEN_QING"]
+    );
     // Pending 开宝 still adds.
-    let k = sc_with(&r, "456p789s22s5p6p", "7p", chi, json!({"ready_declared": true, "kai_bao": 1})).unwrap();
+    let k = sc_with(
+        &r,
+        "456p789s22s5p6p",
+        "7p",
+        chi,
+        json!({"ready_declared": true, "kai_bao": 1}),
+    )
+    .unwrap();
     assert_eq!((k.fan_total, k.cap), (1, 80));
 }
 
@@ -173,22 +206,56 @@ fn baida_wildcard() {
     let s = sc_with(&r, "234p567p8p2sSS", "S", pon_e.clone(), sit(Some("1s"))).unwrap();
     assert_eq!((s.fans[0].0.as_str(), s.share), ("HUN_YI_SE", 24));
     // No 百搭: not even a complete hand.
-    assert!(sc_with(&rules_with(&[]), "234p567p8p2sSS", "S", pon_e.clone(), sit(None)).is_err());
+    assert!(
+        sc_with(
+            &rules_with(&[]),
+            "234p567p8p2sSS",
+            "S",
+            pon_e.clone(),
+            sit(None)
+        )
+        .is_err()
+    );
     // 百搭 = the flipped kind itself.
     let ri = rules_with(&[("baida", SwitchValue::Str("indicator".into()))]);
-    assert_eq!(sc_with(&ri, "234p567p8p2sSS", "S", pon_e.clone(), sit(Some("2s"))).unwrap().share, 24);
+    assert_eq!(
+        sc_with(&ri, "234p567p8p2sSS", "S", pon_e.clone(), sit(Some("2s")))
+            .unwrap()
+            .share,
+        24
+    );
     // The indicator is required with 百搭 and refused without.
-    assert!(matches!(sc_with(&r, "234p567p8p2sSS", "S", pon_e.clone(), sit(None)),
-        Err(Error::InvalidHand(m)) if m.contains("wild_indicator")));
-    assert!(matches!(sc_with(&rules_with(&[]), "234p88p567pSS", "S", pon_e, sit(Some("1s"))),
-        Err(Error::InvalidHand(m)) if m.contains("baida=none")));
+    assert!(
+        matches!(sc_with(&r, "234p567p8p2sSS", "S", pon_e.clone(), sit(None)),
+        Err(Error::InvalidHand(m)) if m.contains("wild_indicator"))
+    );
+    assert!(
+        matches!(sc_with(&rules_with(&[]), "234p88p567pSS", "S", pon_e, sit(Some("1s"))),
+        Err(Error::InvalidHand(m)) if m.contains("baida=none"))
+    );
     // 风一色 乱风 with a 百搭 among the honours.
-    let f = sc_with(&r, "ESWNCFPESWNC2s", "P", json!([]), json!({"wild_indicator": "1s"})).unwrap();
+    let f = sc_with(
+        &r,
+        "ESWNCFPESWNC2s",
+        "P",
+        json!([]),
+        json!({"wild_indicator": "1s"}),
+    )
+    .unwrap();
     assert_eq!(f.fans[0].0, "FENG_YI_SE");
     // A dragon 百搭 while dragons are flowers is impossible.
     let rd = rules_with(&[
         ("baida", SwitchValue::Str("indicator_next".into())),
         ("dragons_as_flowers", SwitchValue::Bool(true)),
     ]);
-    assert!(sc_with(&rd, "234p567p88pSS", "S", json!([{"type": "pon", "tile": "E"}]), json!({"self_drawn": true, "wild_indicator": "C"})).is_err());
+    assert!(
+        sc_with(
+            &rd,
+            "234p567p88pSS",
+            "S",
+            json!([{"type": "pon", "tile": "E"}]),
+            json!({"self_drawn": true, "wild_indicator": "C"})
+        )
+        .is_err()
+    );
 }
