@@ -207,7 +207,7 @@ pub fn shapes_from_py(obj: Option<&Bound<'_, PyAny>>) -> BindResult<Shapes> {
 }
 
 pub fn wildcards_from_py(w: AnyInt) -> BindResult<u8> {
-    Ok(w.within("wildcards", 0, i64::from(analysis::MAX_WILDCARDS), hand_err)?)
+    w.within("wildcards", 0, i64::from(analysis::MAX_WILDCARDS), hand_err)
 }
 
 /// A hand as the analysis needs it: standing counts, meld count, and the tiles the player owns.

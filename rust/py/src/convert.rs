@@ -70,10 +70,10 @@ impl AnyInt {
         err: impl FnOnce(String) -> crate::errors::BindError,
     ) -> crate::errors::BindResult<T> {
         let v = self.0;
-        if (lo..=hi).contains(&v) {
-            if let Ok(t) = T::try_from(v) {
-                return Ok(t);
-            }
+        if (lo..=hi).contains(&v)
+            && let Ok(t) = T::try_from(v)
+        {
+            return Ok(t);
         }
         let shown = match v {
             i64::MAX => "an int beyond 2**63".to_string(),
