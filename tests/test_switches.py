@@ -8,6 +8,8 @@ from typing import Any, Callable
 
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 import hupai
 from hupai import _core
@@ -240,3 +242,48 @@ def test_out_of_range_ints_are_hupai_errors(name: str, call: Callable[[Any], Any
         pytest.fail(f"{name}={value}: OverflowError {e}")
     # 300 / -1 may be legal or rejected for another reason (an amount, a total, a huxi): any result
     # but OverflowError or a non-HupaiError is fine.
+
+
+# --- properties of the wildcard switches ------------------------------------------------------
+
+KINDS = [str(hupai.Tile.from_index(i)) for i in range(34)]
+PRED = {str(hupai.Tile.from_index(i).next()): str(hupai.Tile.from_index(i)) for i in range(34)}
+
+
+@st.composite
+def complete_hands(draw: st.DrawFn) -> list[str]:
+    """A random complete standard hand (4 sets + a pair, at most four copies of a kind)."""
+    anchors = draw(st.lists(st.integers(0, 33), min_size=5, max_size=5, unique=True))
+    chow = draw(st.lists(st.booleans(), min_size=4, max_size=4))
+    out: list[str] = []
+    for k, c in zip(anchors[:4], chow):
+        if c and k < 27 and k % 9 <= 6:
+            out += [KINDS[k + d] for d in range(3)]
+        else:
+            out += [KINDS[k]] * 3
+    out += [KINDS[anchors[4]]] * 2
+    assume(all(out.count(t) <= 4 for t in out))
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(complete_hands(), st.integers(0, 12), st.booleans())
+def test_wild_kind_never_lowers_a_win(hand14: list[str], j: int, self_drawn: bool) -> None:
+    """带混儿 / 百搭: a hand without the wild kind scores as without the switch; replacing one of its
+    standing tiles by a wild copy never turns a win into a loss or lowers its value."""
+    concealed, win = hand14[:13], hand14[13]
+    wild = next(k for k in KINDS if k not in hand14)
+    ind = PRED[wild]
+    c = case("".join(concealed), win, self_drawn=self_drawn)
+    plain = hupai.score(c, "hebei").multiplier
+    c["situation"]["wild_indicator"] = ind
+    assert hupai.score(c, "hebei", wildcard="dai_hun").multiplier == plain
+    swapped = [*concealed]
+    swapped[j] = wild
+    c2 = case("".join(swapped), win, self_drawn=self_drawn, wild_indicator=ind)
+    assert hupai.score(c2, "hebei", wildcard="dai_hun").multiplier >= plain
+    # 上海 any_hand mode with 百搭: the same monotonicity for the share.
+    sh = case("".join(concealed), win, self_drawn=self_drawn)
+    base = hupai.score(sh, "shanghai", mode="any_hand").multiplier
+    sh2 = case("".join(swapped), win, self_drawn=self_drawn, wild_indicator=ind)
+    assert hupai.score(sh2, "shanghai", mode="any_hand", baida="indicator_next").multiplier >= base
