@@ -99,6 +99,16 @@ def test_option4_kong_flower_doubling() -> None:
     assert ids(r)["B4_QUAN_HUA"] == 16 and "B4_CHUN_XIA_QIU_DONG" not in ids(r)
 
 
+def test_option4_bao_ting_yi_fa() -> None:
+    c = case("123m345m567m789m9m", "9m", ready_declared=True, ready_yi_fa=True)
+    p = ids(hupai.score(c, variant=B4))
+    assert p["B4_BAO_TING"] == 4 and p["B4_BAO_TING_YI_FA"] == 4
+    with pytest.raises(hupai.InvalidHandError, match="ready_yi_fa"):
+        hupai.score(c, variant="erren")
+    with pytest.raises(hupai.InvalidHandError, match="ready_declared"):
+        hupai.score(case("123m345m567m789m9m", "9m", ready_yi_fa=True), variant=B4)
+
+
 def test_option4_tiles_checked() -> None:
     with pytest.raises(hupai.InvalidHandError, match="72 tiles"):
         hupai.score(case("123p345m567m789m9m", "9m"), variant=B4)

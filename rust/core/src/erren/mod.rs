@@ -63,6 +63,11 @@ impl ErrenRules {
     }
 
     fn check(&self, s: &Situation) -> Result<()> {
+        if s.extra.ready_yi_fa && !self.option4 {
+            return Err(Error::hand(
+                "situation.ready_yi_fa (报听一发) is scored only under fan_profile billee1011_option_4",
+            ));
+        }
         if self.option4 {
             option4::check_tiles(s)?;
         } else if self.hua_physical && i64::from(s.flowers) > self.hua_pai_count {

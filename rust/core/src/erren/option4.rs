@@ -27,6 +27,11 @@ fn m(rank: u8) -> Tile {
 pub fn check_tiles(s: &Situation) -> Result<()> {
     let mut all = s.hand.all_counts();
     all[s.win_tile.idx()] += 1;
+    if s.extra.ready_yi_fa && !s.extra.ready_declared {
+        return Err(Error::hand(
+            "situation.ready_yi_fa (报听一发) needs situation.ready_declared (报听)",
+        ));
+    }
     if let Some(i) = (9..27).find(|&i| all[i] > 0) {
         return Err(Error::hand(format!(
             "fan_profile billee1011_option_4 plays 72 tiles (万, honours, flowers): {} is not one of them",
@@ -244,6 +249,7 @@ pub fn detect(
     add("SHUANG_AN_KE", u32::from(standard && concealed_pungs == 2));
     add("TIAN_TING", u32::from(s.extra.ready_first_turn));
     add("BAO_TING", u32::from(s.extra.ready_declared));
+    add("BAO_TING_YI_FA", u32::from(s.extra.ready_yi_fa));
     // flowers
     let fl = u32::from(s.flowers);
     let holds = |r: std::ops::RangeInclusive<u8>| {
