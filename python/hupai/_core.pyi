@@ -516,7 +516,7 @@ class Score:
     def settlement(self, discarder: str | None = None, winner: str | None = None) -> Any: ...
 
 def score(
-    situation: Situation | dict[str, Any], variant: _VariantLike | None = None
+    situation: Situation | dict[str, Any], variant: _VariantLike | None = None, **switches: _SwitchValue
 ) -> Score | SichuanScore | VariantScore | PatternScore | dict[str, Any]: ...
 @final
 class PatternScore:

@@ -239,6 +239,10 @@ pub struct FlagsInput {
     pub hongzhong_kongs: u8,
     #[serde(default)]
     pub laizi_kongs: u8,
+    /// 报听一发: the win came within the first go-around after 报听 (二人麻将
+    /// `fan_profile = billee1011_option_4`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ready_yi_fa: bool,
 }
 
 /// Optional per-preset flags of a situation (see the matching [`FlagsInput`] keys).
@@ -250,6 +254,7 @@ pub struct ExtraFlags {
     pub wild_indicator: Option<Tile>,
     pub hongzhong_kongs: u8,
     pub laizi_kongs: u8,
+    pub ready_yi_fa: bool,
 }
 
 /// The JSON form of a situation.
@@ -443,6 +448,7 @@ impl Situation {
                 },
                 hongzhong_kongs: f.hongzhong_kongs,
                 laizi_kongs: f.laizi_kongs,
+                ready_yi_fa: f.ready_yi_fa,
             },
         })
     }

@@ -484,6 +484,43 @@ pub fn standing_tiles(d: &Decomposition) -> Counts {
     c
 }
 
+/// All tiles of a decomposition (standing sets and pair(s) with substitutes resolved, plus the
+/// declared melds; a kong counts four): the hand "as read", for pattern checks such as 清一色.
+/// 全不靠 forms are not supported (their tiles are not recoverable from the decomposition).
+pub fn read_tiles(d: &Decomposition) -> Counts {
+    let mut c = standing_tiles(d);
+    for s in d.sets.iter().filter(|s| s.declared) {
+        match s.kind {
+            MeldKind::Chow => {
+                for k in 0..3 {
+                    c[s.tile.idx() + k] += 1;
+                }
+            }
+            MeldKind::Kong => c[s.tile.idx()] += 4,
+            _ => c[s.tile.idx()] += 3,
+        }
+    }
+    c
+}
+
+/// Decompositions of a complete hand (`full`: standing tiles with the winning tile) in which
+/// every standing copy of `wild` may stand for any tile (or for itself). Copies inside declared
+/// melds keep their face value.
+pub fn decompose_with_wild_kind(
+    full: &Counts,
+    wild: Tile,
+    melds: &[Meld],
+    shapes: Shapes,
+) -> Result<Vec<Decomposition>> {
+    let k = full[wild.idx()];
+    if k == 0 {
+        return decompose(full, melds, shapes);
+    }
+    let mut without = *full;
+    without[wild.idx()] = 0;
+    decompose_wild(&without, k, melds, shapes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

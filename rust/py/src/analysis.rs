@@ -10,6 +10,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
+use crate::convert::AnyInt;
 use crate::errors::{BindResult, hand_err};
 use crate::hand::{PyHand, decomposition_to_py};
 use crate::tiles::tiles_from_py;
@@ -205,16 +206,8 @@ pub fn shapes_from_py(obj: Option<&Bound<'_, PyAny>>) -> BindResult<Shapes> {
     Err(CoreError::rule("shapes must be a hupai.Shapes or shape names").into())
 }
 
-pub fn wildcards_from_py(w: i64) -> BindResult<u8> {
-    u8::try_from(w)
-        .ok()
-        .filter(|&v| v <= analysis::MAX_WILDCARDS)
-        .ok_or_else(|| {
-            hand_err(format!(
-                "wildcards={w}: expected 0..={}",
-                analysis::MAX_WILDCARDS
-            ))
-        })
+pub fn wildcards_from_py(w: AnyInt) -> BindResult<u8> {
+    w.within("wildcards", 0, i64::from(analysis::MAX_WILDCARDS), hand_err)
 }
 
 /// A hand as the analysis needs it: standing counts, meld count, and the tiles the player owns.
@@ -359,11 +352,12 @@ fn plan(h: &HandInput, wildcards: u8) -> BindResult<Plan> {
 /// ``wildcards``: number of wildcard tiles in the hand *besides* the given tiles (each stands for
 /// any tile). ``shapes``: allowed shapes (default: all).
 #[pyfunction]
-#[pyo3(signature = (hand, /, *, shapes = None, wildcards = 0))]
+#[pyo3(signature = (hand, /, *, shapes = None, wildcards = AnyInt(0)))]
+#[pyo3(text_signature = "(hand, /, *, shapes=None, wildcards=0)")]
 pub fn is_winning(
     hand: &Bound<'_, PyAny>,
     shapes: Option<&Bound<'_, PyAny>>,
-    wildcards: i64,
+    wildcards: AnyInt,
 ) -> BindResult<bool> {
     let h = hand_input(hand)?;
     let w = wildcards_from_py(wildcards)?;
@@ -375,11 +369,12 @@ pub fn is_winning(
 /// Shanten number: −1 complete, 0 ready (听牌), n = n tiles away from ready; the minimum over the
 /// allowed shapes.
 #[pyfunction]
-#[pyo3(signature = (hand, /, *, shapes = None, wildcards = 0))]
+#[pyo3(signature = (hand, /, *, shapes = None, wildcards = AnyInt(0)))]
+#[pyo3(text_signature = "(hand, /, *, shapes=None, wildcards=0)")]
 pub fn shanten(
     hand: &Bound<'_, PyAny>,
     shapes: Option<&Bound<'_, PyAny>>,
-    wildcards: i64,
+    wildcards: AnyInt,
 ) -> BindResult<i8> {
     let h = hand_input(hand)?;
     let w = wildcards_from_py(wildcards)?;
@@ -395,12 +390,13 @@ pub(crate) fn shanten_of_input(h: &HandInput, w: u8, shapes: Shapes) -> BindResu
 
 /// Shanten of each allowed shape that fits the hand size, plus ``"min"``.
 #[pyfunction]
-#[pyo3(signature = (hand, /, *, shapes = None, wildcards = 0))]
+#[pyo3(signature = (hand, /, *, shapes = None, wildcards = AnyInt(0)))]
+#[pyo3(text_signature = "(hand, /, *, shapes=None, wildcards=0)")]
 pub fn shanten_forms<'py>(
     py: Python<'py>,
     hand: &Bound<'py, PyAny>,
     shapes: Option<&Bound<'py, PyAny>>,
-    wildcards: i64,
+    wildcards: AnyInt,
 ) -> BindResult<Bound<'py, PyDict>> {
     let h = hand_input(hand)?;
     let w = wildcards_from_py(wildcards)?;
@@ -426,12 +422,13 @@ pub fn shanten_forms<'py>(
 /// Kinds of which no copy is left are dropped: four in the hand (standing + melds), or, with
 /// ``visible`` (tiles or 34 counts: discards, other players' melds …), four between both.
 #[pyfunction]
-#[pyo3(signature = (hand, /, *, shapes = None, wildcards = 0, visible = None))]
+#[pyo3(signature = (hand, /, *, shapes = None, wildcards = AnyInt(0), visible = None))]
+#[pyo3(text_signature = "(hand, /, *, shapes=None, wildcards=0, visible=None)")]
 pub fn waits<'py>(
     py: Python<'py>,
     hand: &Bound<'py, PyAny>,
     shapes: Option<&Bound<'py, PyAny>>,
-    wildcards: i64,
+    wildcards: AnyInt,
     visible: Option<&Bound<'py, PyAny>>,
 ) -> BindResult<Bound<'py, PyList>> {
     let h = hand_input(hand)?;
@@ -490,12 +487,13 @@ fn useful_list<'py>(py: Python<'py>, useful: &[analysis::Useful]) -> PyResult<Bo
 /// Tiles whose draw lowers the shanten of a waiting (3n+1) hand, as ``(tile, unseen copies)``
 /// pairs in canonical order; kinds with no unseen copy are dropped (see ``waits`` for ``visible``).
 #[pyfunction]
-#[pyo3(signature = (hand, /, *, shapes = None, wildcards = 0, visible = None))]
+#[pyo3(signature = (hand, /, *, shapes = None, wildcards = AnyInt(0), visible = None))]
+#[pyo3(text_signature = "(hand, /, *, shapes=None, wildcards=0, visible=None)")]
 pub fn useful_tiles<'py>(
     py: Python<'py>,
     hand: &Bound<'py, PyAny>,
     shapes: Option<&Bound<'py, PyAny>>,
-    wildcards: i64,
+    wildcards: AnyInt,
     visible: Option<&Bound<'py, PyAny>>,
 ) -> BindResult<Bound<'py, PyList>> {
     let h = hand_input(hand)?;
@@ -510,12 +508,13 @@ pub fn useful_tiles<'py>(
 /// "total"}`` (``useful`` as in ``useful_tiles``, ``total`` = unseen useful copies). Order: lowest
 /// shanten, most unseen useful tiles, most useful kinds, tile order. Wildcards are never discarded.
 #[pyfunction]
-#[pyo3(signature = (hand, /, *, shapes = None, wildcards = 0, visible = None))]
+#[pyo3(signature = (hand, /, *, shapes = None, wildcards = AnyInt(0), visible = None))]
+#[pyo3(text_signature = "(hand, /, *, shapes=None, wildcards=0, visible=None)")]
 pub fn discard_options<'py>(
     py: Python<'py>,
     hand: &Bound<'py, PyAny>,
     shapes: Option<&Bound<'py, PyAny>>,
-    wildcards: i64,
+    wildcards: AnyInt,
     visible: Option<&Bound<'py, PyAny>>,
 ) -> BindResult<Bound<'py, PyList>> {
     let h = hand_input(hand)?;
@@ -541,12 +540,13 @@ pub fn discard_options<'py>(
 /// ``wildcards``: wildcard tiles in the hand besides the given ones (14 = given + wildcards + 3 per
 /// meld). Unlike the other analysis calls, the hand must be a full 14-tile hand.
 #[pyfunction]
-#[pyo3(signature = (hand, /, *, shapes = None, wildcards = 0))]
+#[pyo3(signature = (hand, /, *, shapes = None, wildcards = AnyInt(0)))]
+#[pyo3(text_signature = "(hand, /, *, shapes=None, wildcards=0)")]
 pub fn decompose<'py>(
     py: Python<'py>,
     hand: &Bound<'py, PyAny>,
     shapes: Option<&Bound<'py, PyAny>>,
-    wildcards: i64,
+    wildcards: AnyInt,
 ) -> BindResult<Vec<Bound<'py, PyDict>>> {
     let h = hand_input_opt(hand, true)?;
     let w = wildcards_from_py(wildcards)?;

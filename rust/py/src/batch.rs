@@ -14,6 +14,7 @@ use rayon::prelude::*;
 use std::sync::Mutex;
 
 use crate::analysis::{shapes_from_py, wildcards_from_py};
+use crate::convert::AnyInt;
 use crate::errors::{BindError, BindResult, hand_err};
 
 /// Rows per rayon task: small enough to balance, large enough to amortise scheduling.
@@ -134,12 +135,13 @@ fn run<T: Send + Sync + Copy + Default>(
 
 /// Vectorised ``is_winning``: ``(N, 34)`` uint8 counts → ``(N,)`` bool.
 #[pyfunction]
-#[pyo3(signature = (hands, /, *, shapes = None, wildcards = 0))]
+#[pyo3(signature = (hands, /, *, shapes = None, wildcards = AnyInt(0)))]
+#[pyo3(text_signature = "(hands, /, *, shapes=None, wildcards=0)")]
 pub fn batch_is_winning<'py>(
     py: Python<'py>,
     hands: &Bound<'py, PyAny>,
     shapes: Option<&Bound<'py, PyAny>>,
-    wildcards: i64,
+    wildcards: AnyInt,
 ) -> BindResult<Bound<'py, PyArray1<bool>>> {
     let rows = rows_from_py(hands)?;
     let w = wildcards_from_py(wildcards)?;
@@ -152,12 +154,13 @@ pub fn batch_is_winning<'py>(
 
 /// Vectorised ``shanten``: ``(N, 34)`` uint8 counts → ``(N,)`` int8.
 #[pyfunction]
-#[pyo3(signature = (hands, /, *, shapes = None, wildcards = 0))]
+#[pyo3(signature = (hands, /, *, shapes = None, wildcards = AnyInt(0)))]
+#[pyo3(text_signature = "(hands, /, *, shapes=None, wildcards=0)")]
 pub fn batch_shanten<'py>(
     py: Python<'py>,
     hands: &Bound<'py, PyAny>,
     shapes: Option<&Bound<'py, PyAny>>,
-    wildcards: i64,
+    wildcards: AnyInt,
 ) -> BindResult<Bound<'py, PyArray1<i8>>> {
     let rows = rows_from_py(hands)?;
     let w = wildcards_from_py(wildcards)?;
@@ -172,12 +175,13 @@ pub fn batch_shanten<'py>(
 /// Vectorised ``waits``: ``(N, 34)`` uint8 counts of waiting (3n+1) hands → ``(N, 34)`` bool mask
 /// (column ``k`` = tile index ``k``). Kinds with four copies in the row are never waits.
 #[pyfunction]
-#[pyo3(signature = (hands, /, *, shapes = None, wildcards = 0))]
+#[pyo3(signature = (hands, /, *, shapes = None, wildcards = AnyInt(0)))]
+#[pyo3(text_signature = "(hands, /, *, shapes=None, wildcards=0)")]
 pub fn batch_waits<'py>(
     py: Python<'py>,
     hands: &Bound<'py, PyAny>,
     shapes: Option<&Bound<'py, PyAny>>,
-    wildcards: i64,
+    wildcards: AnyInt,
 ) -> BindResult<Bound<'py, PyArray2<bool>>> {
     let rows = rows_from_py(hands)?;
     let n = rows.len();

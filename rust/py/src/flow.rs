@@ -9,27 +9,31 @@ use hupai_core::situation::{KongKind, WinType};
 use hupai_core::tile::{N_KINDS, Tile};
 use pyo3::prelude::*;
 
+use crate::convert::AnyInt;
 use crate::errors::{BindResult, hand_err};
 use crate::variant::PyVariant;
 
-pub(crate) type MeldIn = (String, u8, u8, Option<String>);
+pub(crate) type MeldIn = (String, AnyInt, AnyInt, Option<String>);
 pub(crate) type SeatIn = (
-    Vec<u8>,
+    Vec<AnyInt>,
     Vec<MeldIn>,
     bool,
-    Option<u8>,
+    Option<AnyInt>,
     bool,
     bool,
-    u8,
-    u8,
+    AnyInt,
+    AnyInt,
     bool,
 );
 pub(crate) type WinOut = (i64, bool, Vec<(String, u32)>, Vec<i64>);
 
-pub(crate) fn tile(i: u8, what: &str) -> BindResult<Tile> {
-    if usize::from(i) >= N_KINDS {
-        return Err(hand_err(format!("{what}: tile index {i} is not 0..34")));
-    }
+pub(crate) fn tile(i: impl Into<AnyInt>, what: &str) -> BindResult<Tile> {
+    let i: u8 = i.into().within(
+        &format!("{what} (tile index)"),
+        0,
+        N_KINDS as i64 - 1,
+        hand_err,
+    )?;
     Ok(Tile::new_unchecked(i))
 }
 
@@ -56,17 +60,21 @@ pub(crate) fn seat(s: SeatIn, i: usize) -> BindResult<SeatState> {
         )));
     }
     let mut c = [0u8; N_KINDS];
-    c.copy_from_slice(&counts);
+    for (k, n) in counts.into_iter().enumerate() {
+        c[k] = n.within(&format!("seat {i}: counts[{k}]"), 0, 4, hand_err)?;
+    }
     let mut ms = Vec::with_capacity(melds.len());
     for (kind, t, from, kk) in melds {
         let kind = MeldKind::parse(&kind)?;
         let kk = kong_kind(kk.as_deref())?;
         let concealed = kk == Some(KongKind::Concealed);
+        let from: u8 = from.within(&format!("seat {i}: meld from"), 0, 3, hand_err)?;
         ms.push((Meld::new(kind, tile(t, "meld")?, concealed, from)?, kk));
     }
-    if void_suit.is_some_and(|v| v > 2) {
-        return Err(hand_err(format!("seat {i}: void suit must be 0, 1 or 2")));
-    }
+    let void_suit: Option<u8> = void_suit
+        .map(|v| v.within(&format!("seat {i}: void suit"), 0, 2, hand_err))
+        .transpose()?;
+    let flowers: u8 = flowers.within(&format!("seat {i}: flowers"), 0, 8, hand_err)?;
     let seat_wind = tile(wind, "seat wind")?;
     if !seat_wind.is_wind() {
         return Err(hand_err(format!("seat {i}: {seat_wind} is not a wind")));
@@ -101,16 +109,17 @@ pub(crate) fn win_type(s: &str) -> BindResult<WinType> {
 
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn ctx(
-    prevalent: u8,
+    prevalent: impl Into<AnyInt>,
     wall_last: bool,
     wall_empty: bool,
     last_kong: Option<&str>,
-    wall_remaining: u32,
+    wall_remaining: AnyInt,
     first_turn: bool,
     after_exhaustion: bool,
     forbidden: &[u8],
     ready_first_turn: &[usize],
 ) -> BindResult<TableCtx> {
+    let wall_remaining: u32 = wall_remaining.within("wall_remaining", 0, 1_000_000, hand_err)?;
     let mut first_ready = 0u8;
     for &k in ready_first_turn {
         if k >= 8 {
@@ -153,22 +162,26 @@ pub(crate) fn idx(t: &[Tile]) -> Vec<u8> {
 /// deltas)``. ``first_turn``: the dealer's first discard with no claim before (二人麻将 地和);
 /// ``ready_first_turn``: seats whose 报听 was a 天听 (二人麻将).
 #[pyfunction]
-#[pyo3(signature = (variant, seats, discarder, tile, source, prevalent, wall_last, wall_empty, last_kong=None, wall_remaining=1000, first_turn=false, ready_first_turn=Vec::new()))]
+#[pyo3(signature = (variant, seats, discarder, tile, source, prevalent, wall_last, wall_empty, last_kong=None, wall_remaining=AnyInt(1000), first_turn=false, ready_first_turn=Vec::new()))]
+#[pyo3(
+    text_signature = "(variant, seats, discarder, tile, source, prevalent, wall_last, wall_empty, last_kong=None, wall_remaining=1000, first_turn=False, ready_first_turn=[])"
+)]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub fn flow_claims(
     variant: PyRef<'_, PyVariant>,
     seats: Vec<SeatIn>,
-    discarder: usize,
-    tile: u8,
+    discarder: AnyInt,
+    tile: AnyInt,
     source: &str,
-    prevalent: u8,
+    prevalent: AnyInt,
     wall_last: bool,
     wall_empty: bool,
     last_kong: Option<&str>,
-    wall_remaining: u32,
+    wall_remaining: AnyInt,
     first_turn: bool,
     ready_first_turn: Vec<usize>,
 ) -> BindResult<Vec<Option<(Option<WinOut>, bool, bool, Vec<u8>, bool)>>> {
+    let discarder: usize = discarder.within("discarder", 0, seats.len() as i64 - 1, hand_err)?;
     let st = seats
         .into_iter()
         .enumerate()
@@ -206,20 +219,23 @@ pub fn flow_claims(
 /// not discard (卡五星, the 亮倒 players' winning tiles); ``ready_first_turn``: seats whose 报听 was a
 /// 天听 (二人麻将).
 #[pyfunction]
-#[pyo3(signature = (variant, seat, index, drawn, win_type, prevalent, wall_last, wall_empty, last_kong=None, analyze=false, wall_remaining=1000, first_turn=false, after_exhaustion=false, forbidden=Vec::new(), ready_first_turn=Vec::new()))]
+#[pyo3(signature = (variant, seat, index, drawn, win_type, prevalent, wall_last, wall_empty, last_kong=None, analyze=false, wall_remaining=AnyInt(1000), first_turn=false, after_exhaustion=false, forbidden=Vec::new(), ready_first_turn=Vec::new()))]
+#[pyo3(
+    text_signature = "(variant, seat, index, drawn, win_type, prevalent, wall_last, wall_empty, last_kong=None, analyze=False, wall_remaining=1000, first_turn=False, after_exhaustion=False, forbidden=[], ready_first_turn=[])"
+)]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub fn flow_turn(
     variant: PyRef<'_, PyVariant>,
     seat: SeatIn,
-    index: usize,
-    drawn: Option<u8>,
+    index: AnyInt,
+    drawn: Option<AnyInt>,
     win_type: &str,
-    prevalent: u8,
+    prevalent: AnyInt,
     wall_last: bool,
     wall_empty: bool,
     last_kong: Option<&str>,
     analyze: bool,
-    wall_remaining: u32,
+    wall_remaining: AnyInt,
     first_turn: bool,
     after_exhaustion: bool,
     forbidden: Vec<u8>,
@@ -232,6 +248,7 @@ pub fn flow_turn(
     Vec<(u8, i8, u32)>,
     bool,
 )> {
+    let index: usize = index.within("index", 0, 3, hand_err)?;
     let s = self::seat(seat, index)?;
     let d = drawn.map(|t| tile(t, "drawn")).transpose()?;
     let wt = self::win_type(win_type)?;
@@ -283,30 +300,38 @@ pub fn flow_draw_end(
 /// rules, given how this hand ended (``winners`` in resolution order, empty for a drawn hand;
 /// ``discarder`` of a discard win) and the carry it was played with.
 #[pyfunction]
-#[pyo3(signature = (variant, dealer, winners, discarder=None, floor=0, kai_bao=0, huang_fan=0, players=4, random=0))]
+#[pyo3(signature = (variant, dealer, winners, discarder=None, floor=AnyInt(0), kai_bao=AnyInt(0), huang_fan=AnyInt(0), players=AnyInt(4), random=AnyInt(0)))]
+#[pyo3(
+    text_signature = "(variant, dealer, winners, discarder=None, floor=0, kai_bao=0, huang_fan=0, players=4, random=0)"
+)]
 #[allow(clippy::too_many_arguments)]
 pub fn flow_next_hand(
     variant: PyRef<'_, PyVariant>,
-    dealer: usize,
-    winners: Vec<usize>,
-    discarder: Option<usize>,
-    floor: u32,
-    kai_bao: u32,
-    huang_fan: u32,
-    players: usize,
-    random: u64,
+    dealer: AnyInt,
+    winners: Vec<AnyInt>,
+    discarder: Option<AnyInt>,
+    floor: AnyInt,
+    kai_bao: AnyInt,
+    huang_fan: AnyInt,
+    players: AnyInt,
+    random: AnyInt,
 ) -> BindResult<(usize, u32, u32, u32)> {
+    let players: usize = players.within("players", 2, 4, hand_err)?;
+    let seat = |v: AnyInt, what: &str| v.within::<usize>(what, 0, players as i64 - 1, hand_err);
     let end = flow::HandEnd {
         players,
-        dealer,
-        winners,
-        discarder,
-        random,
+        dealer: seat(dealer, "dealer")?,
+        winners: winners
+            .into_iter()
+            .map(|w| seat(w, "winner"))
+            .collect::<BindResult<_>>()?,
+        discarder: discarder.map(|d| seat(d, "discarder")).transpose()?,
+        random: random.0.unsigned_abs(),
     };
     let carry = flow::Carry {
-        floor,
-        kai_bao,
-        huang_fan,
+        floor: floor.within("floor", 0, 1_000, hand_err)?,
+        kai_bao: kai_bao.within("kai_bao", 0, 1_000, hand_err)?,
+        huang_fan: huang_fan.within("huang_fan", 0, 1_000, hand_err)?,
     };
     let (d, c) = flow::next_hand(&variant.inner, &end, carry)?;
     Ok((d, c.floor, c.kai_bao, c.huang_fan))
@@ -327,49 +352,78 @@ pub fn flow_pass_lock(variant: PyRef<'_, PyVariant>) -> &'static str {
 #[pyfunction]
 pub fn flow_gen_zhuang(
     variant: PyRef<'_, PyVariant>,
-    dealer: usize,
-    first: Vec<(usize, u8)>,
+    dealer: AnyInt,
+    first: Vec<(AnyInt, AnyInt)>,
 ) -> BindResult<bool> {
     let f = first
         .into_iter()
-        .map(|(s, t)| Ok((s, tile(t, "discard")?)))
+        .map(|(s, t)| Ok((s.within("seat", 0, 3, hand_err)?, tile(t, "discard")?)))
         .collect::<BindResult<Vec<_>>>()?;
-    Ok(flow::gen_zhuang(&variant.inner, dealer, &f)?)
+    Ok(flow::gen_zhuang(
+        &variant.inner,
+        dealer.within("dealer", 0, 3, hand_err)?,
+        &f,
+    )?)
 }
 
 /// 开宝 (上海): the pending 开宝 this hand's dice ``(d1, d2)`` add (1 on equal dice, else 0).
 #[pyfunction]
-pub fn flow_kai_bao(variant: PyRef<'_, PyVariant>, d1: u8, d2: u8) -> BindResult<u32> {
-    Ok(flow::kai_bao(&variant.inner, (d1, d2))?)
+pub fn flow_kai_bao(variant: PyRef<'_, PyVariant>, d1: AnyInt, d2: AnyInt) -> BindResult<u32> {
+    let die = |d: AnyInt| d.within::<u8>("die", 1, 6, hand_err);
+    Ok(flow::kai_bao(&variant.inner, (die(d1)?, die(d2)?))?)
 }
 
 /// The waits of a 13-tile seat (kongs as 3): tile indices the preset's scorer accepts as a
 /// discard win, with the seat's declaration (``hand_locked``: 亮倒 / 报听) counted.
 #[pyfunction]
-#[pyo3(signature = (variant, seat, index, prevalent=27))]
+#[pyo3(signature = (variant, seat, index, prevalent=AnyInt(27)))]
+#[pyo3(text_signature = "(variant, seat, index, prevalent=27)")]
 pub fn flow_waits(
     variant: PyRef<'_, PyVariant>,
     seat: SeatIn,
-    index: usize,
-    prevalent: u8,
+    index: AnyInt,
+    prevalent: AnyInt,
 ) -> BindResult<Vec<u8>> {
+    let index: usize = index.within("index", 0, 3, hand_err)?;
     let s = self::seat(seat, index)?;
-    let c = ctx(prevalent, false, false, None, 1000, false, false, &[], &[])?;
+    let c = ctx(
+        prevalent,
+        false,
+        false,
+        None,
+        AnyInt(1000),
+        false,
+        false,
+        &[],
+        &[],
+    )?;
     Ok(idx(&flow::waits(&variant.inner, &s, index, &c)?))
 }
 
 /// 亮倒 / 报听: ``[(discard, waits)]`` — the discards of the seat to move after which its hand is
 /// ready, each with the waits it would declare.
 #[pyfunction]
-#[pyo3(signature = (variant, seat, index, prevalent=27))]
+#[pyo3(signature = (variant, seat, index, prevalent=AnyInt(27)))]
+#[pyo3(text_signature = "(variant, seat, index, prevalent=27)")]
 pub fn flow_ready_discards(
     variant: PyRef<'_, PyVariant>,
     seat: SeatIn,
-    index: usize,
-    prevalent: u8,
+    index: AnyInt,
+    prevalent: AnyInt,
 ) -> BindResult<Vec<(u8, Vec<u8>)>> {
+    let index: usize = index.within("index", 0, 3, hand_err)?;
     let s = self::seat(seat, index)?;
-    let c = ctx(prevalent, false, false, None, 1000, false, false, &[], &[])?;
+    let c = ctx(
+        prevalent,
+        false,
+        false,
+        None,
+        AnyInt(1000),
+        false,
+        false,
+        &[],
+        &[],
+    )?;
     Ok(flow::ready_discards(&variant.inner, &s, index, &c)?
         .into_iter()
         .map(|(t, w)| (t.index(), idx(&w)))

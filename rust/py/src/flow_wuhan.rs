@@ -5,6 +5,7 @@ use hupai_core::flow::Response;
 use hupai_core::wuhan::flow::{self as wf, WuhanCtx, WuhanSeat};
 use pyo3::prelude::*;
 
+use crate::convert::AnyInt;
 use crate::errors::{BindResult, hand_err};
 use crate::flow::{SeatIn, WinOut, ctx, idx, seat, tile, win_out, win_type};
 use crate::variant::PyVariant;
@@ -58,7 +59,7 @@ pub fn wuhan_flow_claims(
         false,
         wall_empty,
         None,
-        1000,
+        AnyInt(1000),
         false,
         false,
         &[],
@@ -124,7 +125,7 @@ pub fn wuhan_flow_turn(
         false,
         wall_empty,
         None,
-        1000,
+        AnyInt(1000),
         false,
         false,
         &[],

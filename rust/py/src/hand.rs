@@ -6,6 +6,7 @@ use hupai_core::tile;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
+use crate::convert::AnyInt;
 use crate::errors::{BindResult, hand_err};
 use crate::tiles::{PyTile, tile_from_py, tiles_from_py};
 
@@ -29,12 +30,10 @@ pub struct PyMeld {
 #[pymethods]
 impl PyMeld {
     #[new]
-    #[pyo3(signature = (tiles, /, *, concealed = false, from_seat = 0))]
-    fn new(tiles: &Bound<'_, PyAny>, concealed: bool, from_seat: i64) -> BindResult<Self> {
-        let from = u8::try_from(from_seat)
-            .ok()
-            .filter(|v| *v <= 3)
-            .ok_or_else(|| hand_err(format!("from_seat {from_seat} out of range 0..3")))?;
+    #[pyo3(signature = (tiles, /, *, concealed = false, from_seat = AnyInt(0)))]
+    #[pyo3(text_signature = "(tiles, /, *, concealed=False, from_seat=0)")]
+    fn new(tiles: &Bound<'_, PyAny>, concealed: bool, from_seat: AnyInt) -> BindResult<Self> {
+        let from: u8 = from_seat.within("from_seat", 0, 3, hand_err)?;
         Ok(Self {
             inner: Meld::from_tiles(&tiles_from_py(tiles)?, concealed, from)?,
         })
@@ -43,12 +42,13 @@ impl PyMeld {
     /// Build a meld from its type and tile (``kind`` chow/pung/kong; for a chow ``tile`` is its
     /// lowest tile unless ``middle=True``).
     #[staticmethod]
-    #[pyo3(signature = (kind, tile, *, concealed = false, from_seat = 0, middle = false))]
+    #[pyo3(signature = (kind, tile, *, concealed = false, from_seat = AnyInt(0), middle = false))]
+    #[pyo3(text_signature = "(kind, tile, *, concealed=False, from_seat=0, middle=False)")]
     fn of(
         kind: &str,
         tile: &Bound<'_, PyAny>,
         concealed: bool,
-        from_seat: i64,
+        from_seat: AnyInt,
         middle: bool,
     ) -> BindResult<Self> {
         let kind = MeldKind::parse(kind)?;
@@ -59,10 +59,7 @@ impl PyMeld {
                 _ => return Err(hand_err(format!("{t} cannot be the middle tile of a chow"))),
             };
         }
-        let from = u8::try_from(from_seat)
-            .ok()
-            .filter(|v| *v <= 3)
-            .ok_or_else(|| hand_err(format!("from_seat {from_seat} out of range 0..3")))?;
+        let from: u8 = from_seat.within("from_seat", 0, 3, hand_err)?;
         Ok(Self {
             inner: Meld::new(kind, t, concealed, from)?,
         })

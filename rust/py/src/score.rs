@@ -15,10 +15,10 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use crate::convert::json_to_py;
+use crate::convert::{AnyInt, json_to_py};
 use crate::errors::{BindError, BindResult};
 use crate::variant::PyVariant;
 
@@ -50,7 +50,18 @@ pub fn py_to_json(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
     if let Ok(d) = obj.cast::<PyDict>() {
         let mut m = Map::new();
         for (k, v) in d.iter() {
-            m.insert(k.extract::<String>()?, py_to_json(&v)?);
+            let key = k.extract::<String>()?;
+            let val = py_to_json(&v).map_err(|e| {
+                if e.is_instance_of::<crate::errors::InvalidHandError>(obj.py()) {
+                    crate::errors::InvalidHandError::new_err(format!(
+                        "{key}: {}",
+                        e.value(obj.py())
+                    ))
+                } else {
+                    e
+                }
+            })?;
+            m.insert(key, val);
         }
         return Ok(Value::Object(m));
     }
@@ -66,8 +77,18 @@ pub fn py_to_json(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
 }
 
 pub(crate) fn situation_from_value(v: Value) -> Result<Situation, CoreError> {
-    let input: SituationInput =
-        serde_json::from_value(v).map_err(|e| CoreError::hand(format!("situation JSON: {e}")))?;
+    let input = SituationInput::deserialize(&v).map_err(|e| {
+        // Name the offending situation key (serde does not say which field held a bad value).
+        let bad = v.get("situation").and_then(Value::as_object).and_then(|o| {
+            o.iter().find_map(|(k, x)| {
+                let one = Value::Object(Map::from_iter([(k.clone(), x.clone())]));
+                serde_json::from_value::<hupai_core::situation::FlagsInput>(one)
+                    .err()
+                    .map(|e| format!("situation.{k}: {e}"))
+            })
+        });
+        CoreError::hand(bad.unwrap_or_else(|| format!("situation JSON: {e}")))
+    })?;
     Situation::from_input(&input)
 }
 
@@ -655,15 +676,21 @@ pub(crate) fn situation_arg(obj: &Bound<'_, PyAny>) -> BindResult<Arc<Situation>
 /// a ``hupai.Variant`` (default ``"mcr"``). The result type is the preset's: ``Score`` (MCR),
 /// ``SichuanScore`` (四川, payments at a default table: winner ``W``, others ``A``/``B``/``C``;
 /// use ``hupai.sichuan.score`` to name seats), a JSON-ready dict for 字牌 (``hupai.zipai.score``
-/// schema).
+/// schema). Keyword ``switches`` change the variant's switches for this call
+/// (``hupai.score(s, "shanghai", mode="qiao_ma")`` = ``hupai.score(s, hupai.Variant("shanghai",
+/// mode="qiao_ma"))``); they are validated like ``Variant``'s.
 #[pyfunction]
-#[pyo3(signature = (situation, variant=None))]
+#[pyo3(signature = (situation, variant=None, **switches))]
 pub fn score<'py>(
     py: Python<'py>,
     situation: &Bound<'py, PyAny>,
     variant: Option<&Bound<'py, PyAny>>,
+    switches: Option<&Bound<'py, PyDict>>,
 ) -> BindResult<Bound<'py, PyAny>> {
-    let v = variant_from_py(variant)?;
+    let mut v = variant_from_py(variant)?;
+    if switches.is_some_and(|d| !d.is_empty()) {
+        v = Arc::new(v.derive(crate::variant::overrides(switches)?)?);
+    }
     // Regional presets with their own result type (`VariantScore`, score_regional.rs).
     if let Some(r) = crate::score_regional::score_regional(py, situation, &v)? {
         return Ok(r);
@@ -735,15 +762,17 @@ pub fn score_json<'py>(py: Python<'py>, case: &Bound<'py, PyAny>) -> BindResult<
 /// MCR settlement of a win with total ``total`` (基本分, flowers included): a zero-sum list of
 /// ``{payer, payee, amount, reason}`` with seats as winds.
 #[pyfunction]
-#[pyo3(signature = (total, self_drawn, winner="E", discarder=None, base=8))]
+#[pyo3(signature = (total, self_drawn, winner="E", discarder=None, base=AnyInt(8)))]
+#[pyo3(text_signature = "(total, self_drawn, winner=\"E\", discarder=None, base=8)")]
 pub fn mcr_settlement<'py>(
     py: Python<'py>,
-    total: i64,
+    total: AnyInt,
     self_drawn: bool,
     winner: &str,
     discarder: Option<&str>,
-    base: i64,
+    base: AnyInt,
 ) -> BindResult<Bound<'py, PyAny>> {
+    let (total, base) = (total.0, base.0);
     Ok(json_to_py(
         py,
         &settlement_json(total, base, self_drawn, winner, discarder)?,
@@ -808,8 +837,11 @@ pub fn score_batch<'py>(
     py: Python<'py>,
     items: &Bound<'py, PyAny>,
     variant: Option<&Bound<'py, PyAny>>,
-    threads: Option<usize>,
+    threads: Option<AnyInt>,
 ) -> BindResult<Bound<'py, PyList>> {
+    let threads: Option<usize> = threads
+        .map(|t| t.within("threads", 1, 1024, |m| CoreError::rule(m).into()))
+        .transpose()?;
     let default_v = variant_from_py(variant)?;
     let mut parsed: Vec<Result<Job, CoreError>> = Vec::new();
     for item in items.try_iter()? {

@@ -158,14 +158,18 @@ pub fn kawuxing_score(
 /// Settle one 卡五星 hand: ``seats`` (3 names) and the table events in play order (see
 /// ``hupai.kawuxing.settle``). Returns the ledger as a dict (``events``, ``balances`` …).
 #[pyfunction]
-#[pyo3(signature = (seats, events, variant=None, base_factor=1))]
+#[pyo3(signature = (seats, events, variant=None, base_factor=crate::convert::AnyInt(1)))]
+#[pyo3(text_signature = "(seats, events, variant=None, base_factor=1)")]
 pub fn kawuxing_settle<'py>(
     py: Python<'py>,
     seats: Vec<String>,
     events: &Bound<'py, PyAny>,
     variant: Option<&Bound<'py, PyAny>>,
-    base_factor: i64,
+    base_factor: crate::convert::AnyInt,
 ) -> BindResult<Bound<'py, PyAny>> {
+    let base_factor: i64 = base_factor.within("base_factor", 1, 1024, |m| {
+        crate::errors::BindError::Core(hupai_core::Error::settlement(m))
+    })?;
     let v = variant_arg(variant, "kawuxing")?;
     let ev = json_arg(events, "events")?;
     let Value::Array(list) = ev else {

@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use serde_json::Value;
 
-use crate::convert::json_to_py;
+use crate::convert::{AnyInt, json_to_py};
 use crate::errors::{BindError, BindResult, RuleConfigError};
 use crate::score_sichuan::PySichuanScore;
 use crate::variant::PyVariant;
@@ -89,7 +89,7 @@ impl PySettlement {
                 .map_err(|e| BindError::Py(RuleConfigError::new_err(e.to_string())))?;
             (sc.per_payer_amount(), v)
         } else {
-            (amount.extract::<i64>()?, Value::Null)
+            (money(amount.extract::<AnyInt>()?, "amount")?, Value::Null)
         };
         Ok(self
             .ledger
@@ -107,9 +107,10 @@ impl PySettlement {
         &mut self,
         payer: &str,
         payees: Vec<String>,
-        amount: i64,
+        amount: AnyInt,
         reason: &str,
     ) -> BindResult<usize> {
+        let amount = money(amount, "amount")?;
         Ok(self.ledger.penalty(payer, &payees, amount, reason)?)
     }
 
@@ -119,10 +120,17 @@ impl PySettlement {
     fn record(
         &mut self,
         kind: &str,
-        deltas: Vec<(String, i64)>,
+        deltas: Vec<(String, AnyInt)>,
         reason: &str,
-        r#ref: Option<usize>,
+        r#ref: Option<AnyInt>,
     ) -> BindResult<usize> {
+        let deltas = deltas
+            .into_iter()
+            .map(|(s, d)| Ok((s.clone(), money(d, &format!("deltas[{s:?}]"))?)))
+            .collect::<BindResult<Vec<_>>>()?;
+        let r#ref: Option<usize> = r#ref
+            .map(|r| r.within("ref", 0, i64::from(u32::MAX), settlement_err))
+            .transpose()?;
         Ok(self.ledger.record_deltas(kind, reason, &deltas, r#ref)?)
     }
 
@@ -140,7 +148,9 @@ impl PySettlement {
                 None => false,
             };
             let da_jiao = match d.get_item("da_jiao")? {
-                Some(x) if !x.is_none() => Some(x.extract::<i64>()?),
+                Some(x) if !x.is_none() => {
+                    Some(money(x.extract::<AnyInt>()?, &format!("{seat}: da_jiao"))?)
+                }
                 _ => None,
             };
             out.push((seat, DrawEndState { huazhu, da_jiao }));
@@ -203,4 +213,16 @@ impl PySettlement {
             b.join(" ")
         )
     }
+}
+
+/// Largest absolute amount a binding accepts for one payment or delta.
+const MONEY_MAX: i64 = 1 << 52;
+
+fn settlement_err(msg: String) -> BindError {
+    BindError::Core(hupai_core::Error::settlement(msg))
+}
+
+/// An amount argument in `-MONEY_MAX..=MONEY_MAX`, else a `SettlementError` naming it.
+fn money(v: AnyInt, name: &str) -> BindResult<i64> {
+    v.within(name, -MONEY_MAX, MONEY_MAX, settlement_err)
 }

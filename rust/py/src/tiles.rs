@@ -36,12 +36,14 @@ impl PyTile {
 
     /// Build a tile from its index (0..34 kinds, 34..42 flowers).
     #[staticmethod]
-    fn from_index(index: i64) -> BindResult<Self> {
-        u8::try_from(index)
+    fn from_index(index: crate::convert::AnyInt) -> BindResult<Self> {
+        u8::try_from(index.0)
             .ok()
             .and_then(Tile::from_index)
             .map(|inner| Self { inner })
-            .ok_or_else(|| CoreError::tile(index.to_string(), "tile index must be in 0..42").into())
+            .ok_or_else(|| {
+                CoreError::tile(index.0.to_string(), "tile index must be in 0..42").into()
+            })
     }
 
     /// Index in the canonical order: 0..9 1m-9m, 9..18 1p-9p, 18..27 1s-9s, 27..34 E S W N C F P,
@@ -210,7 +212,8 @@ pub fn to_counts(tiles: &Bound<'_, PyAny>) -> BindResult<Vec<u32>> {
 /// Tiles (canonical order) of a 34-count sequence.
 #[pyfunction]
 #[pyo3(signature = (counts, /))]
-pub fn from_counts(counts: Vec<i64>) -> BindResult<Vec<PyTile>> {
+pub fn from_counts(counts: Vec<crate::convert::AnyInt>) -> BindResult<Vec<PyTile>> {
+    let counts: Vec<i64> = counts.iter().map(|c| c.0).collect();
     let c = counts_from_seq(&counts)?;
     Ok(tile::from_counts(&c)
         .into_iter()

@@ -41,7 +41,9 @@ fn switch_value(name: &str, v: &Bound<'_, PyAny>) -> BindResult<SwitchValue> {
     ))))
 }
 
-fn overrides(kwargs: Option<&Bound<'_, PyDict>>) -> BindResult<Vec<(String, SwitchValue)>> {
+pub(crate) fn overrides(
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> BindResult<Vec<(String, SwitchValue)>> {
     let mut out = Vec::new();
     if let Some(kw) = kwargs {
         for (k, v) in kw.iter() {
@@ -183,8 +185,9 @@ fn py_literal(v: &SwitchValue) -> String {
     }
 }
 
-/// Every built-in preset: a list of dicts with ``id``, ``name``, ``name_en``, ``description`` and
-/// ``players``.
+/// Every built-in preset: a list of dicts with ``id``, ``name``, ``name_en``, ``description``,
+/// ``players`` and ``switches`` (each ``{name, description, default, values, min, max,
+/// conflicts}``, as in ``Variant.describe()``).
 #[pyfunction]
 pub fn variants<'py>(py: Python<'py>) -> BindResult<Vec<Bound<'py, PyDict>>> {
     let mut out = Vec::new();
@@ -196,6 +199,9 @@ pub fn variants<'py>(py: Python<'py>) -> BindResult<Vec<Bound<'py, PyDict>>> {
         d.set_item("name_en", &p.name_en)?;
         d.set_item("description", &p.description)?;
         d.set_item("players", p.players)?;
+        let sw = serde_json::to_value(&p.switches)
+            .map_err(|e| BindError::Py(RuleConfigError::new_err(e.to_string())))?;
+        d.set_item("switches", json_to_py(py, &sw)?)?;
         out.push(d);
     }
     Ok(out)

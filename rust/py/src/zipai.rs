@@ -47,12 +47,14 @@ impl PyZipaiCard {
     }
     /// The card of index 0..20 (0..10 small 一..十, 10..20 big 壹..拾).
     #[staticmethod]
-    fn from_index(index: i64) -> BindResult<Self> {
-        u8::try_from(index)
+    fn from_index(index: crate::convert::AnyInt) -> BindResult<Self> {
+        u8::try_from(index.0)
             .ok()
             .and_then(Card::from_index)
             .map(|inner| Self { inner })
-            .ok_or_else(|| CoreError::tile(index.to_string(), "card index must be in 0..20").into())
+            .ok_or_else(|| {
+                CoreError::tile(index.0.to_string(), "card index must be in 0..20").into()
+            })
     }
     #[getter]
     fn index(&self) -> u8 {
@@ -406,7 +408,8 @@ fn counts_from(values: &[i64]) -> BindResult<CardCounts> {
 /// Cards (canonical order) of a 20-count sequence.
 #[pyfunction]
 #[pyo3(signature = (counts, /))]
-pub fn zipai_from_counts(counts: Vec<i64>) -> BindResult<Vec<PyZipaiCard>> {
+pub fn zipai_from_counts(counts: Vec<crate::convert::AnyInt>) -> BindResult<Vec<PyZipaiCard>> {
+    let counts: Vec<i64> = counts.iter().map(|c| c.0).collect();
     Ok(card::from_counts(&counts_from(&counts)?)
         .into_iter()
         .map(|inner| PyZipaiCard { inner })
@@ -695,7 +698,11 @@ pub fn zipai_group_huxi(
 /// 舵 (Guangxi) / 囤 (Hunan) of a 胡息 total under a variant (0 below the minimum).
 #[pyfunction]
 #[pyo3(signature = (huxi, /, variant = None))]
-pub fn zipai_duo(huxi: i32, variant: Option<&Bound<'_, PyAny>>) -> BindResult<i64> {
+pub fn zipai_duo(
+    huxi: crate::convert::AnyInt,
+    variant: Option<&Bound<'_, PyAny>>,
+) -> BindResult<i64> {
+    let huxi: i32 = huxi.within("huxi", 0, 100_000, hand_err)?;
     let v = variant_arg(variant)?;
     Ok(rules_of(&v)?.duo(huxi))
 }

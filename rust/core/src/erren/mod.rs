@@ -13,6 +13,7 @@ use crate::settlement::Ledger;
 use crate::situation::{Blessing, Situation, WinType};
 use crate::tile::{Counts, Tile};
 
+mod option4;
 #[cfg(test)]
 mod tests;
 
@@ -26,6 +27,8 @@ pub struct ErrenRules {
     pub ping_he_requires_menqing: bool,
     pub qiang_gang_as_zimo: bool,
     pub unit: i64,
+    /// `fan_profile = billee1011_option_4`: the `B4_` fans, 72 tiles, no cap.
+    pub option4: bool,
 }
 
 const GREEN: [u8; 6] = [19, 20, 21, 23, 25, 32]; // 2s 3s 4s 6s 8s F
@@ -37,9 +40,19 @@ fn t(i: usize) -> Tile {
 
 impl ErrenRules {
     pub fn compile(p: &PresetData, o: &Options) -> Result<ErrenRules> {
-        let (fans, _, _) = p.fans_for_profile(Some(o.str("exclusion_profile")?));
+        let option4 = o.str("fan_profile")? == "billee1011_option_4";
+        let profile = if option4 {
+            "billee1011_option_4"
+        } else {
+            o.str("exclusion_profile")?
+        };
+        let (fans, _, _) = p.fans_for_profile(Some(profile));
         Ok(ErrenRules {
-            fans: fans.into_iter().filter(|f| f.enabled).collect(),
+            option4,
+            fans: fans
+                .into_iter()
+                .filter(|f| f.enabled && f.id.starts_with("B4_") == option4)
+                .collect(),
             cap: o.int("cap_points")?,
             hua_pai_count: o.int("hua_pai_count")?,
             hua_physical: o.str("hua_pai_mode")? == "physical",
@@ -50,13 +63,20 @@ impl ErrenRules {
     }
 
     fn check(&self, s: &Situation) -> Result<()> {
-        if self.hua_physical && i64::from(s.flowers) > self.hua_pai_count {
+        if s.extra.ready_yi_fa && !self.option4 {
+            return Err(Error::hand(
+                "situation.ready_yi_fa (报听一发) is scored only under fan_profile billee1011_option_4",
+            ));
+        }
+        if self.option4 {
+            option4::check_tiles(s)?;
+        } else if self.hua_physical && i64::from(s.flowers) > self.hua_pai_count {
             return Err(Error::hand(format!(
                 "situation.flowers = {}: only {} 花牌 are face up (switch hua_pai_count)",
                 s.flowers, self.hua_pai_count
             )));
         }
-        if !s.flower_tiles.is_empty() {
+        if !s.flower_tiles.is_empty() && !self.option4 {
             return Err(Error::hand(
                 "二人麻将 has no flower tiles; 花牌 are face-up wall tiles counted in situation.flowers",
             ));
@@ -85,6 +105,9 @@ impl ErrenRules {
     /// Score one win.
     pub fn score(&self, s: &Situation) -> Result<PatternScore> {
         self.check(s)?;
+        if self.option4 {
+            return self.score_option4(s);
+        }
         let shapes = Shapes {
             standard: true,
             seven_pairs: true,
@@ -420,7 +443,18 @@ impl ErrenRules {
             ids.push(("HAI_DI_LAO_YUE", 1));
         }
         ids.dedup();
-        // exclusions (不计) from the table
+        let ids: Vec<(String, u32)> = ids.iter().map(|(i, n)| ((*i).to_string(), *n)).collect();
+        let mut out = self.counted(&ids);
+        if out.is_empty() {
+            if let Some(f) = self.fans.iter().find(|f| f.id == "TUI_DAO_HU") {
+                out.push(CountedPattern::from_def(f, 1));
+            }
+        }
+        Ok((false, out))
+    }
+
+    /// The table entries of the detected `ids`, minus every fan a detected one excludes (不计).
+    fn counted(&self, ids: &[(String, u32)]) -> Vec<CountedPattern> {
         let table: Vec<&FanDef> = self
             .fans
             .iter()
@@ -430,20 +464,67 @@ impl ErrenRules {
             .iter()
             .flat_map(|f| f.excludes.iter().map(String::as_str))
             .collect();
-        let mut out: Vec<CountedPattern> = table
+        table
             .iter()
             .filter(|f| !excluded.contains(&f.id.as_str()))
             .map(|f| {
                 let n = ids.iter().find(|(i, _)| *i == f.id).map_or(1, |x| x.1);
                 CountedPattern::from_def(f, n)
             })
-            .collect();
-        if out.is_empty() {
-            if let Some(f) = self.fans.iter().find(|f| f.id == "TUI_DAO_HU") {
-                out.push(CountedPattern::from_def(f, 1));
+            .collect()
+    }
+
+    /// `billee1011_option_4`: the best reading's additive sum × the `mul` fans (杠上开花 ×2), no cap.
+    fn score_option4(&self, s: &Situation) -> Result<PatternScore> {
+        let decs = decompose(&s.full_counts(), s.hand.melds(), option4::SHAPES)?;
+        if decs.is_empty() {
+            return Err(Error::hand(format!(
+                "not a winning hand: {} + {} is not 4 sets + a pair or 七对",
+                s.hand, s.win_tile
+            )));
+        }
+        let mut all = s.hand.all_counts();
+        all[s.win_tile.idx()] += 1;
+        let single = option4::single_wait(s)?;
+        let mut best: Option<(i64, i64, i64, Vec<CountedPattern>, &Decomposition)> = None;
+        for d in &decs {
+            let ids: Vec<(String, u32)> = option4::detect(s, &all, d, single)
+                .into_iter()
+                .map(|(i, n)| (format!("B4_{i}"), n))
+                .collect();
+            let pats = self.counted(&ids);
+            let is_mul = |id: &str| self.fans.iter().any(|f| f.id == id && f.op == FanOp::Mul);
+            let sum: i64 = pats
+                .iter()
+                .filter(|p| !is_mul(&p.id))
+                .map(|p| p.value * i64::from(p.count))
+                .sum();
+            let factor: i64 = pats
+                .iter()
+                .filter(|p| is_mul(&p.id))
+                .map(|p| p.value.pow(p.count))
+                .product();
+            let total = sum * factor;
+            if best.as_ref().is_none_or(|b| total > b.0) {
+                best = Some((total, sum, factor, pats, d));
             }
         }
-        Ok((false, out))
+        let (total, sum, factor, patterns, d) = best.expect("at least one reading");
+        Ok(PatternScore {
+            variant: "erren".into(),
+            patterns,
+            value: total,
+            capped_value: total,
+            per_payer: total * self.unit,
+            payers: if s.is_self_drawn() {
+                "all"
+            } else {
+                "discarder"
+            }
+            .into(),
+            details: json!({"fan_profile": "billee1011_option_4", "form": d.form.name(),
+                            "sum": sum, "factor": factor, "yakuman": false}),
+        })
     }
 
     /// Settle one hand: the loser pays the capped points × unit; no kong payments, no dealer

@@ -20,3 +20,51 @@ fn example_3_da_san_yuan_is_the_cap() {
     assert_eq!(sc.patterns.len(), 1);
     assert_eq!(sc.patterns[0].id, "DA_SAN_YUAN");
 }
+
+#[test]
+fn option4_additive_without_cap() {
+    let v = Variant::with_options(
+        "erren",
+        [(
+            "fan_profile",
+            crate::preset::SwitchValue::Str("billee1011_option_4".into()),
+        )],
+    )
+    .unwrap();
+    let Rules::Erren(r) = v.rules() else {
+        unreachable!()
+    };
+    // 四步高 32 (不计 三步高, 老少副) + 清一色 16 + 无花牌 4 + 门前清 2 + 平和 2 = 56.
+    let s = Situation::from_json(
+        r#"{"hand": {"concealed": ["1m","2m","3m","3m","4m","5m","5m","6m","7m","7m","8m","9m","9m"],
+        "win_tile": "9m", "melds": []}, "situation": {"win_type": "discard"}}"#,
+    )
+    .unwrap();
+    let sc = r.score(&s).unwrap();
+    let ids: Vec<&str> = sc.patterns.iter().map(|p| p.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "B4_SI_BU_GAO",
+            "B4_QING_YI_SE",
+            "B4_WU_HUA_PAI",
+            "B4_MEN_QIAN_QING",
+            "B4_PING_HE"
+        ]
+    );
+    assert_eq!((sc.value, sc.capped_value), (56, 56));
+    // The seed table never sees a B4_ fan.
+    let seed = Variant::load("erren").unwrap();
+    let Rules::Erren(r0) = seed.rules() else {
+        unreachable!()
+    };
+    let sc0 = r0.score(&s).unwrap();
+    assert!(sc0.patterns.iter().all(|p| !p.id.starts_with("B4_")));
+    // 筒 / 条 are not in the 72-tile set.
+    let bad = Situation::from_json(
+        r#"{"hand": {"concealed": ["1p","2p","3p","3m","4m","5m","5m","6m","7m","7m","8m","9m","9m"],
+        "win_tile": "9m", "melds": []}, "situation": {"win_type": "discard"}}"#,
+    )
+    .unwrap();
+    assert!(r.score(&bad).is_err());
+}

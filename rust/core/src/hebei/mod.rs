@@ -14,6 +14,8 @@ use crate::hand::MeldKind;
 use crate::preset::{FanDef, Options, PresetData};
 use crate::settlement::{Ledger, SettlementRules};
 use crate::situation::{Situation, WinType};
+use crate::tile::{Counts, Tile};
+use crate::wild::{decompose_with_wild_kind, read_tiles};
 
 /// Who pays a discard win (switch `discard_payers`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,6 +23,20 @@ pub enum DiscardPayers {
     Discarder,
     AllThree,
     DaBao,
+}
+
+/// The 带混儿 family (switch `wildcard`, hebei.md §10): which tile kind is wild in a hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WildMode {
+    /// No wildcard (default).
+    None,
+    /// 带混儿: the 混儿 is the successor of the flipped indicator (`situation.wild_indicator`;
+    /// suits 9→1, E→S→W→N→E, 中→发→白→中).
+    DaiHun,
+    /// 随机癞子: the flipped tile's own kind is the 癞子.
+    RandomLaizi,
+    /// 红中癞子 (taohyson 红中耗子): every 红中 is wild; no indicator.
+    Hongzhong,
 }
 
 /// The compiled rules.
@@ -39,6 +55,7 @@ pub struct HebeiRules {
     pub kong_added: i64,
     pub kong_open: i64,
     pub shapes: Shapes,
+    pub wild: WildMode,
 }
 
 fn int_param(p: &toml::Table, key: &str) -> Result<i64> {
@@ -69,6 +86,12 @@ impl HebeiRules {
             kong_concealed: int_param(p, "kong_concealed")?,
             kong_added: int_param(p, "kong_added")?,
             kong_open: int_param(p, "kong_open")?,
+            wild: match o.str("wildcard")? {
+                "dai_hun" => WildMode::DaiHun,
+                "random_laizi" => WildMode::RandomLaizi,
+                "hongzhong" => WildMode::Hongzhong,
+                _ => WildMode::None,
+            },
             shapes: Shapes {
                 standard: has("standard"),
                 seven_pairs: has("seven_pairs"),
@@ -83,6 +106,34 @@ impl HebeiRules {
     fn fan(&self, id: &str) -> Option<&FanDef> {
         self.fans.iter().find(|f| f.id == id && f.enabled)
     }
+
+    /// The wild kind of this hand under the `wildcard` switch; the indicator is required by
+    /// 带混儿 / 随机癞子 and refused otherwise (it would be silently ignored).
+    pub fn wild_kind(&self, s: &Situation) -> Result<Option<Tile>> {
+        let ind = s.extra.wild_indicator;
+        if let Some(t) = ind.filter(|t| t.is_flower()) {
+            return Err(Error::hand(format!(
+                "situation.wild_indicator: {t} is a flower (hebei plays without flowers)"
+            )));
+        }
+        match (self.wild, ind) {
+            (WildMode::None | WildMode::Hongzhong, Some(t)) => Err(Error::hand(format!(
+                "situation.wild_indicator {t} given, but switch wildcard={} flips no indicator",
+                if self.wild == WildMode::None {
+                    "none"
+                } else {
+                    "hongzhong"
+                }
+            ))),
+            (WildMode::None, None) => Ok(None),
+            (WildMode::Hongzhong, None) => Ok(Some(Tile::C)),
+            (WildMode::DaiHun | WildMode::RandomLaizi, None) => Err(Error::hand(
+                "situation.wild_indicator (the flipped tile) is required with switch wildcard=dai_hun / random_laizi",
+            )),
+            (WildMode::DaiHun, Some(t)) => Ok(Some(t.next())),
+            (WildMode::RandomLaizi, Some(t)) => Ok(Some(t)),
+        }
+    }
 }
 
 /// The score of one win.
@@ -96,6 +147,8 @@ pub struct HebeiScore {
     pub points: i64,
     pub win_type: WinType,
     pub decomposition: Decomposition,
+    /// The wild kind of the hand (带混儿 family), if any.
+    pub wild: Option<Tile>,
 }
 
 impl HebeiScore {
@@ -113,11 +166,13 @@ impl HebeiScore {
             "multiplier": self.points,
             "win_type": self.win_type.name(),
             "decomposition": crate::sichuan::decomposition_json(&self.decomposition),
+            "wildcard": self.wild.map(|t| t.to_string()),
+            "wildcards": self.decomposition.wildcards.iter().map(ToString::to_string).collect::<Vec<_>>(),
         })
     }
 }
 
-fn detect(d: &Decomposition, all: &[u8]) -> &'static str {
+fn detect(d: &Decomposition, all: &Counts) -> &'static str {
     match d.form {
         Form::SevenPairs if d.pairs.windows(2).any(|p| p[0] == p[1]) => "LONG_QI_DUI",
         Form::ThirteenOrphans => "SHI_SAN_YAO",
@@ -161,11 +216,17 @@ impl HebeiRules {
         }
         let mut all = s.hand.all_counts();
         all[s.win_tile.idx()] += 1;
-        let decs = decompose(&s.full_counts(), s.hand.melds(), self.shapes)?;
+        let wild = self.wild_kind(s)?;
+        let decs = match wild {
+            None => decompose(&s.full_counts(), s.hand.melds(), self.shapes)?,
+            Some(w) => decompose_with_wild_kind(&s.full_counts(), w, s.hand.melds(), self.shapes)?,
+        };
         if decs.is_empty() {
             return Err(Error::hand(format!(
-                "not a winning hand: {} + {} is not 4 sets + a pair, 七对 or 十三幺",
-                s.hand, s.win_tile
+                "not a winning hand: {} + {} is not 4 sets + a pair, 七对 or 十三幺{}",
+                s.hand,
+                s.win_tile,
+                wild.map_or(String::new(), |w| format!(" (wild {w})"))
             )));
         }
         let floor_id = match s.win_type {
@@ -177,7 +238,12 @@ impl HebeiRules {
         let tuple = |f: &FanDef, v: i64| (f.id.clone(), f.zh.clone(), f.en.clone(), v);
         let mut best: Option<HebeiScore> = None;
         for d in decs {
-            let id = detect(&d, &all);
+            let read = if d.wildcards.is_empty() {
+                all
+            } else {
+                read_tiles(&d)
+            };
+            let id = detect(&d, &read);
             let f = self
                 .fan(id)
                 .or_else(|| self.fan("PING_HU"))
@@ -209,6 +275,7 @@ impl HebeiRules {
                 points,
                 win_type: s.win_type,
                 decomposition: d,
+                wild,
             });
         }
         Ok(best.expect("at least one decomposition"))

@@ -76,3 +76,90 @@ fn single_pattern_and_profiles() {
     let rc = rules_with(&[("chi_allowed", SwitchValue::Bool(true))]);
     assert!(rc.score(&s).is_ok());
 }
+
+fn wild_score(
+    r: &HebeiRules,
+    concealed: &str,
+    win: &str,
+    melds: serde_json::Value,
+    sit: serde_json::Value,
+) -> Result<HebeiScore> {
+    let v = json!({"hand": {"concealed": tiles(concealed), "win_tile": win, "melds": melds}, "situation": sit});
+    let s = Situation::from_input(&serde_json::from_value(v).unwrap())?;
+    r.score(&s)
+}
+
+#[test]
+fn dai_hun_family() {
+    let none = rules_with(&[]);
+    let sw = |v: &str| rules_with(&[("wildcard", SwitchValue::Str(v.into()))]);
+    let kong = json!([{"type": "kong_open", "tile": "9p", "offer": 2}]);
+    // Example 1 with the 7p replaced by a 5m: not a win without a wildcard.
+    let plain = |r: &HebeiRules, ind: Option<&str>| {
+        let sit = match ind {
+            Some(t) => json!({"wild_indicator": t}),
+            None => json!({}),
+        };
+        wild_score(r, "234m678m345s5m", "7p", kong.clone(), sit)
+    };
+    assert!(matches!(plain(&none, None), Err(Error::InvalidHand(_))));
+    // 带混儿: the flipped 4m makes 5m the 混儿 (stands for the 7p of the pair): 平胡 3.
+    let d = plain(&sw("dai_hun"), Some("4m")).unwrap();
+    assert_eq!((d.pattern.0.as_str(), d.points), ("PING_HU", 3));
+    assert_eq!(d.wild, Some(Tile::parse("5m").unwrap()));
+    assert_eq!(d.decomposition.wildcards, vec![Tile::parse("7p").unwrap()]);
+    // 9→1 wrap: a flipped 9m makes 1m the 混儿, so 5m is plain again.
+    assert!(plain(&sw("dai_hun"), Some("9m")).is_err());
+    // 随机癞子: the flipped kind itself is wild.
+    assert_eq!(plain(&sw("random_laizi"), Some("5m")).unwrap().points, 3);
+    assert!(plain(&sw("random_laizi"), Some("4m")).is_err());
+    // The indicator is required by dai_hun / random_laizi and refused without a flip.
+    assert!(
+        matches!(plain(&sw("dai_hun"), None), Err(Error::InvalidHand(m)) if m.contains("wild_indicator"))
+    );
+    assert!(
+        matches!(plain(&none, Some("4m")), Err(Error::InvalidHand(m)) if m.contains("wildcard=none"))
+    );
+    assert!(plain(&sw("hongzhong"), Some("4m")).is_err());
+    assert!(plain(&sw("dai_hun"), Some("f1")).is_err());
+    // 红中癞子: 红中 completes 七对 (9) and, read as 5m, a 清一色 (9, not 平胡 2).
+    let hz = sw("hongzhong");
+    let q = wild_score(
+        &hz,
+        "1133m5577p22sEEC",
+        "F",
+        json!([]),
+        json!({"self_drawn": true}),
+    )
+    .unwrap();
+    assert_eq!((q.pattern.0.as_str(), q.points), ("QI_DUI", 9));
+    assert!(
+        wild_score(
+            &none,
+            "1133m5577p22sEEC",
+            "F",
+            json!([]),
+            json!({"self_drawn": true})
+        )
+        .is_err()
+    );
+    let qys = wild_score(
+        &hz,
+        "111m345m678m999m5m",
+        "C",
+        json!([]),
+        json!({"self_drawn": true}),
+    )
+    .unwrap();
+    assert_eq!((qys.pattern.0.as_str(), qys.points), ("QING_YI_SE", 9));
+    // Without substitution the same tiles score as before.
+    let ex2 = wild_score(
+        &hz,
+        "1133m5577p22sEEF",
+        "F",
+        json!([]),
+        json!({"self_drawn": true}),
+    )
+    .unwrap();
+    assert_eq!(ex2.points, 9);
+}

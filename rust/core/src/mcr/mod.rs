@@ -26,6 +26,9 @@ pub struct Payment {
 /// Zero-sum settlement of one win: `total` = 基本分 (flowers included), `winner` the winner's seat,
 /// `discarder` the seat that discarded the winning tile (or added the robbed kong); `None` for a
 /// self-drawn win.
+/// Largest `total` / `base` accepted by [`settle`] (far above any real hand; keeps the sums exact).
+pub const SETTLE_MAX: i64 = 1_000_000_000;
+
 pub fn settle(total: i64, base: i64, winner: u8, discarder: Option<u8>) -> Result<Vec<Payment>> {
     if winner > 3 {
         return Err(Error::hand(format!(
@@ -36,6 +39,13 @@ pub fn settle(total: i64, base: i64, winner: u8, discarder: Option<u8>) -> Resul
         if d > 3 || d == winner {
             return Err(Error::hand(format!(
                 "discarder seat {d} must be another player's seat (0..=3, not the winner {winner})"
+            )));
+        }
+    }
+    for (name, v) in [("total", total), ("base", base)] {
+        if !(0..=SETTLE_MAX).contains(&v) {
+            return Err(Error::hand(format!(
+                "{name}={v}: expected 0..={SETTLE_MAX}"
             )));
         }
     }

@@ -10,18 +10,37 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use crate::decompose::{Shapes, decompose};
+use crate::analysis;
+use crate::decompose::{Decomposition, Shapes, decompose};
 use crate::error::{Error, Result};
 use crate::hand::MeldKind;
 use crate::preset::{FanDef, Options, PresetData};
 use crate::settlement::{Ledger, SettlementRules};
 use crate::situation::{Situation, SituationInput, WinType};
+use crate::tile::{Counts, Tile};
+use crate::wild::{decompose_with_wild_kind, read_tiles};
+
+/// 百搭 (switch `baida`): which tile kind is wild in a hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Baida {
+    /// No wildcard (default).
+    None,
+    /// 翻百搭: the successor of the flipped tile (`situation.wild_indicator`) is 百搭.
+    IndicatorNext,
+    /// The flipped tile's own kind is 百搭.
+    Indicator,
+}
 
 /// The compiled rules.
 #[derive(Clone, Debug)]
 pub struct ShanghaiRules {
     pub fans: Vec<FanDef>,
     pub any_hand: bool,
+    /// 敲麻 (`mode = qiao_ma`): any complete hand wins after 敲; 番 only 门清 / 单吊.
+    pub qiao_ma: bool,
+    /// 中发白 are flowers (20 花); a hand may not hold them.
+    pub dragons_as_flowers: bool,
+    pub baida: Baida,
     pub must_have_hua: bool,
     pub base_chips: i64,
     pub hua_chip: i64,
@@ -42,6 +61,13 @@ impl ShanghaiRules {
         Ok(ShanghaiRules {
             fans,
             any_hand: o.str("mode")? == "any_hand",
+            qiao_ma: o.str("mode")? == "qiao_ma",
+            dragons_as_flowers: o.bool("dragons_as_flowers")?,
+            baida: match o.str("baida")? {
+                "indicator_next" => Baida::IndicatorNext,
+                "indicator" => Baida::Indicator,
+                _ => Baida::None,
+            },
             must_have_hua: o.bool("must_have_hua")?,
             base_chips: o.int("base_chips")?,
             hua_chip: o.int("hua_chip")?,
@@ -62,11 +88,13 @@ impl ShanghaiRules {
     }
 }
 
-/// Pending counters carried into this win (situation keys `kai_bao`, `huang_fan`).
+/// Pending counters carried into this win (situation keys `kai_bao`, `huang_fan`), and the
+/// number of 中发白 set aside as flowers (`dragon_flowers`, switch `dragons_as_flowers`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Pending {
     pub kai_bao: u32,
     pub huang_fan: u32,
+    pub dragon_flowers: u32,
 }
 
 /// The score of one win.
@@ -94,7 +122,7 @@ impl ShanghaiScore {
             "variant": "shanghai",
             "fans": self.fans.iter().map(|(id, zh, en, v, n)| json!({
                 "id": id, "zh": zh, "en": en, "value": v, "count": n,
-                "op": if matches!(id.as_str(), "GANG_KAI" | "DA_DIAO_CHE" | "KAI_BAO" | "HUANG_FAN") {"add"} else {"base"}}))
+                "op": if matches!(id.as_str(), "GANG_KAI" | "DA_DIAO_CHE" | "KAI_BAO" | "HUANG_FAN" | "MEN_QING" | "DAN_DIAO") {"add"} else {"base"}}))
                 .collect::<Vec<_>>(),
             "fan_total": self.fan_total,
             "hua": self.hua,
@@ -113,12 +141,16 @@ pub fn situation_from_value(v: &Value) -> Result<(Situation, Pending)> {
     let mut v = v.clone();
     let mut p = Pending::default();
     if let Some(Value::Object(s)) = v.get_mut("situation") {
-        for (key, slot) in [("kai_bao", &mut p.kai_bao), ("huang_fan", &mut p.huang_fan)] {
+        for (key, slot, max) in [
+            ("kai_bao", &mut p.kai_bao, 20),
+            ("huang_fan", &mut p.huang_fan, 20),
+            ("dragon_flowers", &mut p.dragon_flowers, 12),
+        ] {
             match s.remove(key) {
                 None | Some(Value::Null) => {}
                 Some(x) => {
-                    *slot = x.as_u64().filter(|n| *n <= 20).ok_or_else(|| {
-                        Error::hand(format!("situation.{key}: a pending count 0..=20, got {x}"))
+                    *slot = x.as_u64().filter(|n| *n <= max).ok_or_else(|| {
+                        Error::hand(format!("situation.{key}: a count 0..={max}, got {x}"))
                     })? as u32;
                 }
             }
@@ -141,17 +173,46 @@ pub fn situation_from_value(v: &Value) -> Result<(Situation, Pending)> {
 }
 
 impl ShanghaiRules {
-    /// Score one win. A hand without a P pattern (清混碰 mode) raises `InvalidHand`.
-    pub fn score(&self, s: &Situation, p: Pending) -> Result<ShanghaiScore> {
-        let mut all = s.hand.all_counts();
-        all[s.win_tile.idx()] += 1;
-        let melds = s.hand.melds();
-        let ba_hua = s.flowers == 8;
-        let suited: Vec<usize> = (0..3)
-            .filter(|&k| (k * 9..k * 9 + 9).any(|i| all[i] > 0))
-            .collect();
-        let winds = (27..31).any(|i| all[i] > 0);
-        let dragons = (31..34).any(|i| all[i] > 0);
+    /// The 百搭 kind of this hand under the `baida` switch. The indicator is required by the 百搭
+    /// modes and refused otherwise (it would be silently ignored).
+    pub fn baida_kind(&self, s: &Situation) -> Result<Option<Tile>> {
+        let ind = s.extra.wild_indicator;
+        if let Some(t) = ind.filter(|t| t.is_flower()) {
+            return Err(Error::hand(format!(
+                "situation.wild_indicator: {t} is a flower, not a tile that can be flipped for 百搭"
+            )));
+        }
+        let w = match (self.baida, ind) {
+            (Baida::None, Some(t)) => {
+                return Err(Error::hand(format!(
+                    "situation.wild_indicator {t} given, but switch baida=none (no 百搭)"
+                )));
+            }
+            (Baida::None, None) => return Ok(None),
+            (_, None) => {
+                return Err(Error::hand(
+                    "situation.wild_indicator (the flipped tile) is required with switch baida",
+                ));
+            }
+            (Baida::IndicatorNext, Some(t)) => t.next(),
+            (Baida::Indicator, Some(t)) => t,
+        };
+        if self.dragons_as_flowers && w.is_dragon() {
+            return Err(Error::hand(format!(
+                "百搭 {w} is a dragon, but dragons are flowers (switch dragons_as_flowers)"
+            )));
+        }
+        Ok(Some(w))
+    }
+
+    /// The P patterns a reading of the hand (`read`: its tiles; `complete`: 4 sets + a pair,
+    /// `all_pungs` in that reading) qualifies for.
+    fn p_hits(&self, read: &Counts, complete: bool, all_pungs: bool) -> Vec<&'static str> {
+        let suited = (0..3)
+            .filter(|&k| (k * 9..k * 9 + 9).any(|i| read[i] > 0))
+            .count();
+        let winds = (27..31).any(|i| read[i] > 0);
+        let dragons = (31..34).any(|i| read[i] > 0);
         let honours_ok = |any: bool| {
             if self.winds_only {
                 winds && !dragons
@@ -159,46 +220,122 @@ impl ShanghaiRules {
                 any
             }
         };
-        let feng_yi_se = suited.is_empty() && honours_ok(winds || dragons);
-        let decs = decompose(&s.full_counts(), melds, Shapes::STANDARD)?;
-        if decs.is_empty() && !ba_hua && !feng_yi_se {
-            return Err(Error::hand(format!(
-                "not a winning hand: {} + {} is not 4 sets + a pair (no 七对 in 上海)",
-                s.hand, s.win_tile
-            )));
-        }
-        let all_pungs = decs
-            .iter()
-            .any(|d| d.sets.iter().all(|x| x.kind != MeldKind::Chow));
-        let mut p_hits: Vec<&str> = Vec::new();
-        if ba_hua {
-            p_hits.push("BA_HUA_QI");
-        }
-        if !decs.is_empty() {
+        let feng_yi_se = suited == 0 && honours_ok(winds || dragons);
+        let mut hits = Vec::new();
+        if complete {
             if all_pungs {
-                p_hits.push("PENG_PENG_HU");
+                hits.push("PENG_PENG_HU");
             }
-            if suited.len() == 1 && !winds && !dragons {
-                p_hits.push(if all_pungs { "QING_PENG" } else { "QING_YI_SE" });
-                p_hits.push("QING_YI_SE");
+            if suited == 1 && !winds && !dragons {
+                hits.push(if all_pungs { "QING_PENG" } else { "QING_YI_SE" });
+                hits.push("QING_YI_SE");
             }
-            if suited.len() == 1 && honours_ok(winds || dragons) {
-                p_hits.push(if all_pungs { "HUN_PENG" } else { "HUN_YI_SE" });
-                p_hits.push("HUN_YI_SE");
+            if suited == 1 && honours_ok(winds || dragons) {
+                hits.push(if all_pungs { "HUN_PENG" } else { "HUN_YI_SE" });
+                hits.push("HUN_YI_SE");
             }
             if feng_yi_se && all_pungs {
-                p_hits.push("FENG_PENG");
+                hits.push("FENG_PENG");
             }
         }
         if feng_yi_se {
-            p_hits.push("FENG_YI_SE");
+            hits.push("FENG_YI_SE");
         }
-        let top = p_hits
-            .iter()
-            .filter_map(|id| self.fan(id))
-            .max_by_key(|f| (f.value, self.fans.iter().position(|x| x.id == f.id)))
-            .cloned();
-        if top.is_none() && !self.any_hand {
+        hits
+    }
+
+    /// 单吊 (敲麻): the hand before the winning tile waits on that tile only, and a reading
+    /// uses it as the pair.
+    fn dan_diao(&self, s: &Situation, wild: Option<Tile>, decs: &[Decomposition]) -> Result<bool> {
+        if !decs.iter().any(|d| d.pair == Some(s.win_tile)) {
+            return Ok(false);
+        }
+        let mut c = *s.hand.counts();
+        let mut k = 0;
+        if let Some(w) = wild {
+            k = c[w.idx()];
+            c[w.idx()] = 0;
+        }
+        let w = analysis::waits(&c, k, s.hand.melds().len(), Shapes::STANDARD, None)?;
+        Ok(w == [s.win_tile])
+    }
+
+    /// Score one win. A hand without a P pattern (清混碰 mode) raises `InvalidHand`.
+    pub fn score(&self, s: &Situation, p: Pending) -> Result<ShanghaiScore> {
+        let mut all = s.hand.all_counts();
+        all[s.win_tile.idx()] += 1;
+        let melds = s.hand.melds();
+        if self.dragons_as_flowers {
+            if let Some(i) = (31..34).find(|&i| all[i] > 0) {
+                return Err(Error::hand(format!(
+                    "{} is a flower under switch dragons_as_flowers (set aside at once, never held): {} + {}",
+                    Tile::new_unchecked(i as u8),
+                    s.hand,
+                    s.win_tile
+                )));
+            }
+        } else if p.dragon_flowers > 0 {
+            return Err(Error::hand(
+                "situation.dragon_flowers needs switch dragons_as_flowers",
+            ));
+        }
+        let wild = self.baida_kind(s)?;
+        let ba_hua = s.flowers == 8;
+        let full = s.full_counts();
+        let decs = match wild {
+            None => decompose(&full, melds, Shapes::STANDARD)?,
+            Some(w) => decompose_with_wild_kind(&full, w, melds, Shapes::STANDARD)?,
+        };
+        // Tiles that are not standing 百搭 copies (乱风 风一色 needs no structure: the 百搭 copies
+        // can be any honour).
+        let mut fixed = all;
+        if let Some(w) = wild {
+            fixed[w.idx()] -= full[w.idx()];
+        }
+        let luan_feng = !self.qiao_ma && self.p_hits(&fixed, false, false).contains(&"FENG_YI_SE");
+        if decs.is_empty() && !ba_hua && !luan_feng {
+            return Err(Error::hand(format!(
+                "not a winning hand: {} + {} is not 4 sets + a pair (no 七对 in 上海){}",
+                s.hand,
+                s.win_tile,
+                wild.map_or(String::new(), |w| format!(" (百搭 {w})"))
+            )));
+        }
+        if self.qiao_ma && !ba_hua && !s.extra.ready_declared {
+            return Err(Error::hand(
+                "敲麻: a win needs 敲 first (situation.ready_declared; \"不敲不能胡牌\")",
+            ));
+        }
+        // The best P pattern over every reading (decompositions, and 乱风 without one).
+        let mut top: Option<FanDef> = None;
+        // ties: the later table entry (the composite) wins
+        let rank = |f: &FanDef| (f.value, self.fans.iter().position(|x| x.id == f.id));
+        let consider = |hits: Vec<&str>, top: &mut Option<FanDef>| {
+            if self.qiao_ma {
+                return;
+            }
+            for f in hits.iter().filter_map(|id| self.fan(id)) {
+                if top.as_ref().is_none_or(|t| rank(f) >= rank(t)) {
+                    *top = Some(f.clone());
+                }
+            }
+        };
+        if ba_hua {
+            consider(vec!["BA_HUA_QI"], &mut top);
+        }
+        for d in &decs {
+            let read = if d.wildcards.is_empty() {
+                all
+            } else {
+                read_tiles(d)
+            };
+            let all_pungs = d.sets.iter().all(|x| x.kind != MeldKind::Chow);
+            consider(self.p_hits(&read, true, all_pungs), &mut top);
+        }
+        if luan_feng {
+            consider(vec!["FENG_YI_SE"], &mut top);
+        }
+        if top.is_none() && !self.any_hand && !self.qiao_ma {
             return Err(Error::hand(format!(
                 "清混碰: {} + {} has no 碰碰胡, 清一色, 混一色 or 风一色 (or 八花齐); a hand without 番 cannot win (switch mode)",
                 s.hand, s.win_tile
@@ -216,7 +353,20 @@ impl ShanghaiRules {
                 total += f.value * i64::from(n);
             }
         };
-        if !ba_hua {
+        if self.qiao_ma {
+            if !ba_hua {
+                add(
+                    "MEN_QING",
+                    u32::from(melds.iter().all(|m| m.concealed)),
+                    &mut fans,
+                );
+                add(
+                    "DAN_DIAO",
+                    u32::from(self.dan_diao(s, wild, &decs)?),
+                    &mut fans,
+                );
+            }
+        } else if !ba_hua {
             add(
                 "GANG_KAI",
                 u32::from(s.win_type == WinType::KongReplacement),
@@ -227,6 +377,7 @@ impl ShanghaiRules {
         add("KAI_BAO", p.kai_bao, &mut fans);
         add("HUANG_FAN", p.huang_fan, &mut fans);
         let hua = i64::from(s.flowers)
+            + i64::from(p.dragon_flowers)
             + melds
                 .iter()
                 .filter(|m| {

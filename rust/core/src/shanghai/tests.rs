@@ -103,3 +103,159 @@ fn points_easy_to_get_wrong() {
     let ids: Vec<&str> = d.fans.iter().map(|f| f.0.as_str()).collect();
     assert_eq!(ids, ["HUN_PENG", "GANG_KAI", "DA_DIAO_CHE"]);
 }
+
+fn sc_with(
+    r: &ShanghaiRules,
+    c: &str,
+    w: &str,
+    melds: serde_json::Value,
+    sit: serde_json::Value,
+) -> Result<ShanghaiScore> {
+    let v =
+        json!({"hand": {"concealed": tiles(c), "win_tile": w, "melds": melds}, "situation": sit});
+    let (s, p) = situation_from_value(&v)?;
+    r.score(&s, p)
+}
+
+#[test]
+fn dragons_as_flowers() {
+    let r = rules_with(&[("dragons_as_flowers", SwitchValue::Bool(true))]);
+    let pon_e = json!([{"type": "pon", "tile": "E"}]);
+    // Example 1 with two dragon flowers besides f1, f5: 花 = 2 + 2 + 1 → (3 + 5) × 4 = 32.
+    let sit = json!({"self_drawn": true, "flower_tiles": ["f1", "f5"], "dragon_flowers": 2});
+    let s = sc_with(&r, "234p567p88pSS", "S", pon_e.clone(), sit.clone()).unwrap();
+    assert_eq!((s.fan_total, s.hua, s.share), (2, 5, 32));
+    // Without the switch dragon flowers do not exist.
+    assert!(
+        matches!(sc_with(&rules_with(&[]), "234p567p88pSS", "S", pon_e, sit),
+        Err(Error::InvalidHand(m)) if m.contains("dragons_as_flowers"))
+    );
+    // A dragon can never be held (nor be the winning tile).
+    assert!(sc_with(&r, "EEESSSWWWNNNC", "C", json!([]), json!({})).is_err());
+    assert!(sc_with(&rules_with(&[]), "EEESSSWWWNNNC", "C", json!([]), json!({})).is_ok());
+    assert!(
+        sc_with(
+            &r,
+            "EEESSSWWWNNN1m",
+            "1m",
+            json!([]),
+            json!({"dragon_flowers": 13})
+        )
+        .is_err()
+    );
+}
+
+#[test]
+fn qiao_ma_mode() {
+    let r = rules_with(&[("mode", SwitchValue::Str("qiao_ma".into()))]);
+    let ready = json!({"ready_declared": true});
+    // A plain mixed hand wins after 敲: 门清 1 + 单吊 1 (the 5p pair was the only wait).
+    let s = sc_with(&r, "123m456p789s234s5p", "5p", json!([]), ready.clone()).unwrap();
+    let ids: Vec<&str> = s.fans.iter().map(|f| f.0.as_str()).collect();
+    assert_eq!(ids, ["MEN_QING", "DAN_DIAO"]);
+    assert_eq!((s.fan_total, s.share), (2, 12));
+    // The default mode refuses it; 敲麻 refuses it without 敲.
+    assert!(
+        sc_with(
+            &rules_with(&[]),
+            "123m456p789s234s5p",
+            "5p",
+            json!([]),
+            ready.clone()
+        )
+        .is_err()
+    );
+    assert!(
+        matches!(sc_with(&r, "123m456p789s234s5p", "5p", json!([]), json!({})),
+        Err(Error::InvalidHand(m)) if m.contains("敲"))
+    );
+    // 无番胡: an open two-sided wait scores 0 番 (3 chips); 清一色 is worth nothing in 敲麻.
+    let chi = json!([{"type": "chi", "tile": "2m"}]);
+    let z = sc_with(&r, "456p789s22s5p6p", "7p", chi.clone(), ready.clone()).unwrap();
+    assert_eq!((z.fan_total, z.share), (0, 3));
+    let q = sc_with(&r, "123456789m11m23m", "4m", json!([]), ready.clone()).unwrap();
+    assert_eq!(
+        q.fans.iter().map(|f| f.0.as_str()).collect::<Vec<_>>(),
+        ["MEN_QING"]
+    );
+    // Pending 开宝 still adds.
+    let k = sc_with(
+        &r,
+        "456p789s22s5p6p",
+        "7p",
+        chi,
+        json!({"ready_declared": true, "kai_bao": 1}),
+    )
+    .unwrap();
+    assert_eq!((k.fan_total, k.cap), (1, 80));
+}
+
+#[test]
+fn baida_wildcard() {
+    let r = rules_with(&[("baida", SwitchValue::Str("indicator_next".into()))]);
+    let pon_e = json!([{"type": "pon", "tile": "E"}]);
+    let sit = |ind: Option<&str>| {
+        let mut v = json!({"self_drawn": true, "flower_tiles": ["f1", "f5"]});
+        if let Some(t) = ind {
+            v["wild_indicator"] = json!(t);
+        }
+        v
+    };
+    // Example 1 with one 8p replaced by a 2s: the flipped 1s makes 2s the 百搭, read as 8p →
+    // 混一色 as in the worked example (24).
+    let s = sc_with(&r, "234p567p8p2sSS", "S", pon_e.clone(), sit(Some("1s"))).unwrap();
+    assert_eq!((s.fans[0].0.as_str(), s.share), ("HUN_YI_SE", 24));
+    // No 百搭: not even a complete hand.
+    assert!(
+        sc_with(
+            &rules_with(&[]),
+            "234p567p8p2sSS",
+            "S",
+            pon_e.clone(),
+            sit(None)
+        )
+        .is_err()
+    );
+    // 百搭 = the flipped kind itself.
+    let ri = rules_with(&[("baida", SwitchValue::Str("indicator".into()))]);
+    assert_eq!(
+        sc_with(&ri, "234p567p8p2sSS", "S", pon_e.clone(), sit(Some("2s")))
+            .unwrap()
+            .share,
+        24
+    );
+    // The indicator is required with 百搭 and refused without.
+    assert!(
+        matches!(sc_with(&r, "234p567p8p2sSS", "S", pon_e.clone(), sit(None)),
+        Err(Error::InvalidHand(m)) if m.contains("wild_indicator"))
+    );
+    assert!(
+        matches!(sc_with(&rules_with(&[]), "234p88p567pSS", "S", pon_e, sit(Some("1s"))),
+        Err(Error::InvalidHand(m)) if m.contains("baida=none"))
+    );
+    // 风一色 乱风 with a 百搭 among the honours.
+    let f = sc_with(
+        &r,
+        "ESWNCFPESWNC2s",
+        "P",
+        json!([]),
+        json!({"wild_indicator": "1s"}),
+    )
+    .unwrap();
+    assert_eq!(f.fans[0].0, "FENG_YI_SE");
+    // A dragon 百搭 while dragons are flowers is impossible.
+    let rd = rules_with(&[
+        ("baida", SwitchValue::Str("indicator_next".into())),
+        ("dragons_as_flowers", SwitchValue::Bool(true)),
+    ]);
+    assert!(
+        sc_with(
+            &rd,
+            "234p567p88pSS",
+            "S",
+            json!([{"type": "pon", "tile": "E"}]),
+            json!({"self_drawn": true, "wild_indicator": "C"})
+        )
+        .is_err()
+    );
+}
