@@ -245,6 +245,12 @@ def main() -> int:
         print("wrk not found (apt-get install wrk)", file=sys.stderr)
         return 2
 
+    import importlib.util
+
+    missing = [m for m in ("httptools", "uvloop") if importlib.util.find_spec(m) is None]
+    if missing:
+        print(f"{', '.join(missing)} not installed: pip install -e '.[server]' (uvicorn would fall back to a slower stack)", file=sys.stderr)
+        return 2
     load0 = os.getloadavg()[0]
     bodies = hand_mix()
     n_sichuan = sum(b["variant"] == "sichuan" for b in bodies)
