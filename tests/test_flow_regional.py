@@ -9,9 +9,11 @@ import json
 import os
 
 import pytest
+from typing import Any
 
 import hupai
-from hupai.game import Action, GreedyBot, RandomBot, Table, arrange_wall, replay
+from hupai._core import flow_next_hand
+from hupai.game import Action, GreedyBot, Match, RandomBot, Table, arrange_wall, replay
 from hupai.game.table import players_of
 from hupai.game.actions import DISCARD, KONG, PASS, PUNG, WIN
 
@@ -111,6 +113,44 @@ def test_the_wall_follows_the_tile_set_switches(vid: str, switches: dict, size: 
         assert t.n_tiles == size and set(t.wall) <= kinds
         _play_checked(t, [RandomBot(7 * i + k) for k in range(n)])
         _check_result(t)
+
+
+@pytest.mark.parametrize(
+    ("vid", "switches"),
+    [
+        ("hebei", {"wildcard": "dai_hun"}),
+        ("hebei", {"wildcard": "hongzhong"}),
+        ("shanghai", {"mode": "qiao_ma"}),
+        ("shanghai", {"baida": "indicator_next"}),
+        ("shanghai", {"dragons_as_flowers": True}),
+        ("erren", {"fan_profile": "billee1011_option_4"}),
+    ],
+)
+def test_scoring_only_switches_are_refused_at_the_table(vid: str, switches: dict) -> None:
+    # These score through hupai.score but the table would deal or judge the hand without them.
+    name = next(iter(switches))
+    with pytest.raises(hupai.RuleConfigError, match=name):
+        Table(hupai.Variant(vid, **switches), seed=1)
+    assert Table(hupai.Variant(vid), seed=1).n_tiles > 0
+
+
+@pytest.mark.parametrize("variant", ["kawuxing", "erren", "wuhan", {"id": "kawuxing", "players": 4}])
+def test_match_rotates_the_dealer_by_the_core(variant: Any) -> None:
+    # Several hands in a row: the next dealer is the core's flow_next_hand for the preset's
+    # seat count; running scores stay zero-sum.
+    v = hupai.Variant(variant["id"], players=variant["players"]) if isinstance(variant, dict) else hupai.Variant(variant)
+    n = players_of(v)
+    m = Match(v, seed=5, agents=[GreedyBot(k) for k in range(n)])
+    dealers = []
+    for _ in range(12):
+        dealers.append(m.dealer)
+        res = m.play_hand()
+        assert len(res["balances"]) == n
+        winners = list(dict.fromkeys(w["seat"] for w in res["wins"]))
+        discarder = res["discarder"] if len(winners) > 1 else None
+        assert m.dealer == flow_next_hand(v, dealers[-1], winners, discarder, players=n)[0]
+    assert sum(m.scores) == 0 and len(m.scores) == n
+    assert len(set(dealers)) > 1
 
 
 # Seat 1 waits on 7s (七对), seat 2 can win on 7s as well; the dealer discards 7s first.

@@ -40,6 +40,7 @@ from typing import Any
 from hupai._core import (
     Settlement,
     Variant,
+    flow_check,
     flow_claims,
     flow_draw_end,
     flow_gen_zhuang,
@@ -556,6 +557,7 @@ class Table:
         v = variant if isinstance(variant, Variant) else Variant.load(variant)
         if v.id not in PLAYABLE:
             raise RuleConfigError(f"the table plays the presets {', '.join(PLAYABLE)}, not {v.id!r}")
+        flow_check(v)  # the core: switch values that score but are not played at the table
         if v.id == "sichuan" and v.options["players"] != 4:
             raise RuleConfigError("the table plays 4-player hands only (switch players = 4)")
         self.n = players_of(v)

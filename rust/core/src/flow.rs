@@ -114,6 +114,56 @@ struct Flow<'a> {
     ting: bool,
 }
 
+/// Switch values the table does not play yet (they score, through `hupai.score`, but the table
+/// would deal or judge the hand without them): `(preset, switch, refused values)`.
+const SCORING_ONLY: &[(&str, &str, &[&str])] = &[
+    (
+        "hebei",
+        "wildcard",
+        &["dai_hun", "random_laizi", "hongzhong"],
+    ),
+    ("shanghai", "mode", &["qiao_ma"]),
+    ("shanghai", "baida", &["indicator_next", "indicator"]),
+    ("shanghai", "dragons_as_flowers", &["true"]),
+    ("erren", "fan_profile", &["billee1011_option_4"]),
+    // an empty list: any value but the preset's default
+    ("erren", "random_events_probability", &[]),
+];
+
+/// Whether the table plays this variant: a preset with a flow here (or 武汉's own,
+/// `crate::wuhan::flow`) and no switch value of [`SCORING_ONLY`]; else a RuleConfig error naming
+/// the switch. The table checks it once when it is set up.
+pub fn check_playable(variant: &Variant) -> Result<()> {
+    if !matches!(variant.rules(), Rules::Wuhan(_)) {
+        flow_of(variant)?;
+    }
+    for &(preset, switch, refused) in SCORING_ONLY {
+        if variant.id() != preset {
+            continue;
+        }
+        if let Some(v) = variant.options().get(switch) {
+            let v = match v {
+                crate::preset::SwitchValue::Str(s) => s.clone(),
+                other => other.to_string(),
+            };
+            let default = variant
+                .preset()
+                .switches
+                .iter()
+                .find(|d| d.name == switch)
+                .map(|d| &d.default);
+            let changed = default.is_some_and(|d| d != variant.options().get(switch).unwrap_or(d));
+            if refused.contains(&v.as_str()) || (refused.is_empty() && changed) {
+                return Err(Error::rule(format!(
+                    "{preset}: the table does not play {switch}={v} yet (scoring only: \
+                     hupai.score accepts it)"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn flow_of(variant: &Variant) -> Result<Flow<'_>> {
     let r = &variant.preset().rules;
     let has = |k: &str| r.kong_kinds.iter().any(|x| x == k);
@@ -1044,6 +1094,23 @@ mod tests {
         forbidden_discards: 0,
         ready_first_turn: 0,
     };
+
+    #[test]
+    fn scoring_only_switches_are_refused_at_the_table() {
+        let with = |id: &str, k: &str, v: crate::preset::SwitchValue| {
+            check_playable(&Variant::with_options(id, [(k, v)]).unwrap())
+        };
+        use crate::preset::SwitchValue::{Bool, Int, Str};
+        assert!(with("hebei", "wildcard", Str("dai_hun".into())).is_err());
+        assert!(with("hebei", "wildcard", Str("none".into())).is_ok());
+        assert!(with("shanghai", "dragons_as_flowers", Bool(true)).is_err());
+        assert!(with("shanghai", "mode", Str("any_hand".into())).is_ok());
+        assert!(with("erren", "fan_profile", Str("billee1011_option_4".into())).is_err());
+        assert!(with("erren", "random_events_probability", Int(5)).is_err());
+        assert!(with("erren", "random_events_probability", Int(0)).is_ok());
+        assert!(check_playable(&Variant::load("wuhan").unwrap()).is_ok());
+        assert!(check_playable(&Variant::load("zipai_guilin").unwrap()).is_err());
+    }
 
     #[test]
     fn sichuan_claims_for_every_seat() {

@@ -337,6 +337,13 @@ pub fn flow_next_hand(
     Ok((d, c.floor, c.kai_bao, c.huang_fan))
 }
 
+/// Raise ``RuleConfigError`` unless the table plays this variant (its preset and every switch
+/// value; some switches score through ``hupai.score`` but are not played at the table yet).
+#[pyfunction]
+pub fn flow_check(variant: PyRef<'_, PyVariant>) -> BindResult<()> {
+    Ok(flow::check_playable(&variant.inner)?)
+}
+
 /// The 漏胡 / 过水 lock of the preset: ``none``, ``until_own_draw`` or ``same_tile``.
 #[pyfunction]
 pub fn flow_pass_lock(variant: PyRef<'_, PyVariant>) -> &'static str {

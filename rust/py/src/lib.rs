@@ -39,8 +39,8 @@ mod _core {
     };
     #[pymodule_export]
     use crate::flow::{
-        flow_claims, flow_draw_end, flow_gen_zhuang, flow_kai_bao, flow_next_hand, flow_pass_lock,
-        flow_ready_discards, flow_turn, flow_waits,
+        flow_check, flow_claims, flow_draw_end, flow_gen_zhuang, flow_kai_bao, flow_next_hand,
+        flow_pass_lock, flow_ready_discards, flow_turn, flow_waits,
     };
     #[pymodule_export]
     use crate::flow_wuhan::{wuhan_flow_claims, wuhan_flow_turn, wuhan_laizi, wuhan_ready};
