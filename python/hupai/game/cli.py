@@ -131,7 +131,7 @@ def add_parsers(sub: Any) -> None:
     common.add_argument(
         "--variant",
         default="sichuan",
-        help="sichuan, mcr, hebei, huanle3d, shaanxi, hebei_draft4, shanghai, kawuxing (3 seats), erren (2 seats), or zipai_guilin / zipai_hunan (3 seats)",
+        help="sichuan, mcr, hebei, huanle3d, shaanxi, hebei_draft4, shanghai, wuhan, kawuxing (3 seats), erren (2 seats), or zipai_guilin / zipai_hunan (3 seats)",
     )
     common.add_argument("--set", action="append", metavar="SWITCH=VALUE", help="override a switch (repeatable)")
     common.add_argument("--seed", type=int, default=0)
