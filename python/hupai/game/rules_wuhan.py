@@ -168,15 +168,7 @@ class WuhanTable(Table):
             order = [(self.dealer + k) % N for k in range(N) if (self.dealer + k) % N != s]
         else:
             order = [(s + k) % N for k in range(1, N)]
-        pending = [k for k in order if resp[k] is not None]
-        if not pending:
-            if source != "rob_kong":
-                self._after_discard(s)
-            return False
-        self._claim = {"from": s, "tile": t, "source": source, "responses": resp, "pending": pending, "decided": {}}
-        self.phase = "rob" if source == "rob_kong" else "claim"
-        self.to_act = pending[0]
-        return True
+        return self._open_claim(s, t, source, resp, order)
 
     # ------------------------------------------------------------------ settlement
     def _win_record(self, w: int, t: int, win_type: str, discarder: int | None) -> dict[str, Any]:

@@ -1086,7 +1086,11 @@ class Table:
             first_turn=self.hooks is not None and source == "discard" and self.hooks.first_discard(self, s),
             ready_first_turn=self.hooks.ready_first_turn(self) if self.hooks is not None else (),
         )
-        order = [(s + k) % self.n for k in range(1, self.n)]
+        return self._open_claim(s, t, source, resp, [(s + k) % self.n for k in range(1, self.n)])
+
+    def _open_claim(self, s: int, t: int, source: str, resp: Sequence[Any], order: Sequence[int]) -> bool:
+        """Open the claim window on ``t`` from ``s`` for the seats in ``order`` that have a response
+        in ``resp``; with none, play goes on. Returns whether anyone may respond."""
         pending = [k for k in order if resp[k] is not None]
         if not pending:
             if source != "rob_kong":

@@ -121,16 +121,7 @@ class BodyLimit:
             chunks.append(chunk)
             more = msg.get("more_body", False)
         body = b"".join(chunks)
-        sent = False
-
-        async def replay() -> Message:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
+        await self.app(scope, _replay(body, receive), send)
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         await _refuse(scope, receive, send, self.limit)
@@ -218,16 +209,21 @@ class ScoringApp(FastAPI):
             )
             await send({"type": "http.response.body", "body": out})
             return
-        sent = False
+        await super().__call__(scope, _replay(body, receive), send)
 
-        async def replay() -> Message:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
 
-        await super().__call__(scope, replay, send)
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that hands the already read ``body`` over once, then defers to ``receive``."""
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
 
 
 async def _refuse(scope: Scope, receive: Receive, send: Send, limit: int) -> None:

@@ -70,6 +70,23 @@ pub struct WinOption {
     pub deltas: Vec<i64>,
 }
 
+impl WinOption {
+    /// A win scored by a pattern scorer: its patterns as the fans, no deltas (the preset's
+    /// settlement pays it at the end of the hand).
+    pub(crate) fn from_patterns(
+        value: i64,
+        self_draw_payment: bool,
+        patterns: &[crate::pattern_score::CountedPattern],
+    ) -> Self {
+        WinOption {
+            value,
+            self_draw_payment,
+            fans: patterns.iter().map(|p| (p.id.clone(), p.count)).collect(),
+            deltas: Vec::new(),
+        }
+    }
+}
+
 /// The legal responses of one seat to a discard (or an added kong).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Response {
@@ -260,6 +277,32 @@ pub(crate) fn sets_needed(seat: &SeatState) -> u8 {
     4u8.saturating_sub(seat.melds.len() as u8)
 }
 
+/// The seat to move (`idx`) holds `3n+2` standing tiles.
+pub(crate) fn check_to_move(seat: &SeatState, idx: usize) -> Result<()> {
+    let total: u32 = seat.counts.iter().map(|&c| u32::from(c)).sum();
+    if total % 3 != 2 {
+        return Err(Error::hand(format!(
+            "seat {idx}: the seat to move holds 3n+2 tiles, not {total}"
+        )));
+    }
+    Ok(())
+}
+
+/// A claims query answers a discard (or an added kong) by one of the `n` seats.
+pub(crate) fn check_claim(n: usize, discarder: usize, source: WinType) -> Result<()> {
+    if discarder >= n {
+        return Err(Error::hand(format!(
+            "discarder {discarder} is not a seat (0..{n})"
+        )));
+    }
+    if source.is_self_drawn() {
+        return Err(Error::hand(
+            "claims answer a discard or an added kong, not a self-draw",
+        ));
+    }
+    Ok(())
+}
+
 pub(crate) fn check_seat(seat: &SeatState, i: usize, extra: u8) -> Result<()> {
     let n: u32 = seat.counts.iter().map(|&c| u32::from(c)).sum::<u32>() + u32::from(extra);
     let need = 3 * u32::from(sets_needed(seat)) + 2;
@@ -306,6 +349,44 @@ fn void_blocks(seat: &SeatState, t: Tile) -> bool {
     matches!((seat.void_suit, t.suit_index()), (Some(v), Some(s)) if v == s)
 }
 
+/// The standing tiles and melds of `seat` as a [`Hand`].
+pub(crate) fn seat_hand(seat: &SeatState) -> Result<Hand> {
+    let mut standing = Vec::with_capacity(14);
+    for (k, &c) in seat.counts.iter().enumerate() {
+        for _ in 0..c {
+            standing.push(Tile::new_unchecked(k as u8));
+        }
+    }
+    Hand::new(standing, seat.melds.iter().map(|m| m.0).collect())
+}
+
+/// The [`Situation`] of `seat` winning on `tile` (not in `seat.counts`) with the table facts of
+/// `ctx`; `None` when the seat's tiles do not make a hand.
+pub(crate) fn seat_situation(
+    seat: &SeatState,
+    tile: Tile,
+    win_type: WinType,
+    ctx: &TableCtx,
+) -> Option<Situation> {
+    Some(Situation {
+        hand: seat_hand(seat).ok()?,
+        kong_kinds: seat.melds.iter().map(|m| m.1).collect(),
+        win_tile: tile,
+        win_type,
+        fourth_tile: false,
+        wall_last: ctx.wall_last,
+        seat_wind: seat.seat_wind,
+        prevalent_wind: ctx.prevalent_wind,
+        flowers: seat.flowers,
+        flower_tiles: Vec::new(),
+        dealer: seat.dealer,
+        blessing: None,
+        void_suit: seat.void_suit,
+        last_kong: ctx.last_kong,
+        extra: Default::default(),
+    })
+}
+
 impl Flow<'_> {
     /// Score `seat` winning on `tile` (not in `seat.counts`), or `None` when it is not a legal win.
     fn win(
@@ -331,31 +412,7 @@ impl Flow<'_> {
         if ting_required(self.variant) && !seat.hand_locked {
             return None;
         }
-        let mut standing = Vec::with_capacity(14);
-        for (k, &c) in seat.counts.iter().enumerate() {
-            for _ in 0..c {
-                standing.push(Tile::new_unchecked(k as u8));
-            }
-        }
-        let melds: Vec<Meld> = seat.melds.iter().map(|m| m.0).collect();
-        let hand = Hand::new(standing, melds).ok()?;
-        let sit = Situation {
-            hand,
-            kong_kinds: seat.melds.iter().map(|m| m.1).collect(),
-            win_tile: tile,
-            win_type,
-            fourth_tile: false,
-            wall_last: ctx.wall_last,
-            seat_wind: seat.seat_wind,
-            prevalent_wind: ctx.prevalent_wind,
-            flowers: seat.flowers,
-            flower_tiles: Vec::new(),
-            dealer: seat.dealer,
-            blessing: None,
-            void_suit: seat.void_suit,
-            last_kong: ctx.last_kong,
-            extra: Default::default(),
-        };
+        let sit = seat_situation(seat, tile, win_type, ctx)?;
         match self.variant.rules() {
             Rules::Sichuan(r) => {
                 let first_self_draw = ctx.first_turn
@@ -456,16 +513,11 @@ impl Flow<'_> {
             }
             Rules::Huanle3d(_) | Rules::Shaanxi(_) => {
                 let sc = crate::pattern_score::score(self.variant, &sit)?.ok()?;
-                Some(WinOption {
-                    value: sc.per_payer,
-                    self_draw_payment: sc.payers == "all",
-                    fans: sc
-                        .patterns
-                        .iter()
-                        .map(|p| (p.id.clone(), p.count))
-                        .collect(),
-                    deltas: Vec::new(),
-                })
+                Some(WinOption::from_patterns(
+                    sc.per_payer,
+                    sc.payers == "all",
+                    &sc.patterns,
+                ))
             }
             Rules::Kawuxing(r) => {
                 let flags = crate::kawuxing::KawuxingFlags {
@@ -504,16 +556,11 @@ impl Flow<'_> {
                 let sc = blessed
                     .and_then(|b| r.score(&b).ok())
                     .or_else(|| r.score(&sit).ok())?;
-                Some(WinOption {
-                    value: sc.capped_value,
-                    self_draw_payment: false,
-                    fans: sc
-                        .patterns
-                        .iter()
-                        .map(|p| (p.id.clone(), p.count))
-                        .collect(),
-                    deltas: Vec::new(),
-                })
+                Some(WinOption::from_patterns(
+                    sc.capped_value,
+                    false,
+                    &sc.patterns,
+                ))
             }
             _ => None,
         }
@@ -569,12 +616,7 @@ pub fn ready_discards(
 ) -> Result<Vec<(Tile, Vec<Tile>)>> {
     let f = flow_of(variant)?;
     check_seat(seat, idx, 0)?;
-    let total: u32 = seat.counts.iter().map(|&c| u32::from(c)).sum();
-    if total % 3 != 2 {
-        return Err(Error::hand(format!(
-            "seat {idx}: the seat to move holds 3n+2 tiles, not {total}"
-        )));
-    }
+    check_to_move(seat, idx)?;
     let mut out = Vec::new();
     for k in 0..N_KINDS {
         if seat.counts[k] == 0 {
@@ -602,17 +644,7 @@ pub fn claims(
     ctx: &TableCtx,
 ) -> Result<Vec<Response>> {
     let f = flow_of(variant)?;
-    if discarder >= seats.len() {
-        return Err(Error::hand(format!(
-            "discarder {discarder} is not a seat (0..{})",
-            seats.len()
-        )));
-    }
-    if source.is_self_drawn() {
-        return Err(Error::hand(
-            "claims answer a discard or an added kong, not a self-draw",
-        ));
-    }
+    check_claim(seats.len(), discarder, source)?;
     if tile.idx() >= N_KINDS || tile.is_flower() {
         return Err(Error::hand(format!("{tile} cannot be discarded")));
     }
@@ -685,12 +717,7 @@ pub fn turn(
 ) -> Result<TurnOptions> {
     let f = flow_of(variant)?;
     check_seat(seat, idx, 0)?;
-    let total: u32 = seat.counts.iter().map(|&c| u32::from(c)).sum();
-    if total % 3 != 2 {
-        return Err(Error::hand(format!(
-            "seat {idx}: the seat to move holds 3n+2 tiles, not {total}"
-        )));
-    }
+    check_to_move(seat, idx)?;
     let mut o = TurnOptions::default();
     if let Some(t) = drawn {
         if seat.counts[t.idx()] == 0 {
@@ -1044,13 +1071,7 @@ pub fn draw_end_states(variant: &Variant, seats: &[SeatState]) -> Result<Vec<(bo
     let mut out = Vec::with_capacity(seats.len());
     for (i, seat) in seats.iter().enumerate() {
         check_seat(seat, i, 0)?;
-        let mut standing = Vec::with_capacity(13);
-        for (k, &c) in seat.counts.iter().enumerate() {
-            for _ in 0..c {
-                standing.push(Tile::new_unchecked(k as u8));
-            }
-        }
-        let hand = Hand::new(standing, seat.melds.iter().map(|m| m.0).collect())?;
+        let hand = seat_hand(seat)?;
         let kinds: Vec<Option<KongKind>> = seat.melds.iter().map(|m| m.1).collect();
         if hand.is_complete() {
             return Err(Error::hand(format!(
@@ -1063,37 +1084,67 @@ pub fn draw_end_states(variant: &Variant, seats: &[SeatState]) -> Result<Vec<(bo
     Ok(out)
 }
 
+/// Tests: an active East seat holding the standing tiles `hand`, no melds, no flags.
+#[cfg(test)]
+pub(crate) fn test_seat(hand: &str) -> SeatState {
+    let tiles = crate::tile::parse_tiles(hand).unwrap();
+    SeatState {
+        counts: crate::tile::to_counts(&tiles).unwrap(),
+        melds: Vec::new(),
+        active: true,
+        void_suit: None,
+        win_locked: false,
+        hand_locked: false,
+        flowers: 0,
+        seat_wind: Tile::E,
+        dealer: false,
+    }
+}
+
+/// Tests: an East round in live play (50 tiles left), no table flags.
+#[cfg(test)]
+pub(crate) const TEST_CTX: TableCtx = TableCtx {
+    prevalent_wind: Tile::E,
+    wall_last: false,
+    wall_empty: false,
+    last_kong: None,
+    wall_remaining: 50,
+    first_turn: false,
+    after_exhaustion: false,
+    forbidden_discards: 0,
+    ready_first_turn: 0,
+};
+
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::tile::to_counts;
+    use super::{TEST_CTX as CTX, test_seat as seat, *};
 
-    fn seat(hand: &str) -> SeatState {
-        let tiles = crate::tile::parse_tiles(hand).unwrap();
-        SeatState {
-            counts: to_counts(&tiles).unwrap(),
-            melds: Vec::new(),
-            active: true,
-            void_suit: None,
-            win_locked: false,
-            hand_locked: false,
-            flowers: 0,
-            seat_wind: Tile::E,
-            dealer: false,
-        }
+    /// `turn` of seat 0 on the self-drawn tile `drawn`, without analysis.
+    fn drew(v: &Variant, s: &SeatState, drawn: &str, ctx: &TableCtx) -> TurnOptions {
+        turn(
+            v,
+            s,
+            0,
+            Tile::parse(drawn).ok(),
+            WinType::SelfDraw,
+            ctx,
+            false,
+        )
+        .unwrap()
     }
 
-    const CTX: TableCtx = TableCtx {
-        prevalent_wind: Tile::E,
-        wall_last: false,
-        wall_empty: false,
-        last_kong: None,
-        wall_remaining: 50,
-        first_turn: false,
-        after_exhaustion: false,
-        forbidden_discards: 0,
-        ready_first_turn: 0,
-    };
+    /// Every seat's responses to `tile` discarded by seat 0.
+    fn on_discard(v: &Variant, seats: &[SeatState], tile: &str) -> Vec<Response> {
+        claims(
+            v,
+            seats,
+            0,
+            Tile::parse(tile).unwrap(),
+            WinType::Discard,
+            &CTX,
+        )
+        .unwrap()
+    }
 
     #[test]
     fn scoring_only_switches_are_refused_at_the_table() {
@@ -1256,16 +1307,7 @@ mod tests {
             wall_remaining: 2,
             ..CTX
         };
-        let o2 = turn(
-            &v,
-            &s,
-            0,
-            Tile::parse("9m").ok(),
-            WinType::SelfDraw,
-            &last,
-            false,
-        )
-        .unwrap();
+        let o2 = drew(&v, &s, "9m", &last);
         assert!(o2.forced_win, "最后四张: the win is forced");
         let first = TableCtx {
             first_turn: true,
@@ -1273,16 +1315,7 @@ mod tests {
         };
         let mut dealer = s.clone();
         dealer.dealer = true;
-        let o3 = turn(
-            &v,
-            &dealer,
-            0,
-            Tile::parse("9m").ok(),
-            WinType::SelfDraw,
-            &first,
-            false,
-        )
-        .unwrap();
+        let o3 = drew(&v, &dealer, "9m", &first);
         assert!(o3.win.unwrap().fans.iter().any(|f| f.0 == "TIAN_HU"));
         assert_eq!(o.concealed_kongs, vec![Tile::parse("1m").unwrap()]);
         assert_eq!(o.analysis.len(), o.discards.len());
@@ -1305,16 +1338,7 @@ mod tests {
         // 1m1m1m 234p 567s EE + 9p9p waiting; drew 1m (the 4th): the kong keeps 9p/E waits.
         let mut s = seat("1m1m1m1m2p3p4p5s6s7sEE9p9p");
         s.hand_locked = true;
-        let o = turn(
-            &v,
-            &s,
-            0,
-            Tile::parse("1m").ok(),
-            WinType::SelfDraw,
-            &CTX,
-            false,
-        )
-        .unwrap();
+        let o = drew(&v, &s, "1m", &CTX);
         assert_eq!(
             o.discards,
             vec![Tile::parse("1m").unwrap()],
@@ -1324,29 +1348,11 @@ mod tests {
         // A kong that breaks the wait is refused: 2p2p2p2p 3p4p ... with the 2p needed as a run.
         let mut s2 = seat("2p2p2p2p3p4p5s6s7sEE9p9p1m");
         s2.hand_locked = true;
-        let o2 = turn(
-            &v,
-            &s2,
-            0,
-            Tile::parse("1m").ok(),
-            WinType::SelfDraw,
-            &CTX,
-            false,
-        )
-        .unwrap();
+        let o2 = drew(&v, &s2, "1m", &CTX);
         assert!(o2.concealed_kongs.is_empty());
         // Unlocked, the same kong is offered; 血流 (sichuan) locks offer no kong.
         s2.hand_locked = false;
-        let o3 = turn(
-            &v,
-            &s2,
-            0,
-            Tile::parse("1m").ok(),
-            WinType::SelfDraw,
-            &CTX,
-            false,
-        )
-        .unwrap();
+        let o3 = drew(&v, &s2, "1m", &CTX);
         assert_eq!(o3.concealed_kongs, vec![Tile::parse("2p").unwrap()]);
         // Claims after 听: no pung, the win stays.
         let mut seats = vec![
@@ -1356,25 +1362,9 @@ mod tests {
             seat("2m4m6m8m9s9m9m1s3s7p8p8p9p"),
         ];
         seats[1].hand_locked = true;
-        let r = claims(
-            &v,
-            &seats,
-            0,
-            Tile::parse("5s").unwrap(),
-            WinType::Discard,
-            &CTX,
-        )
-        .unwrap();
+        let r = on_discard(&v, &seats, "5s");
         assert!(!r[1].pung && r[1].kong, "5s kong keeps the 9p wait");
-        let r = claims(
-            &v,
-            &seats,
-            0,
-            Tile::parse("9p").unwrap(),
-            WinType::Discard,
-            &CTX,
-        )
-        .unwrap();
+        let r = on_discard(&v, &seats, "9p");
         assert!(r[1].win.is_some());
         // 报听 discards: 14 tiles, discarding 9p or 1s leaves a ready hand.
         let t: Vec<Tile> = ready_discards(&v, &seat("1m2m3m4p5p6p7s8s9sEEE9p1s"), 0, &CTX)
@@ -1396,15 +1386,7 @@ mod tests {
         )
         .unwrap();
         seats[1].hand_locked = false;
-        let r = claims(
-            &req,
-            &seats,
-            0,
-            Tile::parse("9p").unwrap(),
-            WinType::Discard,
-            &CTX,
-        )
-        .unwrap();
+        let r = on_discard(&req, &seats, "9p");
         assert!(r[1].win.is_none());
     }
 
@@ -1420,15 +1402,7 @@ mod tests {
             seat("1p2p2p4p4p6p6p8p8p9s9m9m1s"),
             seat("2m4m6m8m9s9m9m1s3s7p8p8p9p"),
         ];
-        let r = claims(
-            &v,
-            &seats,
-            0,
-            Tile::parse("S").unwrap(),
-            WinType::Discard,
-            &CTX,
-        )
-        .unwrap();
+        let r = on_discard(&v, &seats, "S");
         assert!(
             r[1].win
                 .as_ref()
@@ -1437,28 +1411,10 @@ mod tests {
         // 八花齐: any hand on the seat's own draw, not on a discard.
         let mut b = seat("1m4m7m2p5p8p3s6s9sESWNC");
         b.flowers = 8;
-        let o = turn(
-            &v,
-            &b,
-            0,
-            Tile::parse("C").ok(),
-            WinType::SelfDraw,
-            &CTX,
-            false,
-        )
-        .unwrap();
+        let o = drew(&v, &b, "C", &CTX);
         assert!(o.win.is_some_and(|w| w.fans[0].0 == "BA_HUA_QI"));
         b.flowers = 7;
-        let o = turn(
-            &v,
-            &b,
-            0,
-            Tile::parse("C").ok(),
-            WinType::SelfDraw,
-            &CTX,
-            false,
-        )
-        .unwrap();
+        let o = drew(&v, &b, "C", &CTX);
         assert!(o.win.is_none());
     }
 

@@ -1,7 +1,7 @@
 //! Hand analysis for Python: `is_winning`, `shanten`, `shanten_forms`, `waits`, `useful_tiles`,
 //! `discard_options`, the `Shapes` option object and the wildcard-aware `decompose`.
 
-use hupai_core::analysis::{self, Plan};
+use hupai_core::analysis::{self, FormShanten, Plan};
 use hupai_core::decompose::Shapes;
 use hupai_core::hand::{self, Meld};
 use hupai_core::tile::{self, Counts, N_KINDS};
@@ -388,6 +388,19 @@ pub(crate) fn shanten_of_input(h: &HandInput, w: u8, shapes: Shapes) -> BindResu
     Ok(analysis::shanten_planned(&h.counts, w, p.sets, shapes))
 }
 
+/// The shanten of each form of `f` that fits the hand, by its name in the API.
+pub(crate) fn fitting_forms(f: FormShanten) -> impl Iterator<Item = (&'static str, i8)> {
+    [
+        ("standard", f.standard),
+        ("seven_pairs", f.seven_pairs),
+        ("thirteen_orphans", f.thirteen_orphans),
+        ("honors_knitted", f.honors_knitted),
+        ("knitted_straight", f.knitted_straight),
+    ]
+    .into_iter()
+    .filter_map(|(name, v)| v.map(|v| (name, v)))
+}
+
 /// Shanten of each allowed shape that fits the hand size, plus ``"min"``.
 #[pyfunction]
 #[pyo3(signature = (hand, /, *, shapes = None, wildcards = AnyInt(0)))]
@@ -402,16 +415,8 @@ pub fn shanten_forms<'py>(
     let w = wildcards_from_py(wildcards)?;
     let f = analysis::shanten_forms(&h.counts, w, h.melds, shapes_from_py(shapes)?)?;
     let d = PyDict::new(py);
-    for (name, v) in [
-        ("standard", f.standard),
-        ("seven_pairs", f.seven_pairs),
-        ("thirteen_orphans", f.thirteen_orphans),
-        ("honors_knitted", f.honors_knitted),
-        ("knitted_straight", f.knitted_straight),
-    ] {
-        if let Some(v) = v {
-            d.set_item(name, v)?;
-        }
+    for (name, v) in fitting_forms(f) {
+        d.set_item(name, v)?;
     }
     d.set_item("min", f.min)?;
     Ok(d)

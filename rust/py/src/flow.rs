@@ -26,6 +26,18 @@ pub(crate) type SeatIn = (
     bool,
 );
 pub(crate) type WinOut = (i64, bool, Vec<(String, u32)>, Vec<i64>);
+/// A seat's responses to a discard: `(win, kong, pung, chows, forced_win)`.
+pub(crate) type ClaimOut = (Option<WinOut>, bool, bool, Vec<u8>, bool);
+/// The options of the seat to move: `(win, concealed_kongs, added_kongs, discards, analysis,
+/// forced_win)`.
+pub(crate) type TurnOut = (
+    Option<WinOut>,
+    Vec<u8>,
+    Vec<u8>,
+    Vec<u8>,
+    Vec<(u8, i8, u32)>,
+    bool,
+);
 
 pub(crate) fn tile(i: impl Into<AnyInt>, what: &str) -> BindResult<Tile> {
     let i: u8 = i.into().within(
@@ -92,6 +104,15 @@ pub(crate) fn seat(s: SeatIn, i: usize) -> BindResult<SeatState> {
     })
 }
 
+/// Every seat of the table (seat `i` is `seats[i]`).
+pub(crate) fn seat_states(seats: Vec<SeatIn>) -> BindResult<Vec<SeatState>> {
+    seats
+        .into_iter()
+        .enumerate()
+        .map(|(i, s)| seat(s, i))
+        .collect()
+}
+
 pub(crate) fn win_type(s: &str) -> BindResult<WinType> {
     Ok(match s {
         "self_draw" => WinType::SelfDraw,
@@ -148,6 +169,58 @@ pub(crate) fn ctx(
     })
 }
 
+/// The win type of the seat to move: `self_draw` or `kong_replacement`.
+pub(crate) fn turn_win_type(s: &str) -> BindResult<WinType> {
+    let wt = win_type(s)?;
+    if !wt.is_self_drawn() {
+        return Err(hand_err(
+            "a turn's win type is self_draw or kong_replacement",
+        ));
+    }
+    Ok(wt)
+}
+
+/// A table in live play with no flags, `prevalent` wind, and an empty wall or not.
+pub(crate) fn plain_ctx(prevalent: impl Into<AnyInt>, wall_empty: bool) -> BindResult<TableCtx> {
+    ctx(
+        prevalent,
+        false,
+        wall_empty,
+        None,
+        AnyInt(1000),
+        false,
+        false,
+        &[],
+        &[],
+    )
+}
+
+pub(crate) fn claims_out(rs: Vec<Response>) -> Vec<Option<ClaimOut>> {
+    rs.into_iter()
+        .map(|r| {
+            if r.is_empty() {
+                None
+            } else {
+                Some((win_out(r.win), r.kong, r.pung, idx(&r.chows), r.forced_win))
+            }
+        })
+        .collect()
+}
+
+pub(crate) fn turn_out(o: TurnOptions) -> TurnOut {
+    (
+        win_out(o.win),
+        idx(&o.concealed_kongs),
+        idx(&o.added_kongs),
+        idx(&o.discards),
+        o.analysis
+            .into_iter()
+            .map(|(t, s, u)| (t.index(), s, u))
+            .collect(),
+        o.forced_win,
+    )
+}
+
 pub(crate) fn win_out(w: Option<WinOption>) -> Option<WinOut> {
     w.map(|w| (w.value, w.self_draw_payment, w.fans, w.deltas))
 }
@@ -180,13 +253,9 @@ pub fn flow_claims(
     wall_remaining: AnyInt,
     first_turn: bool,
     ready_first_turn: Vec<usize>,
-) -> BindResult<Vec<Option<(Option<WinOut>, bool, bool, Vec<u8>, bool)>>> {
+) -> BindResult<Vec<Option<ClaimOut>>> {
     let discarder: usize = discarder.within("discarder", 0, seats.len() as i64 - 1, hand_err)?;
-    let st = seats
-        .into_iter()
-        .enumerate()
-        .map(|(i, s)| seat(s, i))
-        .collect::<BindResult<Vec<_>>>()?;
+    let st = seat_states(seats)?;
     let t = self::tile(tile, "discard")?;
     let c = ctx(
         prevalent,
@@ -200,16 +269,7 @@ pub fn flow_claims(
         &ready_first_turn,
     )?;
     let rs = flow::claims(&variant.inner, &st, discarder, t, win_type(source)?, &c)?;
-    Ok(rs
-        .into_iter()
-        .map(|r: Response| {
-            if r.is_empty() {
-                None
-            } else {
-                Some((win_out(r.win), r.kong, r.pung, idx(&r.chows), r.forced_win))
-            }
-        })
-        .collect())
+    Ok(claims_out(rs))
 }
 
 /// The options of the seat to move (``3n+2`` tiles): ``(win, concealed_kongs, added_kongs,
@@ -240,23 +300,11 @@ pub fn flow_turn(
     after_exhaustion: bool,
     forbidden: Vec<u8>,
     ready_first_turn: Vec<usize>,
-) -> BindResult<(
-    Option<WinOut>,
-    Vec<u8>,
-    Vec<u8>,
-    Vec<u8>,
-    Vec<(u8, i8, u32)>,
-    bool,
-)> {
+) -> BindResult<TurnOut> {
     let index: usize = index.within("index", 0, 3, hand_err)?;
     let s = self::seat(seat, index)?;
     let d = drawn.map(|t| tile(t, "drawn")).transpose()?;
-    let wt = self::win_type(win_type)?;
-    if !wt.is_self_drawn() {
-        return Err(hand_err(
-            "a turn's win type is self_draw or kong_replacement",
-        ));
-    }
+    let wt = turn_win_type(win_type)?;
     let c = ctx(
         prevalent,
         wall_last,
@@ -268,18 +316,15 @@ pub fn flow_turn(
         &forbidden,
         &ready_first_turn,
     )?;
-    let o: TurnOptions = flow::turn(&variant.inner, &s, index, d, wt, &c, analyze)?;
-    Ok((
-        win_out(o.win),
-        idx(&o.concealed_kongs),
-        idx(&o.added_kongs),
-        idx(&o.discards),
-        o.analysis
-            .into_iter()
-            .map(|(t, s, u)| (t.index(), s, u))
-            .collect(),
-        o.forced_win,
-    ))
+    Ok(turn_out(flow::turn(
+        &variant.inner,
+        &s,
+        index,
+        d,
+        wt,
+        &c,
+        analyze,
+    )?))
 }
 
 /// 四川 draw-end states ``(huazhu, da_jiao|None)`` of the given (waiting) seats.
@@ -288,11 +333,7 @@ pub fn flow_draw_end(
     variant: PyRef<'_, PyVariant>,
     seats: Vec<SeatIn>,
 ) -> BindResult<Vec<(bool, Option<i64>)>> {
-    let st = seats
-        .into_iter()
-        .enumerate()
-        .map(|(i, s)| seat(s, i))
-        .collect::<BindResult<Vec<_>>>()?;
+    let st = seat_states(seats)?;
     Ok(flow::draw_end_states(&variant.inner, &st)?)
 }
 
@@ -393,17 +434,7 @@ pub fn flow_waits(
 ) -> BindResult<Vec<u8>> {
     let index: usize = index.within("index", 0, 3, hand_err)?;
     let s = self::seat(seat, index)?;
-    let c = ctx(
-        prevalent,
-        false,
-        false,
-        None,
-        AnyInt(1000),
-        false,
-        false,
-        &[],
-        &[],
-    )?;
+    let c = plain_ctx(prevalent, false)?;
     Ok(idx(&flow::waits(&variant.inner, &s, index, &c)?))
 }
 
@@ -420,17 +451,7 @@ pub fn flow_ready_discards(
 ) -> BindResult<Vec<(u8, Vec<u8>)>> {
     let index: usize = index.within("index", 0, 3, hand_err)?;
     let s = self::seat(seat, index)?;
-    let c = ctx(
-        prevalent,
-        false,
-        false,
-        None,
-        AnyInt(1000),
-        false,
-        false,
-        &[],
-        &[],
-    )?;
+    let c = plain_ctx(prevalent, false)?;
     Ok(flow::ready_discards(&variant.inner, &s, index, &c)?
         .into_iter()
         .map(|(t, w)| (t.index(), idx(&w)))

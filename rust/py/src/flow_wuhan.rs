@@ -1,13 +1,14 @@
 //! Bindings of `hupai_core::wuhan::flow`: the 武汉 rule queries of the table (`hupai.game.rules_wuhan`).
 //! Seats are the tuples of `flow.rs`; `kongs` gives per seat `(痞子杠, 癞子杠)` made so far.
 
-use hupai_core::flow::Response;
 use hupai_core::wuhan::flow::{self as wf, WuhanCtx, WuhanSeat};
 use pyo3::prelude::*;
 
-use crate::convert::AnyInt;
-use crate::errors::{BindResult, hand_err};
-use crate::flow::{SeatIn, WinOut, ctx, idx, seat, tile, win_out, win_type};
+use crate::errors::BindResult;
+use crate::flow::{
+    ClaimOut, SeatIn, WinOut, claims_out, idx, plain_ctx, seat, seat_states, tile, turn_out,
+    turn_win_type, win_type,
+};
 use crate::variant::PyVariant;
 
 fn wctx(indicator: u8, haidi: bool) -> BindResult<WuhanCtx> {
@@ -46,25 +47,11 @@ pub fn wuhan_flow_claims(
     haidi: bool,
     wall_empty: bool,
     prevalent: u8,
-) -> BindResult<Vec<Option<(Option<WinOut>, bool, bool, Vec<u8>, bool)>>> {
-    let st = seats
-        .into_iter()
-        .enumerate()
-        .map(|(i, s)| seat(s, i))
-        .collect::<BindResult<Vec<_>>>()?;
+) -> BindResult<Vec<Option<ClaimOut>>> {
+    let st = seat_states(seats)?;
     let ex: Vec<WuhanSeat> = kongs.into_iter().map(wseat).collect();
     let t = self::tile(tile, "discard")?;
-    let c = ctx(
-        prevalent,
-        false,
-        wall_empty,
-        None,
-        AnyInt(1000),
-        false,
-        false,
-        &[],
-        &[],
-    )?;
+    let c = plain_ctx(prevalent, wall_empty)?;
     let rs = wf::claims(
         &variant.inner,
         &st,
@@ -75,16 +62,8 @@ pub fn wuhan_flow_claims(
         &c,
         wctx(indicator, haidi)?,
     )?;
-    Ok(rs
-        .into_iter()
-        .map(|r: Response| {
-            if r.is_empty() {
-                None
-            } else {
-                Some((win_out(r.win), r.kong, r.pung, idx(&r.chows), false))
-            }
-        })
-        .collect())
+    // 一炮单响: no win is forced (`forced_win` stays false).
+    Ok(claims_out(rs))
 }
 
 /// 武汉 options of the seat to move: ``(win, concealed_kongs, added_kongs, discards, analysis,
@@ -114,23 +93,8 @@ pub fn wuhan_flow_turn(
 )> {
     let s = self::seat(seat, index)?;
     let d = drawn.map(|t| tile(t, "drawn")).transpose()?;
-    let wt = self::win_type(win_type)?;
-    if !wt.is_self_drawn() {
-        return Err(hand_err(
-            "a turn's win type is self_draw or kong_replacement",
-        ));
-    }
-    let c = ctx(
-        prevalent,
-        false,
-        wall_empty,
-        None,
-        AnyInt(1000),
-        false,
-        false,
-        &[],
-        &[],
-    )?;
+    let wt = turn_win_type(win_type)?;
+    let c = plain_ctx(prevalent, wall_empty)?;
     let o = wf::turn(
         &variant.inner,
         &s,
@@ -142,16 +106,13 @@ pub fn wuhan_flow_turn(
         wctx(indicator, haidi)?,
         analyze,
     )?;
+    let (win, concealed, added, discards, analysis, _) = turn_out(o.base);
     Ok((
-        win_out(o.base.win),
-        idx(&o.base.concealed_kongs),
-        idx(&o.base.added_kongs),
-        idx(&o.base.discards),
-        o.base
-            .analysis
-            .into_iter()
-            .map(|(t, s, u)| (t.index(), s, u))
-            .collect(),
+        win,
+        concealed,
+        added,
+        discards,
+        analysis,
         idx(&o.pizi_kongs),
     ))
 }

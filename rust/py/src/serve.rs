@@ -27,7 +27,9 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use serde_json::{Map, Value, json};
 
-use crate::analysis::{hand_input_str, shanten_of_input, shapes_from_names, waits_of_input};
+use crate::analysis::{
+    fitting_forms, hand_input_str, shanten_of_input, shapes_from_names, waits_of_input,
+};
 use crate::score::{
     CoreScore, hand_value_of_notation, mcr_result, score_core, situation_from_value, variant_by_id,
 };
@@ -427,20 +429,12 @@ fn shanten_body(body: &[u8], buf: &mut Vec<u8>) -> Option<()> {
     serde_json::to_writer(&mut *buf, &hand).ok()?;
     buf.extend_from_slice(format!(",\"shanten\":{},\"forms\":{{", f.min).as_bytes());
     let mut first = true;
-    for (name, v) in [
-        ("standard", f.standard),
-        ("seven_pairs", f.seven_pairs),
-        ("thirteen_orphans", f.thirteen_orphans),
-        ("honors_knitted", f.honors_knitted),
-        ("knitted_straight", f.knitted_straight),
-    ] {
-        if let Some(v) = v {
-            if !first {
-                buf.push(b',');
-            }
-            first = false;
-            buf.extend_from_slice(format!("\"{name}\":{v}").as_bytes());
+    for (name, v) in fitting_forms(f) {
+        if !first {
+            buf.push(b',');
         }
+        first = false;
+        buf.extend_from_slice(format!("\"{name}\":{v}").as_bytes());
     }
     buf.extend_from_slice(b"}}");
     Some(())

@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use crate::decompose::{Decomposition, Form, Shapes, decompose};
+use crate::decompose::{Decomposition, Form, Set, Shapes, decompose};
 use crate::error::{Error, Result};
 use crate::hand::MeldKind;
 use crate::pattern_score::{CountedPattern, HandRecord, PatternScore, param_int, pay};
@@ -36,6 +36,19 @@ const RED: [u8; 5] = [31, 18, 22, 24, 26]; // C 1s 5s 7s 9s
 
 fn t(i: usize) -> Tile {
     Tile::new_unchecked(i as u8)
+}
+
+/// Concealed triplets of a reading (standing or 暗杠), not counting one the winning discard
+/// completes when that tile has no other place (the pair, a standing chow).
+fn concealed_pungs(s: &Situation, sets: &[Set], pair: Option<Tile>) -> usize {
+    let win_elsewhere = pair == Some(s.win_tile)
+        || sets
+            .iter()
+            .any(|x| !x.declared && x.kind == MeldKind::Chow && x.contains(s.win_tile));
+    sets.iter()
+        .filter(|x| x.kind != MeldKind::Chow && x.concealed)
+        .filter(|x| x.declared || s.is_self_drawn() || x.tile != s.win_tile || win_elsewhere)
+        .count()
 }
 
 impl ErrenRules {
@@ -186,16 +199,7 @@ impl ErrenRules {
             .map(|x| x.tile)
             .collect();
         let kongs = sets.iter().filter(|x| x.kind == MeldKind::Kong).count();
-        // concealed triplets: standing or 暗杠, not completed by the winning discard
-        let win_elsewhere = pair == Some(s.win_tile)
-            || sets
-                .iter()
-                .any(|x| !x.declared && x.kind == MeldKind::Chow && x.contains(s.win_tile));
-        let concealed_pungs = sets
-            .iter()
-            .filter(|x| is_pung(x.kind) && x.concealed)
-            .filter(|x| x.declared || s.is_self_drawn() || x.tile != s.win_tile || win_elsewhere)
-            .count();
+        let concealed_pungs = concealed_pungs(s, sets, pair);
         let wind_p = pungs.iter().filter(|x| x.is_wind()).count();
         let dragon_p = pungs.iter().filter(|x| x.is_dragon()).count();
         let consecutive = |n: usize| {

@@ -90,16 +90,7 @@ pub fn detect(
         .count();
     let ming_gang = kongs - an_gang;
     let claimed = melds.iter().filter(|x| !x.concealed).count();
-    // concealed pungs: standing or 暗杠, not completed by the winning discard
-    let win_elsewhere = pair == Some(s.win_tile)
-        || sets
-            .iter()
-            .any(|x| !x.declared && x.kind == MeldKind::Chow && x.contains(s.win_tile));
-    let concealed_pungs = sets
-        .iter()
-        .filter(|x| x.kind != MeldKind::Chow && x.concealed)
-        .filter(|x| x.declared || s.is_self_drawn() || x.tile != s.win_tile || win_elsewhere)
-        .count();
+    let concealed_pungs = super::concealed_pungs(s, sets, pair);
     let wind_p = pungs.iter().filter(|x| x.is_wind()).count();
     let dragon_p = pungs.iter().filter(|x| x.is_dragon()).count();
     let honour_p = wind_p + dragon_p;

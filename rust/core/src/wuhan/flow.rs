@@ -15,10 +15,11 @@ use crate::analysis::{self, is_winning_planned};
 use crate::decompose::Shapes;
 use crate::error::{Error, Result};
 use crate::flow::{
-    Response, SeatState, TableCtx, TurnOptions, WinOption, check_seat, seen_by, sets_needed,
+    Response, SeatState, TableCtx, TurnOptions, WinOption, check_claim, check_seat, check_to_move,
+    seat_situation, seen_by, sets_needed,
 };
-use crate::hand::{Hand, Meld, MeldKind};
-use crate::situation::{ExtraFlags, Situation, WinType};
+use crate::hand::MeldKind;
+use crate::situation::{ExtraFlags, WinType};
 use crate::tile::{Counts, N_KINDS, Tile};
 use crate::variant::{Rules, Variant};
 
@@ -101,47 +102,22 @@ impl Q<'_> {
         if !(std || honours || jiang || (self.r.qi_xiao_dui && seat.melds.is_empty())) {
             return None;
         }
-        let mut standing = Vec::with_capacity(14);
-        for (i, &c) in seat.counts.iter().enumerate() {
-            for _ in 0..c {
-                standing.push(Tile::new_unchecked(i as u8));
-            }
-        }
-        let melds: Vec<Meld> = seat.melds.iter().map(|m| m.0).collect();
-        let hand = Hand::new(standing, melds).ok()?;
-        let sit = Situation {
-            hand,
-            kong_kinds: seat.melds.iter().map(|m| m.1).collect(),
-            win_tile: tile,
-            win_type,
-            fourth_tile: false,
-            wall_last: self.ctx.haidi && win_type.is_self_drawn(),
-            seat_wind: seat.seat_wind,
-            prevalent_wind: t.prevalent_wind,
-            flowers: 0,
-            flower_tiles: Vec::new(),
-            dealer: seat.dealer,
-            blessing: None,
-            void_suit: None,
-            last_kong: t.last_kong,
-            extra: ExtraFlags {
-                wild_indicator: Some(self.ctx.indicator),
-                hongzhong_kongs: ws.pizi_kongs,
-                laizi_kongs: ws.laizi_kongs,
-                ..ExtraFlags::default()
-            },
+        let mut sit = seat_situation(seat, tile, win_type, t)?;
+        sit.wall_last = self.ctx.haidi && win_type.is_self_drawn();
+        sit.flowers = 0;
+        sit.void_suit = None;
+        sit.extra = ExtraFlags {
+            wild_indicator: Some(self.ctx.indicator),
+            hongzhong_kongs: ws.pizi_kongs,
+            laizi_kongs: ws.laizi_kongs,
+            ..ExtraFlags::default()
         };
         let sc = self.r.score(&sit).ok()?;
-        Some(WinOption {
-            value: sc.per_payer,
-            self_draw_payment: win_type.is_self_drawn(),
-            fans: sc
-                .patterns
-                .iter()
-                .map(|p| (p.id.clone(), p.count))
-                .collect(),
-            deltas: Vec::new(),
-        })
+        Some(WinOption::from_patterns(
+            sc.per_payer,
+            win_type.is_self_drawn(),
+            &sc.patterns,
+        ))
     }
 }
 
@@ -178,17 +154,7 @@ pub fn claims(
 ) -> Result<Vec<Response>> {
     let q = query(variant, ctx)?;
     check_extra(seats.len(), extra.len())?;
-    if discarder >= seats.len() {
-        return Err(Error::hand(format!(
-            "discarder {discarder} is not a seat (0..{})",
-            seats.len()
-        )));
-    }
-    if source.is_self_drawn() {
-        return Err(Error::hand(
-            "claims answer a discard or an added kong, not a self-draw",
-        ));
-    }
+    check_claim(seats.len(), discarder, source)?;
     if tile.idx() >= N_KINDS {
         return Err(Error::hand(format!("{tile} cannot be discarded")));
     }
@@ -243,12 +209,7 @@ pub fn turn(
 ) -> Result<WuhanTurn> {
     let q = query(variant, ctx)?;
     check_seat(seat, idx, 0)?;
-    let total: u32 = seat.counts.iter().map(|&c| u32::from(c)).sum();
-    if total % 3 != 2 {
-        return Err(Error::hand(format!(
-            "seat {idx}: the seat to move holds 3n+2 tiles, not {total}"
-        )));
-    }
+    check_to_move(seat, idx)?;
     if !win_type.is_self_drawn() {
         return Err(Error::hand(
             "a turn's win type is self_draw or kong_replacement",

@@ -17,42 +17,20 @@ fn laizi_cycle_skips_hongzhong() {
 
 mod flow {
     use super::super::flow::{WuhanCtx, WuhanSeat, claims, ready, turn};
-    use crate::flow::{SeatState, TableCtx};
+    use crate::flow::{SeatState, TEST_CTX as T, test_seat};
     use crate::hand::{Meld, MeldKind};
     use crate::situation::WinType;
-    use crate::tile::{Tile, parse_tiles, to_counts};
+    use crate::tile::Tile;
     use crate::variant::Variant;
 
     fn seat(hand: &str, pung: Option<&str>) -> SeatState {
-        SeatState {
-            counts: to_counts(&parse_tiles(hand).unwrap()).unwrap(),
-            melds: pung
-                .map(|t| {
-                    let m = Meld::new(MeldKind::Pung, Tile::parse(t).unwrap(), false, 1);
-                    vec![(m.unwrap(), None)]
-                })
-                .unwrap_or_default(),
-            active: true,
-            void_suit: None,
-            win_locked: false,
-            hand_locked: false,
-            flowers: 0,
-            seat_wind: Tile::E,
-            dealer: false,
+        let mut s = test_seat(hand);
+        if let Some(t) = pung {
+            let m = Meld::new(MeldKind::Pung, Tile::parse(t).unwrap(), false, 1);
+            s.melds.push((m.unwrap(), None));
         }
+        s
     }
-
-    const T: TableCtx = TableCtx {
-        prevalent_wind: Tile::E,
-        wall_last: false,
-        wall_empty: false,
-        last_kong: None,
-        wall_remaining: 50,
-        first_turn: false,
-        after_exhaustion: false,
-        forbidden_discards: 0,
-        ready_first_turn: 0,
-    };
 
     #[test]
     fn pizi_laizi_kongs_claims_and_hongzhong_block() {
