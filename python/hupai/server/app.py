@@ -319,7 +319,8 @@ def score_one(req: ScoreRequest) -> dict[str, Any]:
             if fam == "sichuan":
                 out = hupai.sichuan.score(case, v).to_dict()
             else:
-                out = hupai.score(case, v).to_dict()
+                res = hupai.score(case, v)
+                out = res if isinstance(res, dict) else res.to_dict()
     except hupai.HupaiError as e:
         raise _engine_error(e, "situation" if _mentions_situation(e) else "hand") from None
     except (TypeError, KeyError, OverflowError) as e:  # shapes the engine's converters refuse
