@@ -12,22 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import hupai
+from tests.preset_helpers import balances, hand, tiles
 from hupai import hebei
 
 SEATS = ["A", "W", "B", "C"]
-
-
-def tiles(s: str) -> list[str]:
-    return [str(t) for t in hupai.parse_tiles(s)]
-
-
-def hand(concealed: str, win: str, melds: list[dict[str, Any]] | None = None, **flags: Any) -> dict[str, Any]:
-    return {"hand": {"concealed": tiles(concealed), "win_tile": win, "melds": melds or []}, "situation": flags}
-
-
-def balances(ledger: dict[str, Any]) -> dict[str, int]:
-    assert sum(ledger["balances"].values()) == 0
-    return dict(ledger["balances"])
 
 
 def test_listed() -> None:

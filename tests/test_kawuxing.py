@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import hupai
+from tests.preset_helpers import balances
 from hupai import kawuxing
 
 
@@ -30,11 +31,6 @@ def ids(r: hupai.VariantScore) -> list[str]:
 
 def win(s: dict[str, Any], winner: str, **extra: Any) -> dict[str, Any]:
     return {"kind": "win", "winner": winner, **s, **extra}
-
-
-def balances(ledger: dict[str, Any]) -> dict[str, int]:
-    assert sum(ledger["balances"].values()) == 0
-    return dict(ledger["balances"])
 
 
 def test_listed_by_variants() -> None:

@@ -12,11 +12,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import hupai
+from tests.preset_helpers import tiles
 from hupai import _core
-
-
-def tiles(s: str) -> list[str]:
-    return [str(t) for t in hupai.parse_tiles(s)]
 
 
 def case(concealed: str, win: str, melds: list[dict[str, Any]] | None = None, **sit: Any) -> dict[str, Any]:

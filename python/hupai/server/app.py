@@ -291,9 +291,8 @@ def _check_ints(value: Any, path: str) -> None:
             _check_ints(v, f"{path}[{i}]")
 
 
-def score_one(req: ScoreRequest) -> dict[str, Any]:
-    """Score one request (raises ApiError on bad input)."""
-    fam = _family(req.variant)
+def _checked_variant(req: ScoreRequest) -> hupai.Variant:
+    """The compiled variant of a request after its integers are checked (ApiError if bad)."""
     _check_ints(req.options, "options")
     _check_ints(req.situation, "situation")
     if isinstance(req.hand, HandIn):
@@ -304,6 +303,13 @@ def score_one(req: ScoreRequest) -> dict[str, Any]:
         if not isinstance(e, hupai.HupaiError):
             raise ApiError(422, "RuleConfigError", "options", f"invalid switch value: {e}") from None
         raise _engine_error(e, "options" if req.options else "variant") from None
+    return v
+
+
+def score_one(req: ScoreRequest) -> dict[str, Any]:
+    """Score one request (raises ApiError on bad input)."""
+    fam = _family(req.variant)
+    v = _checked_variant(req)
     try:
         if fam == "zipai":
             if isinstance(req.hand, str):
@@ -346,16 +352,7 @@ def _mentions_situation(e: Exception) -> bool:
 
 def _prepare_mcr(req: ScoreRequest) -> tuple[hupai.Variant, dict[str, Any]]:
     """The compiled variant and the case dict of an MCR-family request (ApiError if bad)."""
-    _check_ints(req.options, "options")
-    _check_ints(req.situation, "situation")
-    if isinstance(req.hand, HandIn):
-        _check_ints(req.hand.model_dump(), "hand")
-    try:
-        v = _variant(req.variant, json.dumps(req.options, sort_keys=True))
-    except (hupai.HupaiError, TypeError, OverflowError) as e:
-        if not isinstance(e, hupai.HupaiError):
-            raise ApiError(422, "RuleConfigError", "options", f"invalid switch value: {e}") from None
-        raise _engine_error(e, "options" if req.options else "variant") from None
+    v = _checked_variant(req)
     try:
         return v, {"hand": _tile_game_hand(req.hand), "situation": req.situation}
     except hupai.HupaiError as e:

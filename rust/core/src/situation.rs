@@ -315,6 +315,25 @@ impl Situation {
         Situation::from_input(&input)
     }
 
+    /// Parse the `hand` and `situation` keys of a case-schema object (a preset's own extra keys
+    /// beside them are read by the preset).
+    pub fn from_case(v: &serde_json::Value) -> Result<Situation> {
+        let serde_json::Value::Object(o) = v else {
+            return Err(Error::hand(
+                "a situation needs the keys 'hand' and 'situation'",
+            ));
+        };
+        let mut core = serde_json::Map::new();
+        for k in ["hand", "situation"] {
+            if let Some(x) = o.get(k) {
+                core.insert(k.into(), x.clone());
+            }
+        }
+        let input: SituationInput = serde_json::from_value(serde_json::Value::Object(core))
+            .map_err(|e| Error::hand(format!("situation JSON: {e}")))?;
+        Situation::from_input(&input)
+    }
+
     /// Validate a parsed input.
     pub fn from_input(input: &SituationInput) -> Result<Situation> {
         let mut melds = Vec::with_capacity(input.hand.melds.len());

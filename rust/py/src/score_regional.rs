@@ -10,6 +10,7 @@ use hupai_core::hebei::{self, HebeiRules};
 use hupai_core::hebei_draft4::{self, HebeiDraft4Rules};
 use hupai_core::kawuxing::{self, KawuxingRules};
 use hupai_core::shanghai::{self, ShanghaiRules};
+use hupai_core::situation::Situation;
 use hupai_core::variant::Rules;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
@@ -97,14 +98,57 @@ fn variant_arg(obj: Option<&Bound<'_, PyAny>>, default: &str) -> BindResult<Arc<
     }
 }
 
-fn kwx_rules(v: &Variant) -> BindResult<&KawuxingRules> {
-    match v.rules() {
-        Rules::Kawuxing(r) => Ok(r),
-        _ => Err(BindError::Py(RuleConfigError::new_err(format!(
-            "variant {} is not a 卡五星 variant",
-            v.id()
-        )))),
+/// `fn $name(&Variant) -> BindResult<&$ty>`: the preset's compiled rules, or RuleConfigError.
+macro_rules! rules_of {
+    ($($name:ident: $arm:ident => $ty:ty, $label:literal;)*) => {$(
+        fn $name(v: &Variant) -> BindResult<&$ty> {
+            match v.rules() {
+                Rules::$arm(r) => Ok(r),
+                _ => Err(BindError::Py(RuleConfigError::new_err(format!(
+                    concat!("variant {} is not a ", $label, " variant"),
+                    v.id()
+                )))),
+            }
+        }
+    )*};
+}
+
+rules_of! {
+    kwx_rules: Kawuxing => KawuxingRules, "卡五星";
+    hebei_draft4_rules: HebeiDraft4 => HebeiDraft4Rules, "hebei_draft4";
+    hebei_rules: Hebei => HebeiRules, "hebei";
+    shanghai_rules: Shanghai => ShanghaiRules, "shanghai";
+}
+
+/// Score a `hupai.Situation` (with the preset's default extras `none`) or a case dict / JSON text
+/// (`parse` reads the situation and the preset's own keys).
+fn score_with<X, S>(
+    situation: &Bound<'_, PyAny>,
+    none: X,
+    parse: impl FnOnce(&Value) -> hupai_core::Result<(Situation, X)>,
+    score: impl FnOnce(&Situation, X) -> hupai_core::Result<S>,
+) -> BindResult<S> {
+    if let Ok(s) = situation.cast::<PySituation>() {
+        return Ok(score(&s.get().inner, none)?);
     }
+    let v = json_arg(situation, "situation")?;
+    let (s, x) = parse(&v)?;
+    Ok(score(&s, x)?)
+}
+
+/// Settle one hand record of a preset whose settlement takes the record as JSON.
+fn settle_record<'py, R: ?Sized>(
+    py: Python<'py>,
+    hand: &Bound<'py, PyAny>,
+    variant: Option<&Bound<'py, PyAny>>,
+    default: &str,
+    rules: fn(&Variant) -> BindResult<&R>,
+    settle: fn(&R, &Value) -> hupai_core::Result<hupai_core::settlement::Ledger>,
+) -> BindResult<Bound<'py, PyAny>> {
+    let v = variant_arg(variant, default)?;
+    let h = json_arg(hand, "hand")?;
+    let ledger = settle(rules(&v)?, &h)?;
+    Ok(json_to_py(py, &ledger.to_json_value())?)
 }
 
 fn json_arg(obj: &Bound<'_, PyAny>, what: &str) -> BindResult<Value> {
@@ -116,13 +160,12 @@ fn json_arg(obj: &Bound<'_, PyAny>, what: &str) -> BindResult<Value> {
 }
 
 fn kwx_score_value(r: &KawuxingRules, situation: &Bound<'_, PyAny>) -> BindResult<Value> {
-    let sc = if let Ok(s) = situation.cast::<PySituation>() {
-        r.score(&s.get().inner, kawuxing::KawuxingFlags::default())?
-    } else {
-        let v = json_arg(situation, "situation")?;
-        let (s, f) = kawuxing::situation_from_value(&v)?;
-        r.score(&s, f)?
-    };
+    let sc = score_with(
+        situation,
+        kawuxing::KawuxingFlags::default(),
+        kawuxing::situation_from_value,
+        |s, f| r.score(s, f),
+    )?;
     Ok(sc.to_json_value())
 }
 
@@ -196,27 +239,17 @@ pub fn kawuxing_da_jiao(
         .map(|(t, x)| (t.to_string(), x)))
 }
 
-fn hebei_draft4_rules(v: &Variant) -> BindResult<&HebeiDraft4Rules> {
-    match v.rules() {
-        Rules::HebeiDraft4(r) => Ok(r),
-        _ => Err(BindError::Py(RuleConfigError::new_err(format!(
-            "variant {} is not a hebei_draft4 variant",
-            v.id()
-        )))),
-    }
-}
-
 fn hebei_draft4_score_value(
     r: &HebeiDraft4Rules,
     situation: &Bound<'_, PyAny>,
 ) -> BindResult<Value> {
-    let sc = if let Ok(s) = situation.cast::<PySituation>() {
-        r.score(&s.get().inner)?
-    } else {
-        let v = json_arg(situation, "situation")?;
-        r.score(&hebei_draft4::situation_from_value(&v)?)?
-    };
+    let sc = score_with(situation, (), plain_case, |s, ()| r.score(s))?;
     Ok(sc.to_json_value())
+}
+
+/// A case with no preset keys beyond `hand` and `situation`.
+fn plain_case(v: &Value) -> hupai_core::Result<(Situation, ())> {
+    Ok((Situation::from_case(v)?, ()))
 }
 
 /// Settle one 河北 第4稿 hand (``{"seats", "dealer", "floor", "gen_zhuang", "kongs", "win"}``, see
@@ -228,29 +261,18 @@ pub fn hebei_draft4_settle<'py>(
     hand: &Bound<'py, PyAny>,
     variant: Option<&Bound<'py, PyAny>>,
 ) -> BindResult<Bound<'py, PyAny>> {
-    let v = variant_arg(variant, "hebei_draft4")?;
-    let h = json_arg(hand, "hand")?;
-    let ledger = hebei_draft4::settle(hebei_draft4_rules(&v)?, &h)?;
-    Ok(json_to_py(py, &ledger.to_json_value())?)
-}
-
-fn hebei_rules(v: &Variant) -> BindResult<&HebeiRules> {
-    match v.rules() {
-        Rules::Hebei(r) => Ok(r),
-        _ => Err(BindError::Py(RuleConfigError::new_err(format!(
-            "variant {} is not a hebei variant",
-            v.id()
-        )))),
-    }
+    settle_record(
+        py,
+        hand,
+        variant,
+        "hebei_draft4",
+        hebei_draft4_rules,
+        hebei_draft4::settle,
+    )
 }
 
 fn hebei_score_value(r: &HebeiRules, situation: &Bound<'_, PyAny>) -> BindResult<Value> {
-    let sc = if let Ok(s) = situation.cast::<PySituation>() {
-        r.score(&s.get().inner)?
-    } else {
-        let v = json_arg(situation, "situation")?;
-        r.score(&hebei_draft4::situation_from_value(&v)?)?
-    };
+    let sc = score_with(situation, (), plain_case, |s, ()| r.score(s))?;
     Ok(sc.to_json_value())
 }
 
@@ -263,30 +285,16 @@ pub fn hebei_settle<'py>(
     hand: &Bound<'py, PyAny>,
     variant: Option<&Bound<'py, PyAny>>,
 ) -> BindResult<Bound<'py, PyAny>> {
-    let v = variant_arg(variant, "hebei")?;
-    let h = json_arg(hand, "hand")?;
-    let ledger = hebei::settle(hebei_rules(&v)?, &h)?;
-    Ok(json_to_py(py, &ledger.to_json_value())?)
-}
-
-fn shanghai_rules(v: &Variant) -> BindResult<&ShanghaiRules> {
-    match v.rules() {
-        Rules::Shanghai(r) => Ok(r),
-        _ => Err(BindError::Py(RuleConfigError::new_err(format!(
-            "variant {} is not a shanghai variant",
-            v.id()
-        )))),
-    }
+    settle_record(py, hand, variant, "hebei", hebei_rules, hebei::settle)
 }
 
 fn shanghai_score_value(r: &ShanghaiRules, situation: &Bound<'_, PyAny>) -> BindResult<Value> {
-    let sc = if let Ok(s) = situation.cast::<PySituation>() {
-        r.score(&s.get().inner, shanghai::Pending::default())?
-    } else {
-        let v = json_arg(situation, "situation")?;
-        let (s, p) = shanghai::situation_from_value(&v)?;
-        r.score(&s, p)?
-    };
+    let sc = score_with(
+        situation,
+        shanghai::Pending::default(),
+        shanghai::situation_from_value,
+        |s, p| r.score(s, p),
+    )?;
     Ok(sc.to_json_value())
 }
 
@@ -299,8 +307,12 @@ pub fn shanghai_settle<'py>(
     hand: &Bound<'py, PyAny>,
     variant: Option<&Bound<'py, PyAny>>,
 ) -> BindResult<Bound<'py, PyAny>> {
-    let v = variant_arg(variant, "shanghai")?;
-    let h = json_arg(hand, "hand")?;
-    let ledger = shanghai::settle(shanghai_rules(&v)?, &h)?;
-    Ok(json_to_py(py, &ledger.to_json_value())?)
+    settle_record(
+        py,
+        hand,
+        variant,
+        "shanghai",
+        shanghai_rules,
+        shanghai::settle,
+    )
 }

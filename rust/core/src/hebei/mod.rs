@@ -359,7 +359,7 @@ pub fn settle(r: &HebeiRules, hand: &Value) -> Result<Ledger> {
     let winner = crate::settlement::record_seat(&seats, win.get("winner"), "winner")?
         .ok_or_else(|| Error::settlement("win needs \"winner\""))?;
     let discarder = crate::settlement::record_seat(&seats, win.get("discarder"), "discarder")?;
-    let s = crate::hebei_draft4::situation_from_value(win)?;
+    let s = Situation::from_case(win)?;
     let sc = r.score(&s)?;
     let mut pts = sc.points * r.base;
     if r.zimo_double && s.is_self_drawn() {

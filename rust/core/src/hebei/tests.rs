@@ -45,7 +45,7 @@ fn example3_gang_shang_kai_hua_floor() {
     let r = rules_with(&[]);
     let win = json!({"winner": "W", "hand": {"concealed": tiles("123m567p789p6m"), "win_tile": "6m",
         "melds": [{"type": "kong_concealed", "tile": "4s"}]}, "situation": {"win_type": "kong_replacement"}});
-    let s = crate::hebei_draft4::situation_from_value(&win).unwrap();
+    let s = crate::situation::Situation::from_case(&win).unwrap();
     let sc = r.score(&s).unwrap();
     assert_eq!((sc.pattern.3, sc.points), (2, 4));
     let hand = json!({"seats": ["A", "W", "B", "C"], "dealer": "A", "win": win,
@@ -58,7 +58,7 @@ fn single_pattern_and_profiles() {
     let r = rules_with(&[]);
     let sc = |concealed: &str, w: &str, r: &HebeiRules| {
         let v = json!({"hand": {"concealed": tiles(concealed), "win_tile": w}, "situation": {}});
-        r.score(&crate::hebei_draft4::situation_from_value(&v).unwrap())
+        r.score(&crate::situation::Situation::from_case(&v).unwrap())
     };
     // 清一色 七对 is still 9; 龙七对 18; 清一色 一条龙 9.
     assert_eq!(sc("1133557799m22m4m", "4m", &r).unwrap().points, 9);
@@ -71,7 +71,7 @@ fn single_pattern_and_profiles() {
     // no 吃.
     let chow = json!({"hand": {"concealed": tiles("123m456p789s9s"), "win_tile": "9s",
         "melds": [{"type": "chow", "tile": "2s"}]}, "situation": {}});
-    let s = crate::hebei_draft4::situation_from_value(&chow).unwrap();
+    let s = crate::situation::Situation::from_case(&chow).unwrap();
     assert!(matches!(r.score(&s), Err(Error::InvalidHand(_))));
     let rc = rules_with(&[("chi_allowed", SwitchValue::Bool(true))]);
     assert!(rc.score(&s).is_ok());

@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::hand::{Hand, MeldKind};
 use crate::preset::{FanDef, Options, PresetData};
 use crate::settlement::{Ledger, SettlementRules};
-use crate::situation::{KongKind, Situation, SituationInput, WinType};
+use crate::situation::{KongKind, Situation, WinType};
 use crate::tile::{Counts, Tile};
 
 /// 上楼 model (switch `shang_lou`).
@@ -296,24 +296,6 @@ impl HebeiDraft4Rules {
     }
 }
 
-/// Parse a case-schema situation object (no extra keys).
-pub fn situation_from_value(v: &Value) -> Result<Situation> {
-    let Value::Object(o) = v else {
-        return Err(Error::hand(
-            "a situation needs the keys 'hand' and 'situation'",
-        ));
-    };
-    let mut core = serde_json::Map::new();
-    for k in ["hand", "situation"] {
-        if let Some(x) = o.get(k) {
-            core.insert(k.into(), x.clone());
-        }
-    }
-    let input: SituationInput = serde_json::from_value(Value::Object(core))
-        .map_err(|e| Error::hand(format!("situation JSON: {e}")))?;
-    Situation::from_input(&input)
-}
-
 /// Settle one hand: `{"seats": [4 names], "dealer": seat, "floor": 0..=2, "gen_zhuang": bool,
 /// "kongs": [{"owner", "type", "feeder"}], "win": {"winner", "discarder", "hand", "situation"} | null}`.
 /// Order of ledger events: 跟庄, the win, then the winner's kongs (paid only because he won).
@@ -368,7 +350,7 @@ pub fn settle(r: &HebeiDraft4Rules, hand: &Value) -> Result<Ledger> {
     let winner = crate::settlement::record_seat(&seats, win.get("winner"), "winner")?
         .ok_or_else(|| Error::settlement("win needs \"winner\""))?;
     let discarder = crate::settlement::record_seat(&seats, win.get("discarder"), "discarder")?;
-    let s = situation_from_value(win)?;
+    let s = Situation::from_case(win)?;
     let sc = r.score(&s)?;
     let fan = match r.floor {
         Floor::PlusFan => (sc.fan_total + floor).min(r.fan_cap),

@@ -20,7 +20,7 @@ fn example1_men_qing_zhuo_wu_kui_dian_zhuang() {
     let r = rules_with(&[]);
     let win = json!({"winner": "W", "discarder": "D",
         "hand": {"concealed": tiles("123m46m789p234s55s"), "win_tile": "5m"}, "situation": {}});
-    let s = situation_from_value(&win).unwrap();
+    let s = Situation::from_case(&win).unwrap();
     let sc = r.score(&s).unwrap();
     let ids: Vec<&str> = sc.fans.iter().map(|f| f.0.as_str()).collect();
     assert_eq!(ids, ["MEN_QING", "ZHUO_WU_KUI"]);
@@ -34,7 +34,7 @@ fn example2_dealer_self_draw_capped() {
     let r = rules_with(&[]);
     let win = json!({"winner": "D", "hand": {"concealed": tiles("345m666m777m9m"), "win_tile": "9m",
         "melds": [{"type": "kong_concealed", "tile": "2m"}]}, "situation": {"self_drawn": true}});
-    let sc = r.score(&situation_from_value(&win).unwrap()).unwrap();
+    let sc = r.score(&Situation::from_case(&win).unwrap()).unwrap();
     assert_eq!(sc.fan_total, 6);
     let hand = json!({"seats": ["D", "W", "A", "B"], "dealer": "D", "win": win,
         "kongs": [{"owner": "D", "type": "concealed"}]});
@@ -60,13 +60,13 @@ fn example4_legality() {
         "melds": [{"type": "pon", "tile": "E"}]}, "situation": {"self_drawn": sd}})
     };
     assert!(matches!(
-        r.score(&situation_from_value(&open(false)).unwrap()),
+        r.score(&Situation::from_case(&open(false)).unwrap()),
         Err(Error::InvalidHand(_))
     ));
-    assert!(r.score(&situation_from_value(&open(true)).unwrap()).is_ok());
+    assert!(r.score(&Situation::from_case(&open(true)).unwrap()).is_ok());
     let mq = json!({"winner": "W", "discarder": "A", "hand": {"concealed": tiles("123m456p789s78s99s"), "win_tile": "9s"},
         "situation": {}});
-    let sc = r.score(&situation_from_value(&mq).unwrap()).unwrap();
+    let sc = r.score(&Situation::from_case(&mq).unwrap()).unwrap();
     assert_eq!(sc.fan_total, 1);
     let hand = json!({"seats": ["D", "W", "A", "B"], "dealer": "D", "win": mq});
     assert_eq!(bal(&settle(&r, &hand).unwrap()), [0, 40, -40, 0]);
@@ -77,7 +77,7 @@ fn points_easy_to_get_wrong() {
     let r = rules_with(&[]);
     // 捉五魁 needs 5m to be the only winning tile: 4-6 with 5m also as a pair wait is not.
     let two_waits = json!({"hand": {"concealed": tiles("4446m789p234s555s"), "win_tile": "5m"}, "situation": {"self_drawn": true}});
-    let sc = r.score(&situation_from_value(&two_waits).unwrap()).unwrap();
+    let sc = r.score(&Situation::from_case(&two_waits).unwrap()).unwrap();
     assert!(
         sc.fans.iter().all(|f| f.0 != "ZHUO_WU_KUI"),
         "{:?}",
@@ -85,7 +85,7 @@ fn points_easy_to_get_wrong() {
     );
     // 6-番 cap applied to the dealer: 庄点 30 × 64 = 1920 → 640; floor 2 → 2560.
     let big = json!({"winner": "D", "discarder": "A", "hand": {"concealed": tiles("1122334455667m"), "win_tile": "7m"}, "situation": {}});
-    let sc = r.score(&situation_from_value(&big).unwrap()).unwrap();
+    let sc = r.score(&Situation::from_case(&big).unwrap()).unwrap();
     assert!(sc.fan_total >= 6);
     let hand = json!({"seats": ["D", "W", "A", "B"], "dealer": "D", "floor": 2, "win": big});
     assert_eq!(bal(&settle(&r, &hand).unwrap()), [2560, 0, -2560, 0]);

@@ -17,7 +17,7 @@ use crate::decompose::{Decomposition, Form, Shapes, decompose};
 use crate::error::{Error, Result};
 use crate::hand::{Hand, MeldKind};
 use crate::preset::{FanDef, FanOp, Options, PresetData};
-use crate::situation::{Situation, SituationInput, WinType};
+use crate::situation::{Situation, WinType};
 use crate::tile::{Counts, Tile};
 
 pub use settle::settle;
@@ -245,20 +245,7 @@ pub fn situation_from_value(v: &Value) -> Result<(Situation, KawuxingFlags)> {
             }
         }
     }
-    let Value::Object(o) = &v else {
-        return Err(Error::hand(
-            "a situation needs the keys 'hand' and 'situation'",
-        ));
-    };
-    let mut core = serde_json::Map::new();
-    for k in ["hand", "situation"] {
-        if let Some(x) = o.get(k) {
-            core.insert(k.into(), x.clone());
-        }
-    }
-    let input: SituationInput = serde_json::from_value(Value::Object(core))
-        .map_err(|e| Error::hand(format!("situation JSON: {e}")))?;
-    Ok((Situation::from_input(&input)?, flags))
+    Ok((Situation::from_case(&v)?, flags))
 }
 
 fn pattern_ids_detected(

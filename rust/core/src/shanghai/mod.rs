@@ -16,7 +16,7 @@ use crate::error::{Error, Result};
 use crate::hand::MeldKind;
 use crate::preset::{FanDef, Options, PresetData};
 use crate::settlement::{Ledger, SettlementRules};
-use crate::situation::{Situation, SituationInput, WinType};
+use crate::situation::{Situation, WinType};
 use crate::tile::{Counts, Tile};
 use crate::wild::{decompose_with_wild_kind, read_tiles};
 
@@ -156,20 +156,7 @@ pub fn situation_from_value(v: &Value) -> Result<(Situation, Pending)> {
             }
         }
     }
-    let Value::Object(o) = &v else {
-        return Err(Error::hand(
-            "a situation needs the keys 'hand' and 'situation'",
-        ));
-    };
-    let mut core = serde_json::Map::new();
-    for k in ["hand", "situation"] {
-        if let Some(x) = o.get(k) {
-            core.insert(k.into(), x.clone());
-        }
-    }
-    let input: SituationInput = serde_json::from_value(Value::Object(core))
-        .map_err(|e| Error::hand(format!("situation JSON: {e}")))?;
-    Ok((Situation::from_input(&input)?, p))
+    Ok((Situation::from_case(&v)?, p))
 }
 
 impl ShanghaiRules {
