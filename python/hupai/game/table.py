@@ -111,13 +111,9 @@ def _params_of(v: Variant) -> dict[str, Any]:
     return r
 
 
-#: Presets the table plays, and their tile kinds (34..41: the eight flowers).
-PLAYABLE = ("sichuan", "mcr", "hebei", "huanle3d", "shaanxi", "hebei_draft4", "shanghai", "wuhan", "kawuxing", "erren")
 #: Regional presets: wins scored by the core per decision, the hand settled at its end by the
 #: preset's own settlement (kongs and wins recorded as a hand record).
 REGIONAL = ("hebei", "huanle3d", "shaanxi", "hebei_draft4", "shanghai", "wuhan")
-#: Presets with an escape (逃跑) penalty in their settlement.
-ESCAPE_PRESETS = ("shaanxi",)
 #: Presets whose flow lives in a ``Table`` subclass (``register_table_type``; e.g. wuhan in
 #: ``hupai.game.rules_wuhan``): ``Table(variant, ...)`` builds that subclass.
 _TABLE_TYPES: dict[str, type[Table]] = {}
@@ -555,9 +551,7 @@ class Table:
         carry: Mapping[str, Any] | None = None,
     ) -> None:
         v = variant if isinstance(variant, Variant) else Variant.load(variant)
-        if v.id not in PLAYABLE:
-            raise RuleConfigError(f"the table plays the presets {', '.join(PLAYABLE)}, not {v.id!r}")
-        flow_check(v)  # the core: switch values that score but are not played at the table
+        flow_check(v)  # the core: the presets it plays, and switch values that only score
         if v.id == "sichuan" and v.options["players"] != 4:
             raise RuleConfigError("the table plays 4-player hands only (switch players = 4)")
         self.n = players_of(v)
@@ -970,8 +964,8 @@ class Table:
             self.auto[a.seat] = bool(a.tile)
             self.log.append({"type": "action", **a.to_json()})
             return
-        if self.vid not in ESCAPE_PRESETS:
-            raise IllegalActionError(f"{self.vid} has no escape (逃跑) rule; presets with one: {', '.join(ESCAPE_PRESETS)}")
+        if "escape_units" not in _params_of(self.variant):  # the preset's 逃跑 penalty (陕西)
+            raise IllegalActionError(f"{self.vid} has no escape (逃跑) rule at the table")
         self._ver += 1
         self.log.append({"type": "action", **a.to_json()})
         self.escaped = a.seat

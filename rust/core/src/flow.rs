@@ -205,7 +205,7 @@ fn flow_of(variant: &Variant) -> Result<Flow<'_>> {
         _ => {
             return Err(Error::rule(format!(
                 "game flow supports the presets sichuan, mcr, hebei, huanle3d, shaanxi, \
-                 hebei_draft4, shanghai, kawuxing and erren, not {}",
+                 hebei_draft4, shanghai, wuhan, kawuxing and erren, not {}",
                 variant.id()
             )));
         }
