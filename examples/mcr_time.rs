@@ -1,8 +1,8 @@
 //! Profiling helper: time the MCR scorer in Rust on the 1,000 `gen-*` cases
 //! (`cargo run --release --example mcr_time`; `REPS=n`, `HUPAI_SHARED=<dir>`).
 
-use hupai_core::mcr;
 use hupai_core::preset::SwitchValue;
+use hupai_core::rules::mcr;
 use hupai_core::variant::Rules;
 use hupai_core::{Situation, Variant};
 use std::time::Instant;

@@ -5,8 +5,8 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use hupai_core::mcr::{self, ids::FAN_IDS};
 use hupai_core::preset::SwitchValue;
+use hupai_core::rules::mcr::{self, ids::FAN_IDS};
 use hupai_core::variant::Rules;
 use hupai_core::{Error, Situation, Variant};
 

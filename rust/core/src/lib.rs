@@ -6,21 +6,12 @@
 
 pub mod analysis;
 pub mod decompose;
-pub mod erren;
 pub mod error;
-pub mod flow;
+pub mod game;
 pub mod hand;
-pub mod hebei;
-pub mod hebei_draft4;
-pub mod huanle3d;
-pub mod kawuxing;
-pub mod mcr;
-pub mod pattern_score;
 pub mod preset;
-pub mod settlement;
-pub mod shaanxi;
-pub mod shanghai;
-pub mod sichuan;
+pub mod rules;
+pub mod scoring;
 pub mod situation;
 pub mod tables;
 #[cfg(test)]
@@ -28,8 +19,6 @@ mod test_util;
 pub mod tile;
 pub mod variant;
 pub mod wild;
-pub mod wuhan;
-pub mod zipai;
 
 pub use analysis::{
     DiscardOption, FormShanten, Plan, Useful, discard_options, is_winning, shanten, shanten_forms,

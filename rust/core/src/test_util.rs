@@ -1,6 +1,6 @@
 //! Helpers shared by the preset modules' unit tests.
 
-use crate::settlement::Ledger;
+use crate::scoring::ledger::Ledger;
 
 /// Tile codes of a compact tile string (`"123m EE"` → `["1m", "2m", "3m", "E", "E"]`).
 pub fn tiles(s: &str) -> Vec<String> {

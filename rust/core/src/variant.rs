@@ -11,67 +11,67 @@ use crate::tile::Tile;
 #[non_exhaustive]
 pub enum Rules {
     Generic,
-    /// 国标 MCR (`presets/mcr.toml`, `crate::mcr`).
-    Mcr(Box<crate::mcr::McrRules>),
+    /// 国标 MCR (`presets/mcr.toml`, `crate::rules::mcr`).
+    Mcr(Box<crate::rules::mcr::McrRules>),
     /// 四川 血战到底 / 血流成河 (`presets/sichuan.toml`).
-    Sichuan(Box<crate::sichuan::SichuanRules>),
+    Sichuan(Box<crate::rules::sichuan::SichuanRules>),
     /// 字牌 presets (`zipai_guilin`, `zipai_hunan`).
-    Zipai(Box<crate::zipai::ZipaiRules>),
-    /// 卡五星 (`presets/kawuxing.toml`, `crate::kawuxing`).
-    Kawuxing(Box<crate::kawuxing::KawuxingRules>),
-    /// 河北 第4稿 (`presets/hebei_draft4.toml`, `crate::hebei_draft4`).
-    HebeiDraft4(Box<crate::hebei_draft4::HebeiDraft4Rules>),
-    /// 河北 basic 推倒胡 (`presets/hebei.toml`, `crate::hebei`).
-    Hebei(Box<crate::hebei::HebeiRules>),
-    /// 上海 清混碰 (`presets/shanghai.toml`, `crate::shanghai`).
-    Shanghai(Box<crate::shanghai::ShanghaiRules>),
+    Zipai(Box<crate::rules::zipai::ZipaiRules>),
+    /// 卡五星 (`presets/kawuxing.toml`, `crate::rules::kawuxing`).
+    Kawuxing(Box<crate::rules::kawuxing::KawuxingRules>),
+    /// 河北 第4稿 (`presets/hebei_draft4.toml`, `crate::rules::hebei_draft4`).
+    HebeiDraft4(Box<crate::rules::hebei_draft4::HebeiDraft4Rules>),
+    /// 河北 basic 推倒胡 (`presets/hebei.toml`, `crate::rules::hebei`).
+    Hebei(Box<crate::rules::hebei::HebeiRules>),
+    /// 上海 清混碰 (`presets/shanghai.toml`, `crate::rules::shanghai`).
+    Shanghai(Box<crate::rules::shanghai::ShanghaiRules>),
     /// 欢乐麻将3D (`presets/huanle3d.toml`).
-    Huanle3d(Box<crate::huanle3d::Huanle3dRules>),
+    Huanle3d(Box<crate::rules::huanle3d::Huanle3dRules>),
     /// 二人麻将 (`presets/erren.toml`).
-    Erren(Box<crate::erren::ErrenRules>),
+    Erren(Box<crate::rules::erren::ErrenRules>),
     /// 陕西麻将 (`presets/shaanxi.toml`).
-    Shaanxi(Box<crate::shaanxi::ShaanxiRules>),
+    Shaanxi(Box<crate::rules::shaanxi::ShaanxiRules>),
     /// 武汉 红中癞子杠 (`presets/wuhan.toml`).
-    Wuhan(Box<crate::wuhan::WuhanRules>),
+    Wuhan(Box<crate::rules::wuhan::WuhanRules>),
 }
 
 impl Rules {
     /// Dispatch on the preset id to the preset's rule module (one arm per preset with logic).
     fn compile(preset: &'static PresetData, options: &Options) -> Result<Rules> {
         match preset.id.as_str() {
-            "mcr" => Ok(Rules::Mcr(Box::new(crate::mcr::McrRules::compile(
+            "mcr" => Ok(Rules::Mcr(Box::new(crate::rules::mcr::McrRules::compile(
                 preset, options,
             )?))),
             "sichuan" => Ok(Rules::Sichuan(Box::new(
-                crate::sichuan::SichuanRules::compile(preset, options)?,
+                crate::rules::sichuan::SichuanRules::compile(preset, options)?,
             ))),
             "zipai_guilin" | "zipai_hunan" => Ok(Rules::Zipai(Box::new(
-                crate::zipai::ZipaiRules::compile(preset, options)?,
+                crate::rules::zipai::ZipaiRules::compile(preset, options)?,
             ))),
             "kawuxing" => Ok(Rules::Kawuxing(Box::new(
-                crate::kawuxing::KawuxingRules::compile(preset, options)?,
+                crate::rules::kawuxing::KawuxingRules::compile(preset, options)?,
             ))),
             "hebei_draft4" => Ok(Rules::HebeiDraft4(Box::new(
-                crate::hebei_draft4::HebeiDraft4Rules::compile(preset, options)?,
+                crate::rules::hebei_draft4::HebeiDraft4Rules::compile(preset, options)?,
             ))),
-            "hebei" => Ok(Rules::Hebei(Box::new(crate::hebei::HebeiRules::compile(
-                preset, options,
-            )?))),
+            "hebei" => Ok(Rules::Hebei(Box::new(
+                crate::rules::hebei::HebeiRules::compile(preset, options)?,
+            ))),
             "shanghai" => Ok(Rules::Shanghai(Box::new(
-                crate::shanghai::ShanghaiRules::compile(preset, options)?,
+                crate::rules::shanghai::ShanghaiRules::compile(preset, options)?,
             ))),
             "huanle3d" => Ok(Rules::Huanle3d(Box::new(
-                crate::huanle3d::Huanle3dRules::compile(preset, options)?,
+                crate::rules::huanle3d::Huanle3dRules::compile(preset, options)?,
             ))),
-            "erren" => Ok(Rules::Erren(Box::new(crate::erren::ErrenRules::compile(
-                preset, options,
-            )?))),
+            "erren" => Ok(Rules::Erren(Box::new(
+                crate::rules::erren::ErrenRules::compile(preset, options)?,
+            ))),
             "shaanxi" => Ok(Rules::Shaanxi(Box::new(
-                crate::shaanxi::ShaanxiRules::compile(preset, options)?,
+                crate::rules::shaanxi::ShaanxiRules::compile(preset, options)?,
             ))),
-            "wuhan" => Ok(Rules::Wuhan(Box::new(crate::wuhan::WuhanRules::compile(
-                preset, options,
-            )?))),
+            "wuhan" => Ok(Rules::Wuhan(Box::new(
+                crate::rules::wuhan::WuhanRules::compile(preset, options)?,
+            ))),
             _ => Ok(Rules::Generic),
         }
     }
@@ -173,7 +173,7 @@ impl Variant {
     }
 
     /// The 字牌 rules of a 字牌 preset (error for other presets).
-    pub fn zipai(&self) -> Result<&crate::zipai::ZipaiRules> {
+    pub fn zipai(&self) -> Result<&crate::rules::zipai::ZipaiRules> {
         match &self.rules {
             Rules::Zipai(r) => Ok(r),
             _ => Err(crate::error::Error::rule(format!(

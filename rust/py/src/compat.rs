@@ -6,8 +6,8 @@
 
 use std::sync::{Arc, OnceLock};
 
-use hupai_core::mcr::{self, ids};
 use hupai_core::preset::SwitchValue;
+use hupai_core::rules::mcr::{self, ids};
 use hupai_core::situation::WinType;
 use hupai_core::variant::Rules;
 use hupai_core::{Error as CoreError, Hand, Meld, MeldKind, Situation, Tile, Variant};
@@ -372,7 +372,7 @@ pub fn mcr_fan_calculator<'py>(
 }
 
 /// Shanten entry points for the compat module (temporary simple implementation, see
-/// `hupai_core::mcr::shanten`): `kind` is "all", "regular", "seven_pairs", "thirteen_orphans",
+/// `hupai_core::rules::mcr::shanten`): `kind` is "all", "regular", "seven_pairs", "thirteen_orphans",
 /// "honors_and_knitted" or "knitted_straight"; returns `(shanten, useful tiles as reference codes)`.
 #[pyfunction]
 #[pyo3(signature = (pack, hand, kind="all"))]

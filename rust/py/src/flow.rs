@@ -1,9 +1,9 @@
-//! Bindings of `hupai_core::flow`: the coarse rule queries of the table engine (`hupai.game`).
+//! Bindings of `hupai_core::game::flow`: the coarse rule queries of the table engine (`hupai.game`).
 //! Tiles are tile indices (0..34); a seat is the tuple
 //! `(counts[34], melds[(kind, tile, from, kong_kind|None)], active, void_suit|None, win_locked,
 //!   hand_locked, flowers, seat_wind, dealer)`.
 
-use hupai_core::flow::{self, Response, SeatState, TableCtx, TurnOptions, WinOption};
+use hupai_core::game::flow::{self, Response, SeatState, TableCtx, TurnOptions, WinOption};
 use hupai_core::hand::{Meld, MeldKind};
 use hupai_core::situation::{KongKind, WinType};
 use hupai_core::tile::{N_KINDS, Tile};

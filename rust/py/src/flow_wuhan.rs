@@ -1,7 +1,7 @@
-//! Bindings of `hupai_core::wuhan::flow`: the 武汉 rule queries of the table (`hupai.game.rules_wuhan`).
+//! Bindings of `hupai_core::rules::wuhan::flow`: the 武汉 rule queries of the table (`hupai.game.rules_wuhan`).
 //! Seats are the tuples of `flow.rs`; `kongs` gives per seat `(痞子杠, 癞子杠)` made so far.
 
-use hupai_core::wuhan::flow::{self as wf, WuhanCtx, WuhanSeat};
+use hupai_core::rules::wuhan::flow::{self as wf, WuhanCtx, WuhanSeat};
 use pyo3::prelude::*;
 
 use crate::errors::BindResult;

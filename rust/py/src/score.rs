@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use hupai_core::mcr::{self, McrScore, ids::FAN_IDS};
+use hupai_core::rules::mcr::{self, McrScore, ids::FAN_IDS};
 use hupai_core::situation::SituationInput;
 use hupai_core::variant::Rules;
 use hupai_core::{Error as CoreError, Situation, Tile, Variant};
@@ -708,7 +708,7 @@ pub fn score<'py>(
     match v.rules() {
         Rules::Sichuan(r) => {
             let s = situation_arg(situation)?;
-            let table = hupai_core::sichuan::Table::default_for(r.players);
+            let table = hupai_core::rules::sichuan::Table::default_for(r.players);
             let out = crate::score_sichuan::score_sichuan(&s, r, &table, v.id())?;
             Ok(Bound::new(py, out)?.into_any())
         }

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use hupai_core::pattern_score::{self, HandRecord, PatternScore};
+use hupai_core::scoring::pattern::{self, HandRecord, PatternScore};
 use hupai_core::{Situation, Variant};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
@@ -82,7 +82,7 @@ impl PyPatternScore {
 
 /// The dispatch branch of `hupai.score`: `Some` for the chip-style presets.
 pub fn score_pattern(py: Python<'_>, s: &Situation, v: &Variant) -> BindResult<Option<Py<PyAny>>> {
-    match pattern_score::score(v, s) {
+    match pattern::score(v, s) {
         None => Ok(None),
         Some(r) => Ok(Some(Py::new(py, PyPatternScore { score: r? })?.into_any())),
     }
@@ -104,6 +104,6 @@ pub fn settle_hand(
         py_to_json(record)?
     };
     let rec = HandRecord::from_value(value)?;
-    let (ledger, _) = pattern_score::settle(&v, &rec)?;
+    let (ledger, _) = pattern::settle(&v, &rec)?;
     Ok(PySettlement::from_ledger(ledger))
 }

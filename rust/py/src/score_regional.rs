@@ -6,10 +6,10 @@
 use std::sync::Arc;
 
 use hupai_core::Variant;
-use hupai_core::hebei::{self, HebeiRules};
-use hupai_core::hebei_draft4::{self, HebeiDraft4Rules};
-use hupai_core::kawuxing::{self, KawuxingRules};
-use hupai_core::shanghai::{self, ShanghaiRules};
+use hupai_core::rules::hebei::{self, HebeiRules};
+use hupai_core::rules::hebei_draft4::{self, HebeiDraft4Rules};
+use hupai_core::rules::kawuxing::{self, KawuxingRules};
+use hupai_core::rules::shanghai::{self, ShanghaiRules};
 use hupai_core::situation::Situation;
 use hupai_core::variant::Rules;
 use pyo3::prelude::*;
@@ -143,7 +143,7 @@ fn settle_record<'py, R: ?Sized>(
     variant: Option<&Bound<'py, PyAny>>,
     default: &str,
     rules: fn(&Variant) -> BindResult<&R>,
-    settle: fn(&R, &Value) -> hupai_core::Result<hupai_core::settlement::Ledger>,
+    settle: fn(&R, &Value) -> hupai_core::Result<hupai_core::scoring::ledger::Ledger>,
 ) -> BindResult<Bound<'py, PyAny>> {
     let v = variant_arg(variant, default)?;
     let h = json_arg(hand, "hand")?;
@@ -233,7 +233,7 @@ pub fn kawuxing_da_jiao(
 ) -> BindResult<Option<(String, i64)>> {
     let v = variant_arg(variant, "kawuxing")?;
     let h = json_arg(hand, "hand")?;
-    let (hand, _) = hupai_core::sichuan::waiting_hand_from_json(&h.to_string())?;
+    let (hand, _) = hupai_core::rules::sichuan::waiting_hand_from_json(&h.to_string())?;
     Ok(kwx_rules(&v)?
         .da_jiao(&hand, liangdao)?
         .map(|(t, x)| (t.to_string(), x)))

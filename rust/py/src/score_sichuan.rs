@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use hupai_core::sichuan::{self, SichuanRules, SichuanScore, Table};
+use hupai_core::rules::sichuan::{self, SichuanRules, SichuanScore, Table};
 use hupai_core::situation::KongKind;
 use hupai_core::variant::Rules;
 use hupai_core::{Hand, Situation, Variant};

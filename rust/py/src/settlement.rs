@@ -1,6 +1,6 @@
-//! `Settlement`: the settlement ledger of one hand (core `hupai_core::settlement::Ledger`).
+//! `Settlement`: the settlement ledger of one hand (core `hupai_core::scoring::ledger::Ledger`).
 
-use hupai_core::settlement::{DrawEndState, KongPay, Ledger, SettlementRules};
+use hupai_core::scoring::ledger::{DrawEndState, KongPay, Ledger, SettlementRules};
 use hupai_core::variant::Rules;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};

@@ -5,7 +5,7 @@ use std::sync::{Arc, LazyLock, Mutex};
 
 use hupai_core::Variant;
 use hupai_core::error::Error as CoreError;
-use hupai_core::zipai::{
+use hupai_core::rules::zipai::{
     self, Card, CardCounts, Decomposition, HandSpec, Meld, MeldType, N_CARDS, WinType, ZipaiRules,
     ZipaiSituation, card,
 };

@@ -22,7 +22,7 @@ use serde_json::Value;
 
 use super::{DrawRule, KawuxingFlags, KawuxingRules, MaiMa, situation_from_value};
 use crate::error::{Error, Result};
-use crate::settlement::{Ledger, SettlementRules};
+use crate::scoring::ledger::{Ledger, SettlementRules};
 use crate::tile::Tile;
 
 fn err(i: usize, msg: impl std::fmt::Display) -> Error {
@@ -59,7 +59,7 @@ impl Table<'_> {
 
 fn waiting_hand(v: &Value, what: &str, i: usize) -> Result<crate::hand::Hand> {
     let text = v.to_string();
-    crate::sichuan::waiting_hand_from_json(&text)
+    crate::rules::sichuan::waiting_hand_from_json(&text)
         .map(|(h, _)| h)
         .map_err(|e| err(i, format!("{what}: {e}")))
 }

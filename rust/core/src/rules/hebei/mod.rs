@@ -12,7 +12,7 @@ use crate::decompose::{Decomposition, Form, Shapes, decompose};
 use crate::error::{Error, Result};
 use crate::hand::MeldKind;
 use crate::preset::{FanDef, Options, PresetData};
-use crate::settlement::{Ledger, SettlementRules};
+use crate::scoring::ledger::{Ledger, SettlementRules};
 use crate::situation::{Situation, WinType};
 use crate::tile::{Counts, Tile};
 use crate::wild::{decompose_with_wild_kind, read_tiles};
@@ -165,7 +165,7 @@ impl HebeiScore {
             "raw_multiplier": self.points,
             "multiplier": self.points,
             "win_type": self.win_type.name(),
-            "decomposition": crate::sichuan::decomposition_json(&self.decomposition),
+            "decomposition": crate::rules::sichuan::decomposition_json(&self.decomposition),
             "wildcard": self.wild.map(|t| t.to_string()),
             "wildcards": self.decomposition.wildcards.iter().map(ToString::to_string).collect::<Vec<_>>(),
         })
@@ -285,8 +285,8 @@ impl HebeiRules {
 /// Settle one hand: `{"seats": [4], "dealer": seat, "kongs": [{"owner", "type", "feeder"}],
 /// "win": {"winner", "discarder", "hand", "situation"} | null}` (`null`: 荒庄).
 pub fn settle(r: &HebeiRules, hand: &Value) -> Result<Ledger> {
-    let seats = crate::settlement::record_seats(hand, 4, "hebei")?;
-    let dealer = crate::settlement::record_seat(&seats, hand.get("dealer"), "dealer")?;
+    let seats = crate::scoring::ledger::record_seats(hand, 4, "hebei")?;
+    let dealer = crate::scoring::ledger::record_seat(&seats, hand.get("dealer"), "dealer")?;
     let mut ledger = Ledger::new(
         seats.clone(),
         SettlementRules {
@@ -308,15 +308,16 @@ pub fn settle(r: &HebeiRules, hand: &Value) -> Result<Ledger> {
     };
     let mut kong_events = Vec::new();
     for (i, k) in kongs.iter().enumerate() {
-        let owner = crate::settlement::record_seat(&seats, k.get("owner"), "kong owner")?
+        let owner = crate::scoring::ledger::record_seat(&seats, k.get("owner"), "kong owner")?
             .ok_or_else(|| Error::settlement(format!("kongs[{i}] needs \"owner\"")))?;
         let ty = k.get("type").and_then(Value::as_str).unwrap_or("");
         let lines: Vec<(String, String, i64)> = match ty {
             "open" | "kong_open" => {
-                let f = crate::settlement::record_seat(&seats, k.get("feeder"), "kong feeder")?
-                    .ok_or_else(|| {
-                        Error::settlement(format!("kongs[{i}]: a 直杠 needs \"feeder\""))
-                    })?;
+                let f =
+                    crate::scoring::ledger::record_seat(&seats, k.get("feeder"), "kong feeder")?
+                        .ok_or_else(|| {
+                            Error::settlement(format!("kongs[{i}]: a 直杠 needs \"feeder\""))
+                        })?;
                 if f == owner {
                     return Err(Error::settlement(format!(
                         "kongs[{i}]: the feeder cannot be the owner"
@@ -356,9 +357,9 @@ pub fn settle(r: &HebeiRules, hand: &Value) -> Result<Ledger> {
         ledger.end_hand(); // 荒庄: nothing else is paid (荒庄荒杠 unless instant)
         return Ok(ledger);
     };
-    let winner = crate::settlement::record_seat(&seats, win.get("winner"), "winner")?
+    let winner = crate::scoring::ledger::record_seat(&seats, win.get("winner"), "winner")?
         .ok_or_else(|| Error::settlement("win needs \"winner\""))?;
-    let discarder = crate::settlement::record_seat(&seats, win.get("discarder"), "discarder")?;
+    let discarder = crate::scoring::ledger::record_seat(&seats, win.get("discarder"), "discarder")?;
     let s = Situation::from_case(win)?;
     let sc = r.score(&s)?;
     let mut pts = sc.points * r.base;

@@ -12,7 +12,7 @@ use crate::decompose::{Decomposition, Form, Shapes, decompose};
 use crate::error::{Error, Result};
 use crate::hand::{Hand, MeldKind};
 use crate::preset::{FanDef, Options, PresetData};
-use crate::settlement::{Ledger, SettlementRules};
+use crate::scoring::ledger::{Ledger, SettlementRules};
 use crate::situation::{KongKind, Situation, WinType};
 use crate::tile::{Counts, Tile};
 
@@ -126,7 +126,7 @@ impl HebeiDraft4Score {
             "multiplier": self.multiplier,
             "men_qing": self.men_qing,
             "win_type": self.win_type.name(),
-            "decomposition": crate::sichuan::decomposition_json(&self.decomposition),
+            "decomposition": crate::rules::sichuan::decomposition_json(&self.decomposition),
         })
     }
 }
@@ -300,8 +300,8 @@ impl HebeiDraft4Rules {
 /// "kongs": [{"owner", "type", "feeder"}], "win": {"winner", "discarder", "hand", "situation"} | null}`.
 /// Order of ledger events: 跟庄, the win, then the winner's kongs (paid only because he won).
 pub fn settle(r: &HebeiDraft4Rules, hand: &Value) -> Result<Ledger> {
-    let seats = crate::settlement::record_seats(hand, 4, "hebei_draft4")?;
-    let dealer = crate::settlement::record_seat(&seats, hand.get("dealer"), "dealer")?
+    let seats = crate::scoring::ledger::record_seats(hand, 4, "hebei_draft4")?;
+    let dealer = crate::scoring::ledger::record_seat(&seats, hand.get("dealer"), "dealer")?
         .ok_or_else(|| Error::settlement("\"dealer\" is required"))?;
     let floor = hand
         .get("floor")
@@ -347,9 +347,9 @@ pub fn settle(r: &HebeiDraft4Rules, hand: &Value) -> Result<Ledger> {
         }
         Some(w) => w,
     };
-    let winner = crate::settlement::record_seat(&seats, win.get("winner"), "winner")?
+    let winner = crate::scoring::ledger::record_seat(&seats, win.get("winner"), "winner")?
         .ok_or_else(|| Error::settlement("win needs \"winner\""))?;
-    let discarder = crate::settlement::record_seat(&seats, win.get("discarder"), "discarder")?;
+    let discarder = crate::scoring::ledger::record_seat(&seats, win.get("discarder"), "discarder")?;
     let s = Situation::from_case(win)?;
     let sc = r.score(&s)?;
     let fan = match r.floor {
@@ -423,7 +423,7 @@ pub fn settle(r: &HebeiDraft4Rules, hand: &Value) -> Result<Ledger> {
         Some(_) => return Err(Error::settlement("\"kongs\" must be a list")),
     };
     for (i, k) in kongs.iter().enumerate() {
-        let owner = crate::settlement::record_seat(&seats, k.get("owner"), "kong owner")?
+        let owner = crate::scoring::ledger::record_seat(&seats, k.get("owner"), "kong owner")?
             .ok_or_else(|| Error::settlement(format!("kongs[{i}] needs \"owner\"")))?;
         let kind = match k.get("type").and_then(Value::as_str) {
             Some("open" | "kong_open") => KongKind::Open,
@@ -435,7 +435,7 @@ pub fn settle(r: &HebeiDraft4Rules, hand: &Value) -> Result<Ledger> {
                 )));
             }
         };
-        let feeder = crate::settlement::record_seat(&seats, k.get("feeder"), "kong feeder")?;
+        let feeder = crate::scoring::ledger::record_seat(&seats, k.get("feeder"), "kong feeder")?;
         if kind != KongKind::Concealed && feeder.is_none() {
             return Err(Error::settlement(format!(
                 "kongs[{i}]: a 明杠 needs \"feeder\" (the discarder of the kong tile)"

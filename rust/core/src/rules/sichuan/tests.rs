@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::preset::SwitchValue;
-use crate::settlement::{DrawEndState, KongPay, Ledger};
+use crate::scoring::ledger::{DrawEndState, KongPay, Ledger};
 use crate::variant::{Rules, Variant};
 
 fn rules(opts: &[(&str, SwitchValue)]) -> SichuanRules {

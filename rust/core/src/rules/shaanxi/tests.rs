@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use crate::pattern_score::HandRecord;
+use crate::scoring::pattern::HandRecord;
 use crate::variant::{Rules, Variant};
 
 #[test]

@@ -2,7 +2,7 @@
 //! `wuhan`): a scored win is a list of counted patterns plus the preset's hand value; a hand's
 //! settlement is computed by the preset module from a [`HandRecord`] (who is at the table, the
 //! kongs made, the wins with their situations, declarations per seat) into the shared
-//! [`crate::settlement::Ledger`].
+//! [`crate::scoring::ledger::Ledger`].
 
 use std::collections::BTreeMap;
 
@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use crate::error::{Error, Result};
 use crate::preset::FanDef;
-use crate::settlement::{Ledger, SettlementRules};
+use crate::scoring::ledger::{Ledger, SettlementRules};
 use crate::situation::{FlagsInput, HandInput, Situation, SituationInput};
 
 /// One counted pattern of a win.

@@ -76,7 +76,7 @@ impl WinOption {
     pub(crate) fn from_patterns(
         value: i64,
         self_draw_payment: bool,
-        patterns: &[crate::pattern_score::CountedPattern],
+        patterns: &[crate::scoring::pattern::CountedPattern],
     ) -> Self {
         WinOption {
             value,
@@ -148,7 +148,7 @@ const SCORING_ONLY: &[(&str, &str, &[&str])] = &[
 ];
 
 /// Whether the table plays this variant: a preset with a flow here (or 武汉's own,
-/// `crate::wuhan::flow`) and no switch value of [`SCORING_ONLY`]; else a RuleConfig error naming
+/// `crate::rules::wuhan::flow`) and no switch value of [`SCORING_ONLY`]; else a RuleConfig error naming
 /// the switch. The table checks it once when it is set up.
 pub fn check_playable(variant: &Variant) -> Result<()> {
     if !matches!(variant.rules(), Rules::Wuhan(_)) {
@@ -417,7 +417,7 @@ impl Flow<'_> {
             Rules::Sichuan(r) => {
                 let first_self_draw = ctx.first_turn
                     && win_type == WinType::SelfDraw
-                    && r.mode != crate::sichuan::Mode::Xueliu
+                    && r.mode != crate::rules::sichuan::Mode::Xueliu
                     && !r.di_hu_on_discard;
                 let blessed = first_self_draw.then(|| {
                     let mut b = sit.clone();
@@ -440,20 +440,24 @@ impl Flow<'_> {
             }
             Rules::Mcr(r) => {
                 // The fourth-tile and last-tile flags may clash with the hand; try without them.
-                let sc = crate::mcr::score(&sit, r)
+                let sc = crate::rules::mcr::score(&sit, r)
                     .or_else(|_| {
                         let mut s2 = sit.clone();
                         s2.wall_last = false;
-                        crate::mcr::score(&s2, r)
+                        crate::rules::mcr::score(&s2, r)
                     })
                     .ok()?;
                 if !sc.meets_minimum {
                     return None;
                 }
                 let total = i64::from(sc.total);
-                let pay =
-                    crate::mcr::settle(total, r.base_points, idx as u8, discarder.map(|d| d as u8))
-                        .ok()?;
+                let pay = crate::rules::mcr::settle(
+                    total,
+                    r.base_points,
+                    idx as u8,
+                    discarder.map(|d| d as u8),
+                )
+                .ok()?;
                 let mut deltas = vec![0i64; 4];
                 for p in pay {
                     deltas[usize::from(p.payer)] -= p.amount;
@@ -503,7 +507,9 @@ impl Flow<'_> {
                 })
             }
             Rules::Shanghai(r) => {
-                let sc = r.score(&sit, crate::shanghai::Pending::default()).ok()?;
+                let sc = r
+                    .score(&sit, crate::rules::shanghai::Pending::default())
+                    .ok()?;
                 Some(WinOption {
                     value: sc.share,
                     self_draw_payment: sc.self_draw_payment,
@@ -512,7 +518,7 @@ impl Flow<'_> {
                 })
             }
             Rules::Huanle3d(_) | Rules::Shaanxi(_) => {
-                let sc = crate::pattern_score::score(self.variant, &sit)?.ok()?;
+                let sc = crate::scoring::pattern::score(self.variant, &sit)?.ok()?;
                 Some(WinOption::from_patterns(
                     sc.per_payer,
                     sc.payers == "all",
@@ -520,7 +526,7 @@ impl Flow<'_> {
                 ))
             }
             Rules::Kawuxing(r) => {
-                let flags = crate::kawuxing::KawuxingFlags {
+                let flags = crate::rules::kawuxing::KawuxingFlags {
                     liangdao: seat.hand_locked,
                 };
                 let sc = r.score(&sit, flags).ok()?;

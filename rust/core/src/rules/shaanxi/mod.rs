@@ -7,9 +7,9 @@ use serde_json::json;
 use crate::decompose::{Form, Shapes, decompose};
 use crate::error::{Error, Result};
 use crate::hand::MeldKind;
-use crate::pattern_score::{CountedPattern, HandRecord, PatternScore, fan, param_int, pay};
 use crate::preset::{FanDef, Options, PresetData};
-use crate::settlement::Ledger;
+use crate::scoring::ledger::Ledger;
+use crate::scoring::pattern::{CountedPattern, HandRecord, PatternScore, fan, param_int, pay};
 use crate::situation::{Situation, WinType};
 
 #[cfg(test)]

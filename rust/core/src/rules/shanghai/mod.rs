@@ -15,7 +15,7 @@ use crate::decompose::{Decomposition, Shapes, decompose};
 use crate::error::{Error, Result};
 use crate::hand::MeldKind;
 use crate::preset::{FanDef, Options, PresetData};
-use crate::settlement::{Ledger, SettlementRules};
+use crate::scoring::ledger::{Ledger, SettlementRules};
 use crate::situation::{Situation, WinType};
 use crate::tile::{Counts, Tile};
 use crate::wild::{decompose_with_wild_kind, read_tiles};
@@ -408,7 +408,7 @@ impl ShanghaiRules {
 /// 吃/碰/直杠 from each player's discards (承包 at `chengbao_claims`); for 抢杠 `discarder` is the
 /// robbed player.
 pub fn settle(r: &ShanghaiRules, hand: &Value) -> Result<Ledger> {
-    let seats = crate::settlement::record_seats(hand, 4, "shanghai")?;
+    let seats = crate::scoring::ledger::record_seats(hand, 4, "shanghai")?;
     let mut ledger = Ledger::new(
         seats.clone(),
         SettlementRules {
@@ -424,7 +424,7 @@ pub fn settle(r: &ShanghaiRules, hand: &Value) -> Result<Ledger> {
     let mut discarder0: Option<Option<usize>> = None;
     let mut winners = Vec::new();
     for (i, w) in wins.iter().enumerate() {
-        let winner = crate::settlement::record_seat(&seats, w.get("winner"), "winner")?
+        let winner = crate::scoring::ledger::record_seat(&seats, w.get("winner"), "winner")?
             .ok_or_else(|| Error::settlement(format!("wins[{i}] needs \"winner\"")))?;
         if winners.contains(&winner) {
             return Err(Error::settlement(format!(
@@ -432,7 +432,8 @@ pub fn settle(r: &ShanghaiRules, hand: &Value) -> Result<Ledger> {
                 seats[winner]
             )));
         }
-        let discarder = crate::settlement::record_seat(&seats, w.get("discarder"), "discarder")?;
+        let discarder =
+            crate::scoring::ledger::record_seat(&seats, w.get("discarder"), "discarder")?;
         if discarder == Some(winner) {
             return Err(Error::settlement("the discarder cannot be the winner"));
         }
@@ -450,7 +451,7 @@ pub fn settle(r: &ShanghaiRules, hand: &Value) -> Result<Ledger> {
         let mut chengbao = None;
         if let Some(Value::Object(c)) = w.get("claims") {
             for (k, n) in c {
-                let who = crate::settlement::record_seat(
+                let who = crate::scoring::ledger::record_seat(
                     &seats,
                     Some(&Value::String(k.clone())),
                     "claims seat",

@@ -17,7 +17,7 @@ fn laizi_cycle_skips_hongzhong() {
 
 mod flow {
     use super::super::flow::{WuhanCtx, WuhanSeat, claims, ready, turn};
-    use crate::flow::{SeatState, TEST_CTX as T, test_seat};
+    use crate::game::flow::{SeatState, TEST_CTX as T, test_seat};
     use crate::hand::{Meld, MeldKind};
     use crate::situation::WinType;
     use crate::tile::Tile;

@@ -2,8 +2,8 @@
 
 use serde_json::json;
 
-use crate::pattern_score::HandRecord;
 use crate::preset::SwitchValue;
+use crate::scoring::pattern::HandRecord;
 use crate::situation::Situation;
 use crate::variant::{Rules, Variant};
 

@@ -15,7 +15,7 @@ use crate::decompose::{Decomposition, Shapes, decompose};
 use crate::error::{Error, Result};
 use crate::hand::{Hand, Meld, MeldKind};
 use crate::preset::{FanDef, FanOp, Options, PresetData};
-use crate::settlement::{HuazhuAmount, SettlementRules, Transfer};
+use crate::scoring::ledger::{HuazhuAmount, SettlementRules, Transfer};
 use crate::situation::{KongKind, Situation, WinType};
 use crate::tile::{Counts, Tile};
 

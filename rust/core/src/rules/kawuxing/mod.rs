@@ -209,7 +209,7 @@ impl KawuxingScore {
             "capped": self.capped,
             "liangdao": self.liangdao,
             "win_type": self.win_type.name(),
-            "decomposition": crate::sichuan::decomposition_json(&self.decomposition),
+            "decomposition": crate::rules::sichuan::decomposition_json(&self.decomposition),
         })
     }
 }

@@ -1,5 +1,5 @@
 //! 武汉 at the table: the rule queries of the flow layer for `wuhan` (the generic
-//! [`crate::flow`] queries plus what the 痞子 and the 癞子 change).
+//! [`crate::game::flow`] queries plus what the 痞子 and the 癞子 change).
 //!
 //! * A 痞子 (红中; with `pizi_set = hongzhong_facai` also 发) or the 癞子 leaves the hand only as a
 //!   single-tile 杠 (红中杠 / 癞子杠, [`WuhanTurn::pizi_kongs`]) followed by a replacement draw; it is
@@ -14,7 +14,7 @@
 use crate::analysis::{self, is_winning_planned};
 use crate::decompose::Shapes;
 use crate::error::{Error, Result};
-use crate::flow::{
+use crate::game::flow::{
     Response, SeatState, TableCtx, TurnOptions, WinOption, check_claim, check_seat, check_to_move,
     seat_situation, seen_by, sets_needed,
 };
@@ -194,7 +194,7 @@ pub fn claims(
     Ok(out)
 }
 
-/// The options of the seat to move (`3n+2` tiles); `drawn` as in [`crate::flow::turn`].
+/// The options of the seat to move (`3n+2` tiles); `drawn` as in [`crate::game::flow::turn`].
 #[allow(clippy::too_many_arguments)]
 pub fn turn(
     variant: &Variant,

@@ -7,9 +7,9 @@ use serde_json::json;
 use crate::decompose::{Decomposition, Form, Set, Shapes, decompose};
 use crate::error::{Error, Result};
 use crate::hand::MeldKind;
-use crate::pattern_score::{CountedPattern, HandRecord, PatternScore, param_int, pay};
 use crate::preset::{FanDef, FanOp, Options, PresetData};
-use crate::settlement::Ledger;
+use crate::scoring::ledger::Ledger;
+use crate::scoring::pattern::{CountedPattern, HandRecord, PatternScore, param_int, pay};
 use crate::situation::{Blessing, Situation, WinType};
 use crate::tile::{Counts, Tile};
 

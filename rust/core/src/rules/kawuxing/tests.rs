@@ -40,7 +40,7 @@ fn seats() -> Vec<String> {
     ["A", "B", "W"].iter().map(|s| s.to_string()).collect()
 }
 
-fn balances(l: &crate::settlement::Ledger) -> Vec<(String, i64)> {
+fn balances(l: &crate::scoring::ledger::Ledger) -> Vec<(String, i64)> {
     l.balances()
 }
 
@@ -157,7 +157,8 @@ fn example4_draw_chajiao() {
     let kong = json!({"kind": "kong", "owner": "C", "type": "concealed"});
     let r = rules();
     let (hand_c, _) =
-        crate::sichuan::waiting_hand_from_json(&waiting("111p234p567p78p99p").to_string()).unwrap();
+        crate::rules::sichuan::waiting_hand_from_json(&waiting("111p234p567p78p99p").to_string())
+            .unwrap();
     assert_eq!(r.da_jiao(&hand_c, false).unwrap().map(|x| x.1), Some(4));
     let l = settle(&r, &seats, &[kong, draw.clone()], 1).unwrap();
     assert_eq!(

@@ -8,11 +8,11 @@ use serde_json::json;
 use crate::decompose::{Decomposition, Form, Shapes, decompose};
 use crate::error::{Error, Result};
 use crate::hand::MeldKind;
-use crate::pattern_score::{
+use crate::preset::{FanDef, Options, PresetData};
+use crate::scoring::ledger::Ledger;
+use crate::scoring::pattern::{
     CountedPattern, HandRecord, PatternScore, enabled_fans, fan, param_int, pay,
 };
-use crate::preset::{FanDef, Options, PresetData};
-use crate::settlement::Ledger;
 use crate::situation::{Situation, WinType};
 
 #[cfg(test)]

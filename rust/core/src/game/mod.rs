@@ -1,0 +1,3 @@
+//! The game engine: rule queries of the table (flow).
+
+pub mod flow;
