@@ -54,6 +54,9 @@ pub struct TableCtx {
     pub forbidden_discards: u64,
     /// 二人麻将 天听: bit `k` set = seat `k` declared 报听 on its first turn.
     pub ready_first_turn: u8,
+    /// 上海: pending 开宝 / 黄番 carried into this hand (they multiply the win).
+    pub pending_kai_bao: u32,
+    pub pending_huang_fan: u32,
 }
 
 /// A legal win and what it is worth.
@@ -68,6 +71,9 @@ pub struct WinOption {
     /// Per-seat amounts when the preset settles a win by itself (MCR; empty for 四川, whose
     /// payments the settlement ledger derives from `value`).
     pub deltas: Vec<i64>,
+    /// The preset's full score of the win, which its settlement reads (each win is scored once:
+    /// the table settles the win it took with this score). `None` where `value`/`deltas` say all.
+    pub score: Option<Box<crate::game::scored::Scored>>,
 }
 
 impl WinOption {
@@ -76,13 +82,18 @@ impl WinOption {
     pub(crate) fn from_patterns(
         value: i64,
         self_draw_payment: bool,
-        patterns: &[crate::scoring::pattern::CountedPattern],
+        score: crate::scoring::pattern::PatternScore,
     ) -> Self {
         WinOption {
             value,
             self_draw_payment,
-            fans: patterns.iter().map(|p| (p.id.clone(), p.count)).collect(),
+            fans: score
+                .patterns
+                .iter()
+                .map(|p| (p.id.clone(), p.count))
+                .collect(),
             deltas: Vec::new(),
+            score: Some(Box::new(crate::game::scored::Scored::Pattern(score))),
         }
     }
 }
@@ -219,6 +230,11 @@ fn flow_of(variant: &Variant) -> Result<Flow<'_>> {
         shapes,
         ting: matches!(variant.rules(), Rules::Hebei(_)),
     })
+}
+
+/// The win shapes the table checks before asking the preset's scorer (bots plan with them).
+pub fn table_shapes(variant: &Variant) -> Result<Shapes> {
+    Ok(flow_of(variant)?.shapes)
 }
 
 /// Whether the preset lets a player rob an added kong (欢乐3D: switch `discard_win`).
@@ -436,6 +452,7 @@ impl Flow<'_> {
                     self_draw_payment: sc.self_draw_payment,
                     fans: sc.fans.iter().map(|f| (f.id.clone(), f.count)).collect(),
                     deltas: Vec::new(),
+                    score: None,
                 })
             }
             Rules::Mcr(r) => {
@@ -480,6 +497,7 @@ impl Flow<'_> {
                         })
                         .collect(),
                     deltas,
+                    score: None,
                 })
             }
             // Regional presets: a win is legal iff the preset's scorer accepts the situation; the
@@ -491,6 +509,7 @@ impl Flow<'_> {
                     self_draw_payment: win_type.is_self_drawn(),
                     fans: vec![(sc.pattern.0.clone(), 1)],
                     deltas: Vec::new(),
+                    score: Some(Box::new(crate::game::scored::Scored::Hebei(sc))),
                 })
             }
             Rules::HebeiDraft4(r) => {
@@ -504,17 +523,22 @@ impl Flow<'_> {
                         .map(|f| (f.0.clone(), u32::try_from(f.3).unwrap_or(0)))
                         .collect(),
                     deltas: Vec::new(),
+                    score: Some(Box::new(crate::game::scored::Scored::HebeiDraft4(sc))),
                 })
             }
             Rules::Shanghai(r) => {
-                let sc = r
-                    .score(&sit, crate::rules::shanghai::Pending::default())
-                    .ok()?;
+                let pending = crate::rules::shanghai::Pending {
+                    kai_bao: ctx.pending_kai_bao,
+                    huang_fan: ctx.pending_huang_fan,
+                    dragon_flowers: 0,
+                };
+                let sc = r.score(&sit, pending).ok()?;
                 Some(WinOption {
                     value: sc.share,
                     self_draw_payment: sc.self_draw_payment,
                     fans: sc.fans.iter().map(|f| (f.0.clone(), f.4)).collect(),
                     deltas: Vec::new(),
+                    score: Some(Box::new(crate::game::scored::Scored::Shanghai(sc))),
                 })
             }
             Rules::Huanle3d(_) | Rules::Shaanxi(_) => {
@@ -522,7 +546,7 @@ impl Flow<'_> {
                 Some(WinOption::from_patterns(
                     sc.per_payer,
                     sc.payers == "all",
-                    &sc.patterns,
+                    sc,
                 ))
             }
             Rules::Kawuxing(r) => {
@@ -539,6 +563,7 @@ impl Flow<'_> {
                         .map(|p| (p.id.clone(), p.count))
                         .collect(),
                     deltas: Vec::new(),
+                    score: Some(Box::new(crate::game::scored::Scored::Kawuxing(sc))),
                 })
             }
             Rules::Erren(r) => {
@@ -562,11 +587,7 @@ impl Flow<'_> {
                 let sc = blessed
                     .and_then(|b| r.score(&b).ok())
                     .or_else(|| r.score(&sit).ok())?;
-                Some(WinOption::from_patterns(
-                    sc.capped_value,
-                    false,
-                    &sc.patterns,
-                ))
+                Some(WinOption::from_patterns(sc.capped_value, false, sc))
             }
             _ => None,
         }
@@ -808,6 +829,9 @@ pub fn turn(
     let added_on_draw_only = param_flag(variant, "added_kong_only_on_draw_turn");
     if !ctx.wall_empty && seat.melds.len() < 4 {
         for k in 0..N_KINDS {
+            if seat.counts[k] == 0 {
+                continue; // both kongs need the tile in hand
+            }
             let t = Tile::new_unchecked(k as u8);
             if void_blocks(seat, t) {
                 continue;
@@ -828,7 +852,7 @@ pub fn turn(
         }
     }
     let holds_void: Vec<Tile> = (0..N_KINDS)
-        .filter(|&k| seat.counts[k] > 0)
+        .filter(|&k| seat.void_suit.is_some() && seat.counts[k] > 0)
         .map(|k| Tile::new_unchecked(k as u8))
         .filter(|&t| void_blocks(seat, t))
         .collect();
@@ -999,6 +1023,9 @@ pub enum PassLock {
     UntilOwnDraw,
     /// Only the declined tile is locked, until the seat's next action (碰/杠/吃 or draw).
     SameTile,
+    /// 顺和: until its next draw the seat may win on a discard only for more than the win it
+    /// declined.
+    LowerValue,
 }
 
 pub fn pass_lock(variant: &Variant) -> PassLock {
@@ -1013,6 +1040,7 @@ pub fn pass_lock(variant: &Variant) -> PassLock {
     };
     match mode {
         Some("same_tile_until_action") => PassLock::SameTile,
+        Some("lower_value_until_own_draw") => PassLock::LowerValue,
         Some(
             "all_discards_until_own_draw"
             | "go_around"
@@ -1119,6 +1147,8 @@ pub(crate) const TEST_CTX: TableCtx = TableCtx {
     after_exhaustion: false,
     forbidden_discards: 0,
     ready_first_turn: 0,
+    pending_kai_bao: 0,
+    pending_huang_fan: 0,
 };
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ use crate::situation::{Blessing, Situation, WinType};
 use crate::tile::{Counts, Tile};
 
 mod option4;
+pub mod table;
 #[cfg(test)]
 mod tests;
 
@@ -534,6 +535,16 @@ impl ErrenRules {
     /// Settle one hand: the loser pays the capped points × unit; no kong payments, no dealer
     /// factor; 流局 (no win) pays nothing.
     pub fn settle(&self, rec: &HandRecord) -> Result<(Ledger, Vec<PatternScore>)> {
+        self.settle_scored(rec, &[])
+    }
+
+    /// [`Self::settle`] with the wins already scored, in record order (the table settles each win
+    /// with the score it was taken with); a win without a score is scored from the record.
+    pub fn settle_scored(
+        &self,
+        rec: &HandRecord,
+        scored: &[PatternScore],
+    ) -> Result<(Ledger, Vec<PatternScore>)> {
         let mut ledger = rec.ledger(2)?;
         if rec.wins.len() > 1 {
             return Err(Error::settlement("二人麻将: one winner per hand"));
@@ -547,9 +558,12 @@ impl ErrenRules {
             }
         }
         let mut scores = Vec::new();
-        for w in &rec.wins {
+        for (i, w) in rec.wins.iter().enumerate() {
             let s = w.situation()?;
-            let sc = self.score(&s)?;
+            let sc = match scored.get(i) {
+                Some(x) => x.clone(),
+                None => self.score(&s)?,
+            };
             let wi = rec.seat(&w.winner, "wins[].winner")?;
             let li = 1 - wi;
             if let Some(d) = &w.discarder {

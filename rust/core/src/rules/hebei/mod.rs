@@ -3,6 +3,7 @@
 //! (kongs paid at the end of a won hand, 荒庄荒杠). Spec: `shared/rules/hebei.md`; the numbers come
 //! from `presets/hebei.toml`.
 
+pub mod table;
 #[cfg(test)]
 mod tests;
 
@@ -285,6 +286,12 @@ impl HebeiRules {
 /// Settle one hand: `{"seats": [4], "dealer": seat, "kongs": [{"owner", "type", "feeder"}],
 /// "win": {"winner", "discarder", "hand", "situation"} | null}` (`null`: 荒庄).
 pub fn settle(r: &HebeiRules, hand: &Value) -> Result<Ledger> {
+    settle_scored(r, hand, None)
+}
+
+/// [`settle`] with the win already scored (the table settles the win with the score it was taken
+/// with; `None` scores it from the record).
+pub fn settle_scored(r: &HebeiRules, hand: &Value, scored: Option<HebeiScore>) -> Result<Ledger> {
     let seats = crate::scoring::ledger::record_seats(hand, 4, "hebei")?;
     let dealer = crate::scoring::ledger::record_seat(&seats, hand.get("dealer"), "dealer")?;
     let mut ledger = Ledger::new(
@@ -361,7 +368,10 @@ pub fn settle(r: &HebeiRules, hand: &Value) -> Result<Ledger> {
         .ok_or_else(|| Error::settlement("win needs \"winner\""))?;
     let discarder = crate::scoring::ledger::record_seat(&seats, win.get("discarder"), "discarder")?;
     let s = Situation::from_case(win)?;
-    let sc = r.score(&s)?;
+    let sc = match scored {
+        Some(x) => x,
+        None => r.score(&s)?,
+    };
     let mut pts = sc.points * r.base;
     if r.zimo_double && s.is_self_drawn() {
         pts *= 2;

@@ -3,6 +3,7 @@
 //! payer for the dealer too, 上楼 floors, kongs paid only to the winner, 跟庄). Spec:
 //! `shared/rules/hebei_draft4.md`; numbers come from `presets/hebei_draft4.toml`.
 
+pub mod table;
 #[cfg(test)]
 mod tests;
 
@@ -300,6 +301,16 @@ impl HebeiDraft4Rules {
 /// "kongs": [{"owner", "type", "feeder"}], "win": {"winner", "discarder", "hand", "situation"} | null}`.
 /// Order of ledger events: 跟庄, the win, then the winner's kongs (paid only because he won).
 pub fn settle(r: &HebeiDraft4Rules, hand: &Value) -> Result<Ledger> {
+    settle_scored(r, hand, None)
+}
+
+/// [`settle`] with the win already scored (the table settles the win with the score it was taken
+/// with; `None` scores it from the record).
+pub fn settle_scored(
+    r: &HebeiDraft4Rules,
+    hand: &Value,
+    scored: Option<HebeiDraft4Score>,
+) -> Result<Ledger> {
     let seats = crate::scoring::ledger::record_seats(hand, 4, "hebei_draft4")?;
     let dealer = crate::scoring::ledger::record_seat(&seats, hand.get("dealer"), "dealer")?
         .ok_or_else(|| Error::settlement("\"dealer\" is required"))?;
@@ -351,7 +362,10 @@ pub fn settle(r: &HebeiDraft4Rules, hand: &Value) -> Result<Ledger> {
         .ok_or_else(|| Error::settlement("win needs \"winner\""))?;
     let discarder = crate::scoring::ledger::record_seat(&seats, win.get("discarder"), "discarder")?;
     let s = Situation::from_case(win)?;
-    let sc = r.score(&s)?;
+    let sc = match scored {
+        Some(x) => x,
+        None => r.score(&s)?,
+    };
     let fan = match r.floor {
         Floor::PlusFan => (sc.fan_total + floor).min(r.fan_cap),
         _ => sc.capped_fan_total,

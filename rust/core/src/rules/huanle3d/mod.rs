@@ -15,6 +15,7 @@ use crate::scoring::pattern::{
 };
 use crate::situation::{Situation, WinType};
 
+pub mod table;
 #[cfg(test)]
 mod tests;
 
@@ -195,6 +196,16 @@ impl Huanle3dRules {
 
     /// Settle one hand: kong chips (instant, or only for a winning owner), then the win(s).
     pub fn settle(&self, rec: &HandRecord) -> Result<(Ledger, Vec<PatternScore>)> {
+        self.settle_scored(rec, &[])
+    }
+
+    /// [`Self::settle`] with the wins already scored, in record order (the table settles each win
+    /// with the score it was taken with); a win without a score is scored from the record.
+    pub fn settle_scored(
+        &self,
+        rec: &HandRecord,
+        scored: &[PatternScore],
+    ) -> Result<(Ledger, Vec<PatternScore>)> {
         let mut ledger = rec.ledger(4)?;
         let n = rec.seats.len();
         let mut scores = Vec::new();
@@ -216,9 +227,12 @@ impl Huanle3dRules {
                 ));
             }
         }
-        for w in &rec.wins {
+        for (i, w) in rec.wins.iter().enumerate() {
             let s = w.situation()?;
-            let sc = self.score(&s)?;
+            let sc = match scored.get(i) {
+                Some(x) => x.clone(),
+                None => self.score(&s)?,
+            };
             let wi = rec.seat(&w.winner, "wins[].winner")?;
             if winners.contains(&wi) {
                 return Err(Error::settlement(format!("{} wins twice", w.winner)));

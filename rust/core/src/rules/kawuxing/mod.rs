@@ -8,6 +8,7 @@
 //! multipliers → 起胡 minimum → cap.
 
 mod settle;
+pub mod table;
 #[cfg(test)]
 mod tests;
 
@@ -20,7 +21,7 @@ use crate::preset::{FanDef, FanOp, Options, PresetData};
 use crate::situation::{Situation, WinType};
 use crate::tile::{Counts, Tile};
 
-pub use settle::settle;
+pub use settle::{settle, settle_scored};
 
 /// 起胡 minimum (switch `min_multiplier`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

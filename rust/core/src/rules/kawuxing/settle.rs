@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::{DrawRule, KawuxingFlags, KawuxingRules, MaiMa, situation_from_value};
+use super::{DrawRule, KawuxingFlags, KawuxingRules, KawuxingScore, MaiMa, situation_from_value};
 use crate::error::{Error, Result};
 use crate::scoring::ledger::{Ledger, SettlementRules};
 use crate::tile::Tile;
@@ -97,6 +97,18 @@ pub fn settle(
     seats: &[String],
     events: &[Value],
     base_factor: i64,
+) -> Result<Ledger> {
+    settle_scored(r, seats, events, base_factor, &[])
+}
+
+/// [`settle`] with the wins already scored, in the order of the `win` events (the table settles
+/// each win with the score it was taken with); a win without a score is scored from its event.
+pub fn settle_scored(
+    r: &KawuxingRules,
+    seats: &[String],
+    events: &[Value],
+    base_factor: i64,
+    scored: &[KawuxingScore],
 ) -> Result<Ledger> {
     if seats.len() != 3 {
         return Err(Error::settlement(format!(
@@ -194,7 +206,10 @@ pub fn settle(
                 }
                 let (s, flags): (_, KawuxingFlags) =
                     situation_from_value(e).map_err(|x| err(i, x))?;
-                let sc = r.score(&s, flags).map_err(|x| err(i, x))?;
+                let sc = match scored.get(winners.len()) {
+                    Some(x) => x.clone(),
+                    None => r.score(&s, flags).map_err(|x| err(i, x))?,
+                };
                 let declared: Vec<String> = match e.get("liangdao") {
                     None | Some(Value::Null) => Vec::new(),
                     Some(Value::Array(a)) => a

@@ -12,6 +12,7 @@ use crate::scoring::ledger::Ledger;
 use crate::scoring::pattern::{CountedPattern, HandRecord, PatternScore, fan, param_int, pay};
 use crate::situation::{Situation, WinType};
 
+pub mod table;
 #[cfg(test)]
 mod tests;
 
@@ -229,6 +230,16 @@ impl ShaanxiRules {
     /// Settle one hand: instant kong income, then the win's 胡牌分数 (庄家翻倍) and 炮子 lines.
     /// No win = 荒庄: kong payments stand, nothing else.
     pub fn settle(&self, rec: &HandRecord) -> Result<(Ledger, Vec<PatternScore>)> {
+        self.settle_scored(rec, &[])
+    }
+
+    /// [`Self::settle`] with the wins already scored, in record order (the table settles each win
+    /// with the score it was taken with); a win without a score is scored from the record.
+    pub fn settle_scored(
+        &self,
+        rec: &HandRecord,
+        scored: &[PatternScore],
+    ) -> Result<(Ledger, Vec<PatternScore>)> {
         let mut ledger = rec.ledger(4)?;
         let n = rec.seats.len();
         let pao: Vec<i64> = rec
@@ -318,9 +329,12 @@ impl ShaanxiRules {
             }
         }
         let mut scores = Vec::new();
-        for w in &rec.wins {
+        for (i, w) in rec.wins.iter().enumerate() {
             let s = w.situation()?;
-            let sc = self.score(&s)?;
+            let sc = match scored.get(i) {
+                Some(x) => x.clone(),
+                None => self.score(&s)?,
+            };
             let wi = rec.seat(&w.winner, "wins[].winner")?;
             if s.dealer != (dealer == Some(wi)) {
                 return Err(Error::settlement(format!(

@@ -3,6 +3,7 @@
 //! 勒子) and the settlement of a hand on the shared ledger (承包, 抢杠 3 shares, 一炮多响). Spec:
 //! `shared/rules/shanghai.md`; numbers come from `presets/shanghai.toml`.
 
+pub mod table;
 #[cfg(test)]
 mod tests;
 
@@ -408,6 +409,12 @@ impl ShanghaiRules {
 /// 吃/碰/直杠 from each player's discards (承包 at `chengbao_claims`); for 抢杠 `discarder` is the
 /// robbed player.
 pub fn settle(r: &ShanghaiRules, hand: &Value) -> Result<Ledger> {
+    settle_scored(r, hand, &[])
+}
+
+/// [`settle`] with the wins already scored, in record order (the table settles each win with the
+/// score it was taken with); a win without a score is scored from the record.
+pub fn settle_scored(r: &ShanghaiRules, hand: &Value, scored: &[ShanghaiScore]) -> Result<Ledger> {
     let seats = crate::scoring::ledger::record_seats(hand, 4, "shanghai")?;
     let mut ledger = Ledger::new(
         seats.clone(),
@@ -447,7 +454,10 @@ pub fn settle(r: &ShanghaiRules, hand: &Value) -> Result<Ledger> {
         }
         discarder0 = Some(discarder);
         let (s, p) = situation_from_value(w)?;
-        let sc = r.score(&s, p)?;
+        let sc = match scored.get(i) {
+            Some(x) => x.clone(),
+            None => r.score(&s, p)?,
+        };
         let mut chengbao = None;
         if let Some(Value::Object(c)) = w.get("claims") {
             for (k, n) in c {

@@ -8,6 +8,7 @@
 //! `2^(番 − offset)` → per-payer amount `base × multiplier` (+ 自摸加底).
 
 mod fans;
+pub mod table;
 
 use serde_json::{Value, json};
 

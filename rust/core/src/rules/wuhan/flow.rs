@@ -116,7 +116,7 @@ impl Q<'_> {
         Some(WinOption::from_patterns(
             sc.per_payer,
             win_type.is_self_drawn(),
-            &sc.patterns,
+            sc,
         ))
     }
 }

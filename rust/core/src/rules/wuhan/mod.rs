@@ -15,6 +15,7 @@ use crate::tile::{Counts, Tile};
 use crate::wild::decompose_wild;
 
 pub mod flow;
+pub mod table;
 #[cfg(test)]
 mod tests;
 
@@ -454,6 +455,16 @@ impl WuhanRules {
     /// Settle one hand (one winner, 一炮单响): every loser pays base × winner × own factors, capped
     /// at 300 (金顶 when all three exceed it); 承包 moves the sum onto the 承包者. No win = 荒庄.
     pub fn settle(&self, rec: &HandRecord) -> Result<(Ledger, Vec<PatternScore>)> {
+        self.settle_scored(rec, &[])
+    }
+
+    /// [`Self::settle`] with the wins already scored, in record order (the table settles each win
+    /// with the score it was taken with); a win without a score is scored from the record.
+    pub fn settle_scored(
+        &self,
+        rec: &HandRecord,
+        scored: &[PatternScore],
+    ) -> Result<(Ledger, Vec<PatternScore>)> {
         let mut ledger = rec.ledger(4)?;
         if rec.wins.len() > 1 {
             return Err(Error::settlement("武汉 一炮单响: one winner per hand"));
@@ -463,7 +474,10 @@ impl WuhanRules {
             return Ok((ledger, Vec::new()));
         };
         let s = w.situation()?;
-        let sc = self.score(&s)?;
+        let sc = match scored.first() {
+            Some(x) => x.clone(),
+            None => self.score(&s)?,
+        };
         let wi = rec.seat(&w.winner, "wins[].winner")?;
         let dealer = rec.seat(
             rec.dealer

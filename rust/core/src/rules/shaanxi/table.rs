@@ -1,0 +1,36 @@
+//! 陕西 at the table: the hand record (下炮子 per seat, 逃跑) settled at the end with the wins'
+//! scores.
+
+use serde_json::json;
+
+use crate::error::{Error, Result};
+use crate::game::mahjong::preset::{book, pattern_record, pattern_scores};
+use crate::game::mahjong::{Mahjong, PresetTable, SEAT_NAMES};
+use crate::scoring::ledger::Ledger;
+use crate::scoring::pattern::HandRecord;
+use crate::variant::Rules;
+
+/// The 陕西 part of the table.
+#[derive(Debug)]
+pub struct ShaanxiTable;
+
+impl PresetTable for ShaanxiTable {
+    fn settle(&self, t: &Mahjong, ledger: &mut Ledger) -> Result<()> {
+        let Rules::Shaanxi(r) = t.variant.rules() else {
+            return Err(Error::rule("the 陕西 table needs the shaanxi preset"));
+        };
+        let mut rec = pattern_record(t);
+        if let Some(p) = &t.pao_zi {
+            let mut sd = serde_json::Map::new();
+            for (k, &x) in p.iter().enumerate() {
+                sd.insert(SEAT_NAMES[k].into(), json!({"pao_zi": x}));
+            }
+            rec["seat_data"] = serde_json::Value::Object(sd);
+        }
+        if let Some(e) = t.escaped {
+            rec["table"] = json!({"escaped": SEAT_NAMES[e]});
+        }
+        let rec = HandRecord::from_value(rec)?;
+        book(ledger, &r.settle_scored(&rec, &pattern_scores(t))?.0)
+    }
+}
