@@ -15,6 +15,7 @@ mod score_regional;
 mod score_sichuan;
 mod serve;
 mod settlement;
+mod table;
 mod tiles;
 mod variant;
 mod zipai;
@@ -35,7 +36,8 @@ mod _core {
     use crate::compat::{_set_compat_error, mcr_fan_calculator, mcr_shanten};
     #[pymodule_export]
     use crate::errors::{
-        HupaiError, InvalidHandError, InvalidTileError, RuleConfigError, SettlementError,
+        HupaiError, IllegalActionError, InvalidHandError, InvalidTileError, ReplayError,
+        RuleConfigError, SettlementError,
     };
     #[pymodule_export]
     use crate::flow::{
@@ -63,6 +65,11 @@ mod _core {
     use crate::serve::{serve_score, serve_score_batch, serve_shanten, serve_waits};
     #[pymodule_export]
     use crate::settlement::PySettlement;
+    #[pymodule_export]
+    use crate::table::{
+        PyAction, PyBot, PyEvent, PyMatch, PyObservation, PyTable, arrange_wall, build_wall,
+        check_games, game_seed, replay, seat_names, simulate_games, table_seats, tile_names,
+    };
     #[pymodule_export]
     use crate::tiles::{PyTile, format_tiles, from_counts, parse_tiles, to_counts};
     #[pymodule_export]
