@@ -108,11 +108,11 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_parsers(sub: Any) -> None:
+def add_parsers(sub: Any, default_variant: str) -> None:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
         "--variant",
-        default="sichuan",
+        default=default_variant,
         help="any preset the table plays: sichuan, mcr, hebei, huanle3d, shaanxi, hebei_draft4, shanghai, wuhan, kawuxing (3 seats), erren (2 seats), zipai_guilin / zipai_hunan (3 seats)",
     )
     common.add_argument("--set", action="append", metavar="SWITCH=VALUE", help="override a switch (repeatable)")

@@ -3,15 +3,8 @@ machine in the core (``hupai._core.Table``; the engine is ``hupai_core::game``).
 
 The table holds no rule: the deal, pre-play phases, claims and their priority, kongs, 过水, forced
 actions, the wall's end, settlement (each win scored once) and the next hand's dealer and carry are
-the core's, from the preset's ruleset and data. Python holds the agents:
-
-    >>> import hupai
-    >>> t = hupai.Table("sichuan", seed=1)
-    >>> res = t.run([hupai.GreedyBot(k) for k in range(t.n)])
-    >>> sum(res["balances"])
-    0
-    >>> hupai.replay(t.log).result == t.result
-    True
+the core's, from the preset's ruleset and data. Python holds the agents (examples: README.md, "Game
+flow"; ``docs/table.md``).
 
 Protocol: ``legal_actions(seat)``, ``step(action)`` (returns the ``Event`` objects it caused),
 ``observation(seat)``, ``events`` / ``log``, ``result``. Wall (deterministic, documented in

@@ -671,6 +671,9 @@ fn zipai_seat<'py>(py: Python<'py>, z: &Zipai, s: usize) -> PyResult<Bound<'py, 
 impl PyTable {
     #[new]
     #[pyo3(signature = (variant, seed = None, agents = None, *, dealer = AnyInt(0), prevalent_wind = AnyInt(0), wall = None, carry = None))]
+    #[pyo3(
+        text_signature = "(variant, seed=None, agents=None, *, dealer=0, prevalent_wind=0, wall=None, carry=None)"
+    )]
     fn new(
         variant: &Bound<'_, PyAny>,
         seed: Option<&Bound<'_, PyAny>>,
@@ -709,6 +712,9 @@ impl PyTable {
     /// checked against the deck.
     #[staticmethod]
     #[pyo3(signature = (variant, hands, wall, *, melds = None, dealer = AnyInt(0), draw = None, discard = None))]
+    #[pyo3(
+        text_signature = "(variant, hands, wall, *, melds=None, dealer=0, draw=None, discard=None)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn zipai_position(
         variant: &Bound<'_, PyAny>,
@@ -1605,6 +1611,7 @@ pub fn build_wall(variant: &Bound<'_, PyAny>, seed: &Bound<'_, PyAny>) -> BindRe
 /// yields ``draws`` from the front; the other tiles follow in index order (scenarios, tests).
 #[pyfunction]
 #[pyo3(signature = (variant, hands, draws = "", dealer = AnyInt(0)))]
+#[pyo3(text_signature = "(variant, hands, draws='', dealer=0)")]
 pub fn arrange_wall(
     variant: &Bound<'_, PyAny>,
     hands: Vec<String>,
@@ -1737,6 +1744,9 @@ fn trajectory<'py>(
 /// with ``trajectories``, the events as columns (one row per event).
 #[pyfunction]
 #[pyo3(signature = (variant, agents, seed, lo, hi, threads = AnyInt(1), trajectories = false, check = false))]
+#[pyo3(
+    text_signature = "(variant, agents, seed, lo, hi, threads=1, trajectories=False, check=False)"
+)]
 #[allow(clippy::too_many_arguments)]
 pub fn simulate_games<'py>(
     py: Python<'py>,
@@ -1793,6 +1803,7 @@ pub fn simulate_games<'py>(
 /// its JSON log). Raises on the first violation; returns totals.
 #[pyfunction]
 #[pyo3(signature = (variant, agents, seed, n, threads = AnyInt(1), json_replay_every = AnyInt(10)))]
+#[pyo3(text_signature = "(variant, agents, seed, n, threads=1, json_replay_every=10)")]
 pub fn check_games<'py>(
     py: Python<'py>,
     variant: &Bound<'py, PyAny>,

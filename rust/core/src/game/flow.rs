@@ -232,6 +232,21 @@ fn flow_of(variant: &Variant) -> Result<Flow<'_>> {
     })
 }
 
+/// A cheap necessary condition for [`waits`] (3n+1 tiles) or [`ready_discards`] (3n+2) being
+/// non-empty: shanten over the table's shapes at most 0, or a hand the preset's scorer may accept
+/// outside them (二人麻将 绿一色 乱牌, 上海 风一色 / 八花齐). The table skips the full query when false.
+pub fn may_be_ready(variant: &Variant, seat: &SeatState) -> Result<bool> {
+    let f = flow_of(variant)?;
+    if analysis::shanten_planned(&seat.counts, 0, sets_needed(seat), f.shapes) <= 0 {
+        return Ok(true);
+    }
+    Ok(match variant.rules() {
+        Rules::Erren(_) => seat.melds.is_empty() && all_green(&seat.counts),
+        Rules::Shanghai(_) => true,
+        _ => false,
+    })
+}
+
 /// The win shapes the table checks before asking the preset's scorer (bots plan with them).
 pub fn table_shapes(variant: &Variant) -> Result<Shapes> {
     Ok(flow_of(variant)?.shapes)

@@ -48,7 +48,9 @@ impl Mahjong {
         // The declarations the seat may make with a discard (河北 报听, 卡五星 亮倒, 二人 报听).
         self.ready_cache = Vec::new();
         if let Some(d) = &self.facts.declaration {
-            if !self.seats[seat].hand_locked {
+            if !self.seats[seat].hand_locked
+                && flow::may_be_ready(&self.variant, &self.seats[seat])?
+            {
                 let plain = self.plain_ctx();
                 let ready = flow::ready_discards(&self.variant, &self.seats[seat], seat, &plain)?;
                 let legal = &self.turn.opts.discards;
@@ -396,7 +398,8 @@ impl Mahjong {
             self.offer_hua = self.release(s, t);
             self.refresh_flowers(false);
             let plain = self.plain_ctx();
-            let ready = !flow::waits(&self.variant, &self.seats[s], s, &plain)?.is_empty();
+            let ready = flow::may_be_ready(&self.variant, &self.seats[s])?
+                && !flow::waits(&self.variant, &self.seats[s], s, &plain)?.is_empty();
             if !ready {
                 self.ready_since[s] = None;
             } else if self.ready_since[s].is_none() {
@@ -873,7 +876,9 @@ impl Mahjong {
             let plain = self.plain_ctx();
             let mut ready = Vec::new();
             for k in 0..self.n {
-                if !flow::waits(&self.variant, &self.seats[k], k, &plain)?.is_empty() {
+                if flow::may_be_ready(&self.variant, &self.seats[k])?
+                    && !flow::waits(&self.variant, &self.seats[k], k, &plain)?.is_empty()
+                {
                     ready.push(k);
                 }
             }
