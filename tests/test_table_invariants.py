@@ -135,3 +135,29 @@ def test_checking_mode_reports_bad_input() -> None:
         check_games("sichuan", ["nobody"] * 4, 1, 10)
     with pytest.raises(hupai.RuleConfigError):
         check_games("sichuan", ["random"] * 4, 1, 10, threads=0)
+
+
+def test_tables_step_together_like_single_tables() -> None:
+    from hupai._core import Tables
+
+    seeds = list(range(8))
+    ts = Tables("mcr", seeds)
+    rng = random.Random(3)
+    choices_per: list[list[int]] = [[] for _ in seeds]
+    while True:
+        counts = ts.legal_counts()
+        if all(c == 0 for c in counts):
+            break
+        picks = [rng.randrange(c) if c else -1 for c in counts]
+        for i, p in enumerate(picks):
+            if p >= 0:
+                choices_per[i].append(p)
+        ts.step(picks)
+    assert all(a == -1 for a in ts.to_act())
+    for i, s in enumerate(seeds):  # the same choices on a single table give the same hand
+        t = Table("mcr", seed=s, dealer=i % 4)
+        for p in choices_per[i]:
+            t.step(t.legal_actions()[p])
+        assert t.log == ts.log(i) and t.result == ts.result(i)
+    with pytest.raises(hupai.IllegalActionError):
+        Tables("mcr", [1]).step([999])

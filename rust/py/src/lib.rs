@@ -67,8 +67,9 @@ mod _core {
     use crate::settlement::PySettlement;
     #[pymodule_export]
     use crate::table::{
-        PyAction, PyBot, PyEvent, PyMatch, PyObservation, PyTable, arrange_wall, build_wall,
-        check_games, game_seed, replay, seat_names, simulate_games, table_seats, tile_names,
+        PyAction, PyBot, PyEvent, PyMatch, PyObservation, PyTable, PyTables, arrange_wall,
+        build_wall, check_games, game_seed, replay, seat_names, simulate_games, table_seats,
+        tile_names,
     };
     #[pymodule_export]
     use crate::tiles::{PyTile, format_tiles, from_counts, parse_tiles, to_counts};

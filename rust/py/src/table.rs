@@ -178,7 +178,7 @@ impl PyAction {
         value: Option<AnyInt>,
     ) -> BindResult<PyAction> {
         let kind = ActionKind::parse(kind).map_err(|e| illegal(e.to_string()))?;
-        let seat: u8 = seat.within("seat", 0, 7, |m| illegal(m))?;
+        let seat: u8 = seat.within("seat", 0, 7, illegal)?;
         let mut fam: Option<Pieces> = None;
         let mut check = |p: Pieces| -> BindResult<()> {
             match fam {
@@ -209,7 +209,7 @@ impl PyAction {
             }
         }
         let value = value
-            .map(|v| v.within("value", -1_000_000, 1_000_000, |m| illegal(m)))
+            .map(|v| v.within("value", -1_000_000, 1_000_000, illegal))
             .transpose()?;
         Ok(PyAction {
             a: Action {
@@ -472,10 +472,10 @@ impl PyBot {
         let chosen = &mine[i];
         for x in legal.try_iter()? {
             let x = x?;
-            if let Ok(a) = x.cast::<PyAction>() {
-                if &a.get().a == chosen {
-                    return Ok(x.unbind());
-                }
+            if let Ok(a) = x.cast::<PyAction>()
+                && &a.get().a == chosen
+            {
+                return Ok(x.unbind());
             }
         }
         Ok(interned(py, chosen, t.t.pieces())?.into_any())
@@ -555,11 +555,10 @@ impl PyTable {
             self.t.legal_into(seat, &mut buf);
             self.legal_cache = Some((v, seat, buf));
         }
-        &self
-            .legal_cache
+        self.legal_cache
             .as_ref()
             .map(|c| c.2.as_slice())
-            .unwrap_or(&[])[..]
+            .unwrap_or(&[])
     }
 
     fn mahjong(&self) -> Option<&Mahjong> {
@@ -688,8 +687,8 @@ impl PyTable {
             Some(s) if !s.is_none() => seed_of(s)?,
             _ => 0,
         };
-        let dealer: usize = dealer.within("dealer", 0, 7, |m| rule(m))?;
-        let wind: u8 = prevalent_wind.within("prevalent_wind", 0, 3, |m| rule(m))?;
+        let dealer: usize = dealer.within("dealer", 0, 7, rule)?;
+        let wind: u8 = prevalent_wind.within("prevalent_wind", 0, 3, rule)?;
         let t = PyTable::build(v, seed, dealer, wind, wall, carry)?;
         let agents = match agents.filter(|a| !a.is_none()) {
             None => None,
@@ -726,7 +725,7 @@ impl PyTable {
         discard: Option<(AnyInt, Bound<'_, PyAny>)>,
     ) -> BindResult<PyTable> {
         let v = variant_arg(variant)?;
-        let dealer: usize = dealer.within("dealer", 0, 2, |m| rule(m))?;
+        let dealer: usize = dealer.within("dealer", 0, 2, rule)?;
         let hs: Vec<Vec<u8>> = hands
             .try_iter()?
             .map(|h| pieces_in(&h?, Pieces::Cards, "hands"))
@@ -754,13 +753,13 @@ impl PyTable {
         }
         let w = pieces_in(wall, Pieces::Cards, "wall")?;
         let start = match (draw, discard) {
-            (Some(s), None) => PositionStart::Draw(s.within("draw", 0, 2, |m| rule(m))?),
+            (Some(s), None) => PositionStart::Draw(s.within("draw", 0, 2, rule)?),
             (None, Some((s, c))) => {
                 let (p, code) = piece_of(&c)?;
                 if p != Pieces::Cards {
                     return Err(rule("discard: a 字牌 card"));
                 }
-                PositionStart::Discard(s.within("discard seat", 0, 2, |m| rule(m))?, code)
+                PositionStart::Discard(s.within("discard seat", 0, 2, rule)?, code)
             }
             _ => return Err(rule("give draw=seat or discard=(seat, card)")),
         };
@@ -855,7 +854,7 @@ impl PyTable {
         };
         let seat = match seat {
             None => to_act,
-            Some(s) => s.within("seat", 0, 7, |m| illegal(m))?,
+            Some(s) => s.within("seat", 0, 7, illegal)?,
         };
         let pieces = self.t.pieces();
         let legal = self.legal_vec(seat);
@@ -876,13 +875,13 @@ impl PyTable {
             ))
         })?;
         let a = a.get();
-        if let Some(p) = a.pieces {
-            if p != self.t.pieces() {
-                return Err(illegal(format!(
-                    "{} names pieces of another game",
-                    a.__repr__()
-                )));
-            }
+        if let Some(p) = a.pieces
+            && p != self.t.pieces()
+        {
+            return Err(illegal(format!(
+                "{} names pieces of another game",
+                a.__repr__()
+            )));
         }
         let first = self.apply_checked(&a.a)?;
         let pieces = self.t.pieces();
@@ -892,7 +891,7 @@ impl PyTable {
     /// What ``seat`` sees (its own tiles, every meld, river and public declaration).
     fn observation(slf: Bound<'_, Self>, seat: AnyInt) -> BindResult<PyObservation> {
         let n = slf.borrow().t.seats();
-        let seat: usize = seat.within("seat", 0, n as i64 - 1, |m| rule(m))?;
+        let seat: usize = seat.within("seat", 0, n as i64 - 1, rule)?;
         Ok(PyObservation {
             table: slf.unbind(),
             seat,
@@ -999,7 +998,7 @@ impl PyTable {
     #[pyo3(signature = (seat = None))]
     fn auto_action(&mut self, py: Python<'_>, seat: Option<AnyInt>) -> BindResult<Py<PyAction>> {
         let s = match seat {
-            Some(s) => s.within("seat", 0, 7, |m| illegal(m))?,
+            Some(s) => s.within("seat", 0, 7, illegal)?,
             None => self.t.to_act().ok_or_else(|| illegal("the hand is over"))?,
         };
         let a = self.auto_choice(s)?;
@@ -1008,7 +1007,7 @@ impl PyTable {
 
     /// 逃跑: ``seat`` leaves; the hand ends with the preset's escape penalty (陕西).
     fn escape<'py>(&mut self, py: Python<'py>, seat: AnyInt) -> BindResult<Bound<'py, PyList>> {
-        let s: u8 = seat.within("seat", 0, 7, |m| illegal(m))?;
+        let s: u8 = seat.within("seat", 0, 7, illegal)?;
         let first = self.t.step(&Action::new(ActionKind::Escape, s, None))?;
         let p = self.t.pieces();
         Ok(event_list(py, &self.t.events()[first..], p)?)
@@ -1023,7 +1022,7 @@ impl PyTable {
         seat: AnyInt,
         on: bool,
     ) -> BindResult<Bound<'py, PyList>> {
-        let s: u8 = seat.within("seat", 0, 7, |m| illegal(m))?;
+        let s: u8 = seat.within("seat", 0, 7, illegal)?;
         let first = self
             .t
             .step(&Action::valued(ActionKind::AutoPlay, s, i32::from(on)))?;
@@ -1034,7 +1033,7 @@ impl PyTable {
     /// Scenario set-up before the first decision: the last ``n`` live-wall tiles are set aside
     /// (never drawn), as if the hand were that far on. Logged in the ``start`` record.
     fn set_aside(&mut self, n: AnyInt) -> BindResult<()> {
-        let n: usize = n.within("n", 0, 1000, |m| rule(m))?;
+        let n: usize = n.within("n", 0, 1000, rule)?;
         self.legal_cache = None;
         Ok(self.t.set_aside(n)?)
     }
@@ -1134,7 +1133,7 @@ impl PyTable {
     }
     /// A seat's standing tiles / concealed cards, names.
     fn hand(&self, seat: AnyInt) -> BindResult<Vec<String>> {
-        let s: usize = seat.within("seat", 0, self.t.seats() as i64 - 1, |m| rule(m))?;
+        let s: usize = seat.within("seat", 0, self.t.seats() as i64 - 1, rule)?;
         Ok(match &self.t {
             Table::Mahjong(m) => names(Pieces::Tiles, &m.hand_tiles(s)),
             Table::Zipai(z) => {
@@ -1340,7 +1339,7 @@ impl PyTable {
     }
     /// A seat's hand as text (standing tiles, then melds).
     fn hand_text(&self, seat: AnyInt) -> BindResult<String> {
-        let s: usize = seat.within("seat", 0, self.t.seats() as i64 - 1, |m| rule(m))?;
+        let s: usize = seat.within("seat", 0, self.t.seats() as i64 - 1, rule)?;
         Ok(match &self.t {
             Table::Mahjong(m) => {
                 let h: Vec<String> = names(Pieces::Tiles, &m.hand_tiles(s));
@@ -1505,11 +1504,11 @@ impl PyObservation {
     fn revealed(&self, py: Python<'_>) -> std::collections::BTreeMap<usize, Vec<u32>> {
         self.with(py, |t| {
             let mut out = std::collections::BTreeMap::new();
-            if let Some(m) = t.mahjong() {
-                if m.facts.declaration.as_ref().is_some_and(|d| d.reveal) {
-                    for &s in &m.declared {
-                        out.insert(s, counts(&m.seats[s].counts));
-                    }
+            if let Some(m) = t.mahjong()
+                && m.facts.declaration.as_ref().is_some_and(|d| d.reveal)
+            {
+                for &s in &m.declared {
+                    out.insert(s, counts(&m.seats[s].counts));
                 }
             }
             out
@@ -1625,7 +1624,7 @@ pub fn arrange_wall(
             "arrange_wall: mahjong presets (字牌: Table.zipai_position)",
         ));
     }
-    let dealer: usize = dealer.within("dealer", 0, c.seats() as i64 - 1, |m| rule(m))?;
+    let dealer: usize = dealer.within("dealer", 0, c.seats() as i64 - 1, rule)?;
     let hs: Vec<Vec<Tile>> = hands
         .iter()
         .map(|h| {
@@ -1668,7 +1667,7 @@ pub fn replay(log: &Bound<'_, PyAny>) -> BindResult<PyTable> {
 #[pyfunction]
 pub fn game_seed(master: &Bound<'_, PyAny>, index: AnyInt) -> BindResult<u64> {
     let m = seed_of(master)?;
-    let i: u64 = index.within("index", 0, i64::MAX, |x| rule(x))?;
+    let i: u64 = index.within("index", 0, i64::MAX, rule)?;
     Ok(hupai_core::game::rng::game_seed(m, i))
 }
 
@@ -1763,9 +1762,9 @@ pub fn simulate_games<'py>(
     let c = Compiled::new(v)?;
     let a = agents_of(&agents, c.seats())?;
     let seed = seed_of(seed)?;
-    let lo: u64 = lo.within("lo", 0, i64::MAX, |m| rule(m))?;
-    let hi: u64 = hi.within("hi", lo as i64, i64::MAX, |m| rule(m))?;
-    let threads: usize = threads.within("threads", 1, 1024, |m| rule(m))?;
+    let lo: u64 = lo.within("lo", 0, i64::MAX, rule)?;
+    let hi: u64 = hi.within("hi", lo as i64, i64::MAX, rule)?;
+    let threads: usize = threads.within("threads", 1, 1024, rule)?;
     let opt = hupai_core::game::sim::SimOptions {
         check,
         keep_events: trajectories,
@@ -1817,9 +1816,9 @@ pub fn check_games<'py>(
     let c = Compiled::new(v)?;
     let a = agents_of(&agents, c.seats())?;
     let seed = seed_of(seed)?;
-    let n: u64 = n.within("n", 0, i64::MAX, |m| rule(m))?;
-    let threads: usize = threads.within("threads", 1, 1024, |m| rule(m))?;
-    let every: u64 = json_replay_every.within("json_replay_every", 0, i64::MAX, |m| rule(m))?;
+    let n: u64 = n.within("n", 0, i64::MAX, rule)?;
+    let threads: usize = threads.within("threads", 1, 1024, rule)?;
+    let every: u64 = json_replay_every.within("json_replay_every", 0, i64::MAX, rule)?;
     let st = py.detach(|| hupai_core::game::sim::check_run(&c, &a, seed, n, threads, every))?;
     let d = PyDict::new(py);
     d.set_item("hands", st.hands)?;
@@ -1923,7 +1922,7 @@ impl PyMatch {
         n: AnyInt,
         agents: Option<&Bound<'_, PyAny>>,
     ) -> BindResult<Vec<i64>> {
-        let n: usize = n.within("n", 0, 1_000_000, |m| rule(m))?;
+        let n: usize = n.within("n", 0, 1_000_000, rule)?;
         for _ in 0..n {
             self.play_hand(py, agents)?;
         }
@@ -1988,7 +1987,7 @@ impl PyMatch {
 /// The seat names of the ledger for ``n`` seats (``E S W N``).
 #[pyfunction]
 pub fn seat_names(n: AnyInt) -> BindResult<Vec<String>> {
-    let n: usize = n.within("n", 2, 8, |m| rule(m))?;
+    let n: usize = n.within("n", 2, 8, rule)?;
     Ok((0..n).map(|k| SEAT_NAMES[k].to_string()).collect())
 }
 
@@ -2005,4 +2004,140 @@ pub fn tile_names() -> Vec<String> {
 #[pyfunction]
 pub fn table_seats(variant: &Bound<'_, PyAny>) -> BindResult<usize> {
     Ok(Compiled::new(variant_arg(variant)?)?.seats())
+}
+
+// ------------------------------------------------------------------------------------ Tables
+
+/// ``N`` hands of one variant stepped together (vectorised environments): ``Tables(variant,
+/// seeds, dealers=None)``. ``to_act()`` gives every table's seat to decide (-1: over),
+/// ``legal_counts()`` the number of legal actions each, ``legal(i)`` table ``i``'s actions, and
+/// ``step(choices)`` applies one choice per table in one core call (an index into its legal
+/// actions; -1 leaves it as it is). The GIL is released while the tables step.
+#[pyclass(module = "hupai._core", name = "Tables")]
+pub struct PyTables {
+    tables: Vec<Table>,
+    legal: Vec<Vec<Action>>,
+    pieces: Pieces,
+}
+
+impl PyTables {
+    fn refresh(&mut self, i: usize) {
+        let t = &self.tables[i];
+        match t.to_act() {
+            Some(s) => t.legal_into(s, &mut self.legal[i]),
+            None => self.legal[i].clear(),
+        }
+    }
+}
+
+#[pymethods]
+impl PyTables {
+    #[new]
+    #[pyo3(signature = (variant, seeds, dealers = None))]
+    fn new(
+        variant: &Bound<'_, PyAny>,
+        seeds: Vec<i64>,
+        dealers: Option<Vec<i64>>,
+    ) -> BindResult<PyTables> {
+        let c = Compiled::new(variant_arg(variant)?)?;
+        let n = c.seats();
+        if let Some(d) = &dealers
+            && d.len() != seeds.len()
+        {
+            return Err(rule("dealers: one per seed"));
+        }
+        let mut tables = Vec::with_capacity(seeds.len());
+        for (i, &s) in seeds.iter().enumerate() {
+            let dealer = dealers
+                .as_ref()
+                .map_or(i % n, |d| d[i].rem_euclid(n as i64) as usize);
+            tables.push(c.table(TableSetup {
+                seed: i128::from(s),
+                dealer,
+                ..TableSetup::default()
+            })?);
+        }
+        let mut me = PyTables {
+            legal: vec![Vec::new(); tables.len()],
+            tables,
+            pieces: c.pieces(),
+        };
+        for i in 0..me.tables.len() {
+            me.refresh(i);
+        }
+        Ok(me)
+    }
+
+    fn __len__(&self) -> usize {
+        self.tables.len()
+    }
+
+    /// Every table's seat to decide (-1 when its hand is over).
+    fn to_act(&self) -> Vec<i64> {
+        self.tables
+            .iter()
+            .map(|t| t.to_act().map_or(-1, |s| s as i64))
+            .collect()
+    }
+
+    /// The number of legal actions of every table's seat to decide.
+    fn legal_counts(&self) -> Vec<usize> {
+        self.legal.iter().map(Vec::len).collect()
+    }
+
+    /// Table ``i``'s legal actions.
+    fn legal<'py>(&self, py: Python<'py>, i: AnyInt) -> BindResult<Bound<'py, PyList>> {
+        let i: usize = i.within("i", 0, self.tables.len() as i64 - 1, rule)?;
+        Ok(action_list(py, &self.legal[i], self.pieces)?)
+    }
+
+    /// Apply one choice per table (an index into its legal actions; -1: skip). Returns how many
+    /// hands are over.
+    fn step(&mut self, py: Python<'_>, choices: Vec<i64>) -> BindResult<usize> {
+        if choices.len() != self.tables.len() {
+            return Err(illegal(format!(
+                "step: {} choices for {} tables",
+                choices.len(),
+                self.tables.len()
+            )));
+        }
+        for (i, &c) in choices.iter().enumerate() {
+            if c >= 0 && c as usize >= self.legal[i].len() {
+                return Err(illegal(format!(
+                    "table {i}: choice {c} of {} legal actions",
+                    self.legal[i].len()
+                )));
+            }
+        }
+        let PyTables { tables, legal, .. } = self;
+        py.detach(|| -> Result<(), CoreError> {
+            for (i, &c) in choices.iter().enumerate() {
+                if c >= 0 {
+                    let a = legal[i][c as usize].clone();
+                    tables[i].apply(&a)?;
+                    match tables[i].to_act() {
+                        Some(s) => tables[i].legal_into(s, &mut legal[i]),
+                        None => legal[i].clear(),
+                    }
+                }
+            }
+            Ok(())
+        })?;
+        Ok(self.tables.iter().filter(|t| t.is_done()).count())
+    }
+
+    /// Table ``i``'s result (``None`` while its hand goes on).
+    fn result<'py>(&self, py: Python<'py>, i: AnyInt) -> BindResult<Bound<'py, PyAny>> {
+        let i: usize = i.within("i", 0, self.tables.len() as i64 - 1, rule)?;
+        Ok(match self.tables[i].result_json() {
+            Some(r) => result_py(py, &r)?,
+            None => py.None().into_bound(py),
+        })
+    }
+
+    /// Table ``i``'s event log (JSON records).
+    fn log<'py>(&self, py: Python<'py>, i: AnyInt) -> BindResult<Bound<'py, PyAny>> {
+        let i: usize = i.within("i", 0, self.tables.len() as i64 - 1, rule)?;
+        Ok(json_to_py(py, &Value::Array(self.tables[i].log_json()))?)
+    }
 }

@@ -347,10 +347,10 @@ fn mahjong_greedy(
     let void = target_void(m, seat);
     for (i, a) in legal.iter().enumerate() {
         match a.kind {
-            ActionKind::ConcealedKong | ActionKind::AddedKong => {
-                if !a.tile.is_some_and(|t| void_tile(void, t)) {
-                    return i;
-                }
+            ActionKind::ConcealedKong | ActionKind::AddedKong
+                if !a.tile.is_some_and(|t| void_tile(void, t)) =>
+            {
+                return i;
             }
             ActionKind::PiziKong => {
                 let t = a.tile.unwrap_or(0);
@@ -421,12 +421,13 @@ fn zipai_greedy(z: &Zipai, seat: usize, legal: &[Action], rng: &mut BotRng) -> u
             let ws = zr::waits(r, &spec, false).unwrap_or_default();
             let top = ws.iter().map(|w| i64::from(w.huxi)).max().unwrap_or(-1);
             let ci = usize::from(c);
-            let mut near: i64 = 0;
-            for j in ci.saturating_sub(2)..=(ci + 2).min(19) {
-                if j != ci && j / 10 == ci / 10 {
-                    near += i64::from(hand[j]);
-                }
-            }
+            let lo = ci.saturating_sub(2);
+            let mut near: i64 = hand[lo..=(ci + 2).min(19)]
+                .iter()
+                .enumerate()
+                .filter(|&(d, _)| lo + d != ci && (lo + d) / 10 == ci / 10)
+                .map(|(_, &x)| i64::from(x))
+                .sum();
             near += i64::from(hand[(ci + 10) % 20]);
             let jitter = (rng.below(10)) as i64;
             let key = top * 1_000_000

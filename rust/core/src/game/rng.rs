@@ -57,7 +57,11 @@ impl PyRandom {
 
     /// MT19937 `init_by_array` (the key words of the seed).
     fn from_key(key: &[u32]) -> PyRandom {
-        let mut r = PyRandom::init_genrand(19_650_218);
+        // `init_genrand(19650218)` is the same for every seed: computed once.
+        static BASE: std::sync::OnceLock<PyRandom> = std::sync::OnceLock::new();
+        let mut r = BASE
+            .get_or_init(|| PyRandom::init_genrand(19_650_218))
+            .clone();
         let mt = &mut r.mt;
         let mut i = 1usize;
         let mut j = 0usize;

@@ -124,7 +124,7 @@ impl PresetTable for WuhanTable {
                 seat_data.insert(SEAT_NAMES[d].into(), json!({"ready": ready}));
             }
         }
-        for k in 0..t.n {
+        for (k, name) in SEAT_NAMES.iter().enumerate().take(t.n) {
             let mut f = json!({
                 "openings": 0, "ming_gang": 0, "an_gang": 0,
                 "hongzhong_gang": t.pizi_kongs[k][0], "laizi_gang": t.pizi_kongs[k][1],
@@ -148,7 +148,7 @@ impl PresetTable for WuhanTable {
             if sources.len() >= 3 && winners.contains(&k) {
                 f["third_opening_from"] = json!(SEAT_NAMES[sources[2]]);
             }
-            let e = seat_data.entry(SEAT_NAMES[k]).or_insert_with(|| json!({}));
+            let e = seat_data.entry(*name).or_insert_with(|| json!({}));
             if let (Some(e), Some(f)) = (e.as_object_mut(), f.as_object()) {
                 for (a, b) in f {
                     e.insert(a.clone(), b.clone());
