@@ -2,6 +2,7 @@
 //! file (`presets/<id>.toml`) cannot say.
 
 pub mod erren;
+pub mod gouji;
 pub mod hebei;
 pub mod hebei_draft4;
 pub mod huanle3d;
