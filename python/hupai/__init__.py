@@ -66,6 +66,7 @@ from hupai.errors import (
 )
 from hupai.sichuan import max_win_value
 from hupai import zipai
+from hupai import gouji
 from hupai import kawuxing
 from hupai import hebei, hebei_draft4, shanghai
 from hupai import game
@@ -83,6 +84,7 @@ __all__ = [
     "batch",
     "DefensiveBot",
     "game",
+    "gouji",
     "GreedyBot",
     "Match",
     "RandomBot",

@@ -73,6 +73,47 @@ impl Action {
         }
     }
 
+    /// Flat action id (docs/gouji.md "Action space"): 0 pass, 1 yield, 2 show, 3 no_show,
+    /// 4 revolt, 5 no_revolt, 6 yaotou, 7 wutou, 8 xuandian, 9 no_xuandian, 10 + rank for
+    /// `return:<rank>` (rank index 0..15 = 3 … W), [`ACTION_PLAY_BASE`] + [`play_id`] for a play.
+    pub fn id(&self) -> u32 {
+        match self {
+            Action::Pass => 0,
+            Action::Yield => 1,
+            Action::Show => 2,
+            Action::NoShow => 3,
+            Action::Revolt => 4,
+            Action::NoRevolt => 5,
+            Action::Head(true) => 6,
+            Action::Head(false) => 7,
+            Action::XuanDian(true) => 8,
+            Action::XuanDian(false) => 9,
+            Action::Return(r) => 10 + u32::from(*r),
+            Action::Play(p) => ACTION_PLAY_BASE + super::play::play_id(p),
+        }
+    }
+
+    /// Inverse of [`Action::id`]; `None` for an id that names no action.
+    pub fn from_id(id: u32) -> Option<Action> {
+        Some(match id {
+            0 => Action::Pass,
+            1 => Action::Yield,
+            2 => Action::Show,
+            3 => Action::NoShow,
+            4 => Action::Revolt,
+            5 => Action::NoRevolt,
+            6 => Action::Head(true),
+            7 => Action::Head(false),
+            8 => Action::XuanDian(true),
+            9 => Action::XuanDian(false),
+            10..25 => Action::Return((id - 10) as u8),
+            _ if id >= ACTION_PLAY_BASE => {
+                Action::Play(super::play::play_from_id(id - ACTION_PLAY_BASE)?)
+            }
+            _ => return None,
+        })
+    }
+
     /// Parse the text form (see [`Action::text`]); Chinese words 过/让/亮/革命/要头/无头/宣点 work too.
     pub fn parse(text: &str) -> Result<Action> {
         let t = text.trim();
@@ -108,6 +149,11 @@ impl Action {
         Ok(a)
     }
 }
+
+/// First action id of the plays (see [`Action::id`]).
+pub const ACTION_PLAY_BASE: u32 = 32;
+/// Number of action ids.
+pub const N_ACTION_IDS: u32 = ACTION_PLAY_BASE + super::play::N_PLAY_IDS;
 
 /// What the seat to act is asked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1625,6 +1671,27 @@ impl GoujiHand {
         })
     }
 
+    /// The hand's settlement as a zero-sum ledger (seats named `"0"` … `"5"`): one
+    /// `ADJUSTMENT` event with every seat's team score (§7.2). `None` while the hand runs.
+    pub fn ledger(&self) -> Result<Option<crate::scoring::ledger::Ledger>> {
+        use crate::scoring::ledger::{Ledger, SettlementRules};
+        let Some(o) = &self.outcome else {
+            return Ok(None);
+        };
+        let names: Vec<String> = (0..SEATS).map(|s| s.to_string()).collect();
+        let mut l = Ledger::new(names.clone(), SettlementRules::default())?;
+        if !o.void {
+            let deltas: Vec<(String, i64)> = names.into_iter().zip(o.scores).collect();
+            let reason = if o.chuan_san_hu {
+                "够级: team sums of place points, 串三户"
+            } else {
+                "够级: team sums of place points"
+            };
+            l.record_deltas("ADJUSTMENT", reason, &deltas, None)?;
+        }
+        Ok(Some(l))
+    }
+
     /// Every card is somewhere: hands + table + 革命 discards = the 216 cards.
     pub fn cards_conserved(&self) -> bool {
         let mut sum = self.played;
@@ -1779,6 +1846,21 @@ impl GoujiHand {
             "played": format_counts(&self.played),
             "shows": self.shows,
         })
+    }
+
+    /// Test hook: make the first logged tribute claim other cards than were given.
+    #[cfg(test)]
+    pub(crate) fn forge_first_tribute_for_test(&mut self) {
+        if let Some(Event::Tribute { cards, .. }) = self
+            .events
+            .iter_mut()
+            .find(|e| matches!(e, Event::Tribute { .. }))
+        {
+            if let Some(r) = (0..N_RANKS).find(|&r| cards[r] > 0) {
+                cards[r] -= 1;
+                cards[0] += 1;
+            }
+        }
     }
 
     /// Whether `s`'s remaining cards are only 3s (闷 exposure).

@@ -447,3 +447,72 @@ pub fn simulate_serial(
     }
     Ok(st)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::gouji::outcome::Obligation;
+
+    fn finished() -> GoujiHand {
+        let mut h = GoujiHand::new(GoujiRules::default(), 3, Carry::default(), true).unwrap();
+        let mut rngs: [Rng; SEATS] = std::array::from_fn(|s| Rng::new(s as u64));
+        play_hand(
+            &mut h,
+            &[BotKind::Greedy; SEATS],
+            &mut rngs,
+            true,
+            &mut Vec::new(),
+        )
+        .unwrap();
+        h
+    }
+
+    #[test]
+    fn the_checks_catch_violations() {
+        let h = finished();
+        let o = h.outcome().unwrap().clone();
+        assert!(check_outcome(&h, &o).is_ok());
+        let mut bad = o.clone();
+        bad.scores[0] += 1;
+        assert!(check_outcome(&h, &bad).is_err(), "scores");
+        let mut bad = o.clone();
+        bad.places.swap(0, 1);
+        bad.places[1] = bad.places[0];
+        assert!(check_outcome(&h, &bad).is_err(), "places");
+        let mut bad = o.clone();
+        bad.chuan_san_hu = !bad.chuan_san_hu;
+        assert!(check_outcome(&h, &bad).is_err(), "串三户");
+        let r = GoujiRules::default();
+        let next = h.next_carry().unwrap();
+        assert!(check_carry(&r, h.carry(), &o, &next).is_ok());
+        let mut bad = next.clone();
+        if let Some(x) = bad
+            .obligations
+            .iter_mut()
+            .find(|x| x.kind == TributeKind::Luo)
+        {
+            x.n += 1;
+        }
+        assert!(check_carry(&r, h.carry(), &o, &bad).is_err(), "落贡");
+        // A tribute that does not give the highest cards.
+        let carry = Carry {
+            hand_in_session: 1,
+            obligations: vec![Obligation {
+                kind: TributeKind::Luo,
+                from: 0,
+                to: 1,
+                n: 2,
+            }],
+        };
+        let h2 = GoujiHand::new(r, 4, carry, true).unwrap();
+        assert!(check_start(&h2).is_ok());
+        let mut forged = h2.clone();
+        forged.forge_first_tribute_for_test();
+        assert!(check_start(&forged).is_err(), "tribute cards");
+        // An action outside the legal list.
+        let mut h3 = GoujiHand::new(r, 5, Carry::default(), true).unwrap();
+        let seat = h3.to_act().unwrap();
+        let legal = h3.legal_actions(seat);
+        assert!(check_action(&h3, seat, &Action::Yield, &legal).is_err());
+    }
+}

@@ -631,6 +631,18 @@ fn e10_burn_failure() {
 }
 
 #[test]
+fn ledger_is_zero_sum_and_matches_scores() {
+    let r = GoujiRules::default();
+    play_hands(&r, 4, 3, &all_bots(BotKind::Greedy), false, |h| {
+        let l = h.ledger().unwrap().unwrap();
+        let bal: Vec<i64> = l.balances().into_iter().map(|(_, b)| b).collect();
+        assert_eq!(bal, h.outcome().unwrap().scores.to_vec());
+        assert_eq!(bal.iter().sum::<i64>(), 0);
+    })
+    .unwrap();
+}
+
+#[test]
 fn e11_wutou_after_touke() {
     let d = GoujiRules::default();
     let mut h = GoujiHand::from_position(
@@ -964,6 +976,14 @@ fn play_ids_round_trip() {
         }
     }
     assert_eq!(play_from_id(play_id(&p("WW2229999"))), Some(p("WW2229999")));
+    for id in 0..40 {
+        if let Some(a) = Action::from_id(id) {
+            assert_eq!(a.id(), id);
+            assert_eq!(Action::parse(&a.text()).unwrap(), a);
+        }
+    }
+    let a = Action::Play(p("ww888"));
+    assert_eq!(Action::from_id(a.id()), Some(a));
 }
 
 #[test]
