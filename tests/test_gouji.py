@@ -9,6 +9,7 @@ import io
 import itertools
 import json
 import os
+import re
 from collections import Counter
 from functools import lru_cache
 from pathlib import Path
@@ -534,3 +535,17 @@ def test_cli_play_in_the_terminal() -> None:
     assert out.count("places: 头科") == 2 and "totals" in out
     rc, out, _ = _cli(["gouji", "play", "--seed", "4"], "q\n")
     assert rc == 0 and "you are asked" in out
+
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "gouji.md"
+DOC_BLOCKS = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+
+
+@pytest.mark.parametrize("code", DOC_BLOCKS, ids=[f"block{i}" for i in range(len(DOC_BLOCKS))])
+def test_docs_examples_run(code: str) -> None:
+    assert len(DOC_BLOCKS) >= 5
+    exec(compile(code, str(DOC), "exec"), {"__name__": "docs"})
+
+
+def test_action_space_documented() -> None:
+    assert gouji.ACTION_SPACE == 93_957 and "93,957" in DOC.read_text(encoding="utf-8")
