@@ -12,7 +12,9 @@ use hupai_core::rules::gouji::{BotKind, GoujiHand, GoujiRules, Play};
 fn bench_plays(c: &mut Criterion) {
     let r = GoujiRules::default();
     // A dealt hand (seed 1, seat 0) and a mid-game hand.
-    let dealt = GoujiHand::new(r, 1, Default::default(), false).unwrap().hands()[0];
+    let dealt = GoujiHand::new(r, 1, Default::default(), false)
+        .unwrap()
+        .hands()[0];
     let mid = parse_counts("WwA2KKQQQJ9995544").unwrap();
     let mut buf: Vec<Play> = Vec::with_capacity(1024);
     c.bench_function("gouji/leads/dealt-36", |b| {
