@@ -229,8 +229,8 @@ def _cmd_play(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO |
                 try:
                     g.step(text)
                     break
-                except HupaiError as e:
-                    print(f"not allowed: {e}", file=out)
+                except HupaiError as err:
+                    print(f"not allowed: {err}", file=out)
         for e in g.events[seen:]:
             d = _describe(e)
             if d:
