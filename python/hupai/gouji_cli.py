@@ -188,22 +188,23 @@ def _cmd_play(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO |
     for k in range(args.hands):
         g = gouji.Game(args.seed + k, carry, rules=r)
         print(f"== hand {k + 1} (seed {args.seed + k}); you are seat {me}, your 联邦 is {me % 2}, {(me + 2) % 6}, {(me + 4) % 6}; 对头 {(me + 3) % 6}", file=out)
-        seen = 0
         step = 0
-        while not g.is_over:
-            events = g.events
-            for e in events[seen:]:
+
+        def show(events: list[dict[str, Any]]) -> None:
+            for e in events:
                 d = _describe(e)
                 if d:
                     print("  " + d, file=out)
-            seen = len(events)
+
+        show(g.events)
+        while not g.is_over:
             seat = g.to_act
             assert seat is not None
             step += 1
             if seat != me:
                 a = g.bot_action(agents[seat], (args.seed * 7919 + step) % 2**63)
                 assert a is not None
-                g.step(a)
+                show(g.step(a))
                 continue
             _show_state(g, me, out)
             legal = g.legal_actions()
@@ -227,14 +228,10 @@ def _cmd_play(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO |
                 if text.isdigit() and int(text) < len(legal):
                     text = legal[int(text)]
                 try:
-                    g.step(text)
+                    show(g.step(text))
                     break
                 except HupaiError as err:
                     print(f"not allowed: {err}", file=out)
-        for e in g.events[seen:]:
-            d = _describe(e)
-            if d:
-                print("  " + d, file=out)
         o = g.outcome
         assert o is not None
         if o["void"]:

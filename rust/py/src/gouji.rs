@@ -1006,7 +1006,7 @@ impl PyGoujiGame {
             None => self.inner.step(a)?,
         }
         let out = PyList::empty(py);
-        for e in &self.inner.events_json()[n..] {
+        for e in &self.inner.events_json_from(n) {
             out.append(json_to_py(py, e)?)?;
         }
         Ok(out)

@@ -1711,7 +1711,17 @@ impl GoujiHand {
 
     /// The JSON log (one record per event).
     pub fn events_json(&self) -> Vec<Value> {
-        self.events.iter().map(|e| self.event_json(e)).collect()
+        self.events_json_from(0)
+    }
+
+    /// The JSON records of the events from index `start` on.
+    pub fn events_json_from(&self, start: usize) -> Vec<Value> {
+        self.events
+            .get(start..)
+            .unwrap_or(&[])
+            .iter()
+            .map(|e| self.event_json(e))
+            .collect()
     }
 
     fn event_json(&self, e: &Event) -> Value {
