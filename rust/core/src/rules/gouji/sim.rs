@@ -168,6 +168,7 @@ fn check_start(h: &GoujiHand) -> Result<u64> {
     let mut shadow: [Counts; SEATS] = *h.dealt();
     let mut moved = 0u64;
     let mut ob_i = 0usize;
+    let mut played = false;
     for e in h.events() {
         match *e {
             Event::Tribute { ob, cards } => {
@@ -219,9 +220,19 @@ fn check_start(h: &GoujiHand) -> Result<u64> {
                 shadow[usize::from(buyer)][0] += 1;
             }
             Event::Revolt { seat, .. } => shadow[usize::from(seat)] = [0; N_RANKS],
-            Event::Play { .. } | Event::BurnFail { .. } | Event::Void => break,
+            Event::Play { .. } | Event::BurnFail { .. } => {
+                played = true;
+                break;
+            }
+            Event::Void => break,
             _ => {}
         }
+    }
+    if !played && shadow != *h.hands() {
+        return Err(violation(
+            seed,
+            "the hands at the first lead are not the dealt hands moved by the logged tribute, returns and 买三".into(),
+        ));
     }
     if ob_i != h.carry().obligations.len() && !h.is_over() {
         return Err(violation(seed, "not every tribute was paid".into()));
