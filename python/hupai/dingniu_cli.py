@@ -124,8 +124,8 @@ def _play_hand(
                 return False
             try:
                 events = g.step(move)
-            except HupaiError as e:
-                print(f"  not allowed: {e}", file=out)
+            except HupaiError as err:
+                print(f"  not allowed: {err}", file=out)
                 continue
         else:
             events = g.step(g.bot_action(bots[s], seed * 1000 + k))
@@ -144,6 +144,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
     human = None if args.auto else args.seat
     if human is not None and not 0 <= human <= 3:
         raise InvalidHandError(f"--seat {human}: seats are 0..3")
+    if args.rounds < 1:
+        raise InvalidHandError(f"--rounds {args.rounds}: play at least one hand")
     seed = args.seed if args.seed is not None else random.randrange(1 << 31)
     out, inp = sys.stdout, sys.stdin
     totals = [0, 0, 0, 0]
@@ -163,10 +165,12 @@ def _cmd_play(args: argparse.Namespace) -> int:
         print(f"   running totals: {totals}", file=out)
         carry = g.carry()
     if args.log:
-        with open(args.log, "w", encoding="utf-8") as f:
-            for log in logs:
-                for e in log:
-                    f.write(json.dumps(e, ensure_ascii=False) + "\n")
+        text = "".join(json.dumps(e, ensure_ascii=False) + "\n" for log in logs for e in log)
+        try:
+            with open(args.log, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as err:
+            raise InvalidHandError(f"cannot write {args.log}: {err.strerror}") from None
     return 0
 
 
@@ -192,20 +196,28 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     events: list[dict[str, Any]] = []
-    with open(args.file, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if line.strip():
-                try:
-                    events.append(json.loads(line))
-                except json.JSONDecodeError as e:
-                    raise InvalidHandError(f"{args.file}:{n}: not JSON ({e.msg})") from None
+    try:
+        with open(args.file, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except OSError as err:
+        raise InvalidHandError(f"cannot read {args.file}: {err.strerror}") from None
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError as x:
+            raise InvalidHandError(f"{args.file}:{n}: not JSON ({x.msg})") from None
+        if not isinstance(rec, dict):
+            raise InvalidHandError(f"{args.file}:{n}: an event is a JSON object")
+        events.append(rec)
     hands: list[list[dict[str, Any]]] = []
-    for e in events:
-        if e.get("type") == "deal":
+    for rec in events:
+        if rec.get("type") == "deal":
             hands.append([])
         if not hands:
             raise InvalidHandError(f"{args.file}: the log must start with a deal event")
-        hands[-1].append(e)
+        hands[-1].append(rec)
     switches = _switches(args.set)
     for i, log in enumerate(hands, 1):
         g = dingniu.replay(log, **switches)
