@@ -15,14 +15,15 @@ impl Rng {
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
     }
-    /// Uniform in `0..n` (`n ≥ 1`), by rejection (no modulo bias).
+    /// Uniform in `0..n` (`n ≥ 1`): multiply-shift with rejection (Lemire), no modulo bias.
     pub fn below(&mut self, n: u32) -> u32 {
         let n = u64::from(n.max(1));
-        let zone = u64::MAX - u64::MAX % n;
         loop {
-            let x = self.next_u64();
-            if x < zone {
-                return (x % n) as u32;
+            let m = u128::from(self.next_u64()) * u128::from(n);
+            let low = m as u64;
+            // Reject the few low parts that would bias the result (threshold = 2^64 mod n).
+            if low >= n || low >= n.wrapping_neg() % n {
+                return (m >> 64) as u32;
             }
         }
     }

@@ -14,7 +14,7 @@ use super::rng::Rng;
 use super::rules::DingniuRules;
 use super::settle::{Places, ZhangOutcome, net, plain_lines, rank, zhang_lines};
 use super::tile::{
-    Counts, Ends, FULL_SET, N_KINDS, N_TILES, Placement, Side, Tile, count, counts_of,
+    Counts, Ends, FULL_SET, N_KINDS, N_TILES, Placement, Side, Tile, can_lay, count, counts_of,
     format_counts, pips, placements, tiles_of,
 };
 use super::zhang::{self, Position, SmotherSet, ZhangKind};
@@ -679,11 +679,19 @@ impl Round {
             return Some("the hand is over".into());
         };
         let hand = &self.hands[seat as usize];
-        let legal = self.legal_actions(seat);
-        if legal.contains(&a) {
+        let t = a.tile();
+        let legal_now = match (a, self.ends) {
+            (Action::Lay(t, s), Some(e)) => hand[t.index()] > 0 && e.place(t, s).is_some(),
+            (Action::Kou(t), Some(e)) => hand[t.index()] > 0 && !can_lay(e, hand),
+            (Action::Open(_) | Action::OpenPair(_), None) => {
+                openings(&self.rules, &self.hands, self.toupai).contains(&a)
+            }
+            _ => false,
+        };
+        if legal_now {
             return None;
         }
-        let t = a.tile();
+        let legal = self.legal_actions(seat);
         let listed = legal
             .as_slice()
             .iter()

@@ -87,6 +87,53 @@ pub const FULL_SET: [u8; N_KINDS] = {
     c
 };
 
+/// Bit `i` set for every kind `i` with pip `p` on it, indexed by pip (index 0 unused).
+pub const KINDS_WITH_PIP: [u16; 7] = {
+    let mut out = [0u16; 7];
+    let mut i = 0;
+    while i < N_KINDS {
+        out[KINDS[i].lo as usize] |= 1 << i;
+        out[KINDS[i].hi as usize] |= 1 << i;
+        i += 1;
+    }
+    out
+};
+
+/// Bit set of the 竖牌 (non-double) kinds.
+pub const SHUPAI: u16 = {
+    let mut m = 0u16;
+    let mut i = 0;
+    while i < N_KINDS {
+        if KINDS[i].lo != KINDS[i].hi {
+            m |= 1 << i;
+        }
+        i += 1;
+    }
+    m
+};
+
+/// Bit set of the kinds with a pip in `pips` (a pip bit mask, bit `p` for pip `p`).
+pub const fn kinds_with_pips(pips: u8) -> u16 {
+    let mut m = 0u16;
+    let mut p = 1;
+    while p <= 6 {
+        if pips & (1 << p) != 0 {
+            m |= KINDS_WITH_PIP[p];
+        }
+        p += 1;
+    }
+    m
+}
+
+/// Bit set of the kinds present in a count vector.
+pub fn kind_mask(c: &Counts) -> u16 {
+    let mut m = 0u16;
+    for (i, &x) in c.iter().enumerate() {
+        m |= u16::from(x != 0) << i;
+    }
+    m
+}
+
 /// A tile kind (index into [`KINDS`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Tile(u8);
@@ -431,11 +478,11 @@ impl Default for Placements {
 /// `R`. When both ends show the same number, `L` and `R` are equivalent and only `L` is listed.
 pub fn placements(ends: Ends, hand: &Counts) -> Placements {
     let mut out = Placements::new();
-    let m = ends.mask();
-    for t in Tile::ALL {
-        if hand[t.index()] == 0 || t.pip_mask() & m == 0 {
-            continue;
-        }
+    let mut bits = kind_mask(hand)
+        & (KINDS_WITH_PIP[ends.0 as usize & 7] | KINDS_WITH_PIP[ends.1 as usize & 7]);
+    while bits != 0 {
+        let t = Tile(bits.trailing_zeros() as u8);
+        bits &= bits - 1;
         if let Some(e) = ends.place(t, Side::L) {
             out.push(Placement {
                 tile: t,
@@ -458,26 +505,56 @@ pub fn placements(ends: Ends, hand: &Counts) -> Placements {
 
 /// Whether any tile of the hand fits an end.
 pub fn can_lay(ends: Ends, hand: &Counts) -> bool {
-    let m = ends.mask();
-    Tile::ALL
-        .iter()
-        .any(|t| hand[t.index()] > 0 && t.pip_mask() & m != 0)
+    kind_mask(hand) & kinds_with_pips(ends.mask()) != 0
+}
+
+/// The pips connected to `start` (a pip bit mask) through the 竖牌 kinds in `edges`.
+pub fn closure(start: u8, edges: u16) -> u8 {
+    let mut r = start;
+    loop {
+        let before = r;
+        let mut bits = edges & kinds_with_pips(r);
+        while bits != 0 {
+            r |= Tile(bits.trailing_zeros() as u8).pip_mask();
+            bits &= bits - 1;
+        }
+        if r == before {
+            return r;
+        }
+    }
 }
 
 /// Whether the player could lay every tile of `hand` one after another, starting from `ends`,
-/// with nobody else moving (the 头牌净手 test of dingniu.md §6.4).
+/// with nobody else moving (the 头牌净手 test of dingniu.md §6.4). A depth-first search over
+/// his own tiles, remembering the states that failed.
 pub fn can_lay_all(ends: Ends, hand: &Counts) -> bool {
+    let m = kind_mask(hand);
+    // Necessary: every tile has a pip connected to an end through his own 竖牌.
+    if m & !kinds_with_pips(closure(ends.mask(), m & SHUPAI)) != 0 {
+        return false;
+    }
+    let mut failed = std::collections::HashSet::new();
+    lay_all(ends, *hand, &mut failed)
+}
+
+fn lay_all(
+    ends: Ends,
+    hand: Counts,
+    failed: &mut std::collections::HashSet<(Ends, Counts)>,
+) -> bool {
     if hand.iter().all(|&c| c == 0) {
         return true;
     }
-    let mut h = *hand;
-    for p in placements(ends, hand).iter() {
+    if failed.contains(&(ends, hand)) {
+        return false;
+    }
+    for p in placements(ends, &hand).iter() {
+        let mut h = hand;
         h[p.tile.index()] -= 1;
-        let ok = can_lay_all(p.ends, &h);
-        h[p.tile.index()] += 1;
-        if ok {
+        if lay_all(p.ends, h, failed) {
             return true;
         }
     }
+    failed.insert((ends, hand));
     false
 }

@@ -7,7 +7,10 @@
 use std::fmt;
 
 use super::rules::{DingniuRules, ForcedExempt, SmotherTiles};
-use super::tile::{Counts, Ends, N_KINDS, Placement, Tile, can_lay_all, pip_bit, placements};
+use super::tile::{
+    Counts, Ends, KINDS_WITH_PIP, N_KINDS, Placement, SHUPAI, Tile, can_lay_all, closure,
+    kind_mask, kinds_with_pips, pip_bit, placements,
+};
 
 /// The six kinds of 帐 of seed line 25, plus 闷帐 (any other smothered tile, switch
 /// `smother_tiles = "any"`).
@@ -95,12 +98,13 @@ pub fn block_shape(e: Ends) -> Option<ZhangKind> {
 
 /// Whether a seat other than `x` holds a 竖牌 with a pip in `mask`.
 fn others_hold_shupai(hands: &[Counts; 4], x: u8, mask: u8) -> bool {
-    (0..4u8).filter(|&s| s != x).any(|s| {
-        let h = &hands[s as usize];
-        Tile::ALL
-            .iter()
-            .any(|t| !t.is_double() && h[t.index()] > 0 && t.pip_mask() & mask != 0)
-    })
+    let mut others = 0u16;
+    for (s, h) in hands.iter().enumerate() {
+        if s != x as usize {
+            others |= kind_mask(h);
+        }
+    }
+    others & SHUPAI & kinds_with_pips(mask) != 0
 }
 
 /// The block the ends form against `x` (layout + nobody else holding a matching 竖牌).
@@ -116,25 +120,15 @@ pub fn block_at(e: Ends, hands: &[Counts; 4], x: u8) -> Option<ZhangKind> {
 /// Pips that can still appear at an open end: those connected to an end through the 竖牌 still
 /// in the hands (§6.2).
 pub fn reachable(ends: Ends, hands: &[Counts; 4]) -> u8 {
-    let mut present = [false; N_KINDS];
-    for h in hands {
-        for t in Tile::ALL {
-            if !t.is_double() && h[t.index()] > 0 {
-                present[t.index()] = true;
-            }
-        }
-    }
-    let mut r = ends.mask();
-    loop {
-        let before = r;
-        for t in Tile::ALL {
-            if present[t.index()] && r & t.pip_mask() != 0 {
-                r |= t.pip_mask();
-            }
-        }
-        if r == before {
-            return r;
-        }
+    let present = hands.iter().fold(0u16, |m, h| m | kind_mask(h)) & SHUPAI;
+    closure(ends.mask(), present)
+}
+
+/// Bit set of the kinds whose smothering is a 帐.
+const fn eligible_mask(r: &DingniuRules) -> u16 {
+    match r.smother_tiles {
+        SmotherTiles::RedFive => KINDS_WITH_PIP[4] | KINDS_WITH_PIP[5],
+        SmotherTiles::Any => (1 << N_KINDS) - 1,
     }
 }
 
@@ -194,11 +188,65 @@ impl Effect {
     }
 }
 
-fn smother_eligible(r: &DingniuRules, t: Tile) -> bool {
-    match r.smother_tiles {
-        SmotherTiles::RedFive => t.is_red() || t.is_five(),
-        SmotherTiles::Any => true,
+/// Kind masks of a position seen from the mover `x`, computed once per move.
+#[derive(Clone, Copy, Debug)]
+struct Seen {
+    /// Kinds held per seat.
+    held: [u16; 4],
+    /// Kinds held by the seats other than `x`.
+    others: u16,
+    /// Pips reachable before the move.
+    before: u8,
+    /// The ends before form a block against `x` already.
+    was_block: bool,
+}
+
+impl Seen {
+    fn new(pos: &Position, x: u8) -> Seen {
+        let held = [0, 1, 2, 3].map(|s| kind_mask(&pos.hands[s]));
+        let others = (0..4)
+            .filter(|&s| s != x as usize)
+            .fold(0u16, |m, s| m | held[s]);
+        let all = held.iter().fold(0u16, |m, h| m | h);
+        Seen {
+            held,
+            others,
+            before: closure(pos.ends.mask(), all & SHUPAI),
+            was_block: block_shape(pos.ends).is_some()
+                && others & SHUPAI & kinds_with_pips(pos.ends.mask()) == 0,
+        }
     }
+
+    fn effect(&self, r: &DingniuRules, pos: &Position, x: u8, p: &Placement) -> Effect {
+        let xs = x as usize;
+        let left = pos.hands[xs][p.tile.index()].saturating_sub(1);
+        let mine_after = if left == 0 {
+            self.held[xs] & !(1 << p.tile.index())
+        } else {
+            self.held[xs]
+        };
+        let block = block_shape(p.ends).filter(|_| {
+            !self.was_block && self.others & SHUPAI & kinds_with_pips(p.ends.mask()) == 0
+        });
+        let after_r = closure(p.ends.mask(), (self.others | mine_after) & SHUPAI);
+        let mut set = 0u64;
+        if self.before & !after_r != 0 {
+            // Kinds playable before and not after, of the eligible kinds.
+            let lost = eligible_mask(r) & kinds_with_pips(self.before) & !kinds_with_pips(after_r);
+            for s in (0..4).filter(|&s| s != xs) {
+                set |= u64::from(self.held[s] & lost) << (s * N_KINDS);
+            }
+        }
+        Effect {
+            block,
+            smothered: SmotherSet(set),
+        }
+    }
+}
+
+/// The effect of `x` laying `p` in `pos` (§6.1, §6.2), whether deliberate or not.
+pub fn effect(r: &DingniuRules, pos: &Position, x: u8, p: &Placement) -> Effect {
+    Seen::new(pos, x).effect(r, pos, x, p)
 }
 
 /// The ends and hands after `x` lays `p` (the tile leaves x's hand).
@@ -207,32 +255,6 @@ fn after(pos: &Position, x: u8, p: &Placement) -> [Counts; 4] {
     let c = &mut h[x as usize][p.tile.index()];
     *c = c.saturating_sub(1);
     h
-}
-
-/// The effect of `x` laying `p` in `pos` (§6.1, §6.2), whether deliberate or not.
-pub fn effect(r: &DingniuRules, pos: &Position, x: u8, p: &Placement) -> Effect {
-    let hands_after = after(pos, x, p);
-    let block =
-        block_at(p.ends, &hands_after, x).filter(|_| block_at(pos.ends, &pos.hands, x).is_none());
-    let before = reachable(pos.ends, &pos.hands);
-    let after_r = reachable(p.ends, &hands_after);
-    let mut set = 0u64;
-    if before & !after_r != 0 {
-        for s in (0..4u8).filter(|&s| s != x) {
-            let h = &hands_after[s as usize];
-            for t in Tile::ALL {
-                let m = t.pip_mask();
-                if h[t.index()] > 0 && smother_eligible(r, t) && m & before != 0 && m & after_r == 0
-                {
-                    set |= 1 << (u32::from(s) * N_KINDS as u32 + t.index() as u32);
-                }
-            }
-        }
-    }
-    Effect {
-        block,
-        smothered: SmotherSet(set),
-    }
 }
 
 /// The full 算帐 verdict on one placement.
@@ -251,7 +273,8 @@ pub struct ZhangCheck {
 
 /// The 算帐 verdict on `x` laying `p` in `pos` (§6.1–6.4). `p` must be a legal placement.
 pub fn check(r: &DingniuRules, pos: &Position, x: u8, p: &Placement) -> ZhangCheck {
-    let eff = effect(r, pos, x, p);
+    let seen = Seen::new(pos, x);
+    let eff = seen.effect(r, pos, x, p);
     let Some(kind) = eff.kind() else {
         return ZhangCheck {
             kind: None,
@@ -265,7 +288,7 @@ pub fn check(r: &DingniuRules, pos: &Position, x: u8, p: &Placement) -> ZhangChe
     let deliberate = placements(pos.ends, &pos.hands[x as usize])
         .iter()
         .filter(|q| !(q.tile == p.tile && (q.side == p.side || same_result)))
-        .any(|q| effect(r, pos, x, q).kind().is_none());
+        .any(|q| seen.effect(r, pos, x, q).kind().is_none());
     let mut rest = pos.hands[x as usize];
     rest[p.tile.index()] = rest[p.tile.index()].saturating_sub(1);
     let toupai_jingshou =
