@@ -549,6 +549,10 @@ def test_type_errors() -> None:
         dingniu.parse_hand(56)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         dingniu.openings("66 55 44 33")
+    with pytest.raises(TypeError):
+        dingniu.openings({"66": 1, "55": 1, "44": 1, "33": 1})  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        dingniu.placements((4, 6), 46)  # type: ignore[arg-type]
     g = dingniu.Game(seed=1)
     with pytest.raises(TypeError):
         g.step(1.5)  # type: ignore[arg-type]
@@ -657,3 +661,14 @@ def test_zhang_detection_random_positions() -> None:
         ), (ends, hands, x, t, side)
         formed += got["zhang"] is not None
     assert formed > 100
+
+
+def test_docs_examples_run() -> None:
+    """Every ```python block of docs/dingniu.md runs as written."""
+    import re
+
+    doc = Path(__file__).resolve().parents[1] / "docs" / "dingniu.md"
+    blocks = re.findall(r"```python\n(.*?)```", doc.read_text(encoding="utf-8"), re.S)
+    assert len(blocks) >= 3
+    for code in blocks:
+        exec(compile(code, str(doc), "exec"), {"__name__": "docs"})

@@ -50,7 +50,7 @@ fn hand_arg(v: &Bound<'_, PyAny>) -> BindResult<Counts> {
 
 /// Four hands (seat 0..3); together they may not hold more copies than the set.
 fn hands_arg(v: &Bound<'_, PyAny>) -> BindResult<[Counts; 4]> {
-    if v.cast::<PyString>().is_ok() {
+    if v.cast::<PyString>().is_ok() || v.cast::<PyDict>().is_ok() {
         return Err(BindError::Py(pyo3::exceptions::PyTypeError::new_err(
             "hands is a list of four hands (each a str or a list of tiles)",
         )));

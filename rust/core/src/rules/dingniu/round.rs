@@ -439,7 +439,10 @@ impl Round {
     /// hand, gap-fill). The 24 tiles are shuffled into four stacks of six; the 头牌 takes the
     /// first, the others follow in playing order.
     pub fn new(rules: DingniuRules, seed: u64, carry: Carry) -> Result<Round> {
-        if let Some(t) = carry.toupai.or(carry.prev_da_zhuang).or(carry.prev_winner) {
+        for t in [carry.toupai, carry.prev_da_zhuang, carry.prev_winner]
+            .into_iter()
+            .flatten()
+        {
             if t > 3 {
                 return Err(Error::hand(format!("carry: seat {t} is not a seat 0..3")));
             }

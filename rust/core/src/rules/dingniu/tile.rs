@@ -87,9 +87,9 @@ pub const FULL_SET: [u8; N_KINDS] = {
     c
 };
 
-/// Bit `i` set for every kind `i` with pip `p` on it, indexed by pip (index 0 unused).
-pub const KINDS_WITH_PIP: [u16; 7] = {
-    let mut out = [0u16; 7];
+/// Bit `i` set for every kind `i` with pip `p` on it, indexed by pip (indices 0 and 7 empty).
+pub const KINDS_WITH_PIP: [u16; 8] = {
+    let mut out = [0u16; 8];
     let mut i = 0;
     while i < N_KINDS {
         out[KINDS[i].lo as usize] |= 1 << i;
