@@ -12,12 +12,44 @@ use hupai_core::rules::dingniu::zhang::{self, Position, ZhangCheck};
 use hupai_core::rules::dingniu::{Bot, DingniuRules, N_ACTION_IDS, ZhangOutcome, rng};
 use numpy::{IntoPyArray, PyArray2, PyArrayMethods, PyReadonlyArray2};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyString};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
 use crate::convert::{AnyInt, json_to_py};
 use crate::errors::{BindError, BindResult, hand_err};
+
+/// Interned Python strings of every action name (by flat id) and tile code.
+fn action_py(py: Python<'_>, a: Action) -> Bound<'_, PyString> {
+    static NAMES: PyOnceLock<Vec<Py<PyString>>> = PyOnceLock::new();
+    NAMES.get_or_init(py, || {
+        (0..N_ACTION_IDS as u8)
+            .map(|i| {
+                let name = Action::from_id(i).map_or_else(String::new, |a| a.to_string());
+                PyString::intern(py, &name).unbind()
+            })
+            .collect()
+    })[a.id() as usize]
+        .bind(py)
+        .clone()
+}
+
+fn tile_py(py: Python<'_>, t: Tile) -> Bound<'_, PyString> {
+    static CODES: PyOnceLock<Vec<Py<PyString>>> = PyOnceLock::new();
+    CODES.get_or_init(py, || {
+        Tile::ALL
+            .iter()
+            .map(|t| PyString::intern(py, t.code()).unbind())
+            .collect()
+    })[t.index()]
+    .bind(py)
+    .clone()
+}
+
+fn actions_py<'py>(py: Python<'py>, list: &[Action]) -> Vec<Bound<'py, PyString>> {
+    list.iter().map(|&a| action_py(py, a)).collect()
+}
 
 /// One tile from a str (`"56"`, `"65"`, `"虎头"`).
 fn tile_arg(v: &Bound<'_, PyAny>) -> BindResult<Tile> {
@@ -134,7 +166,7 @@ fn placement_arg(ends: Ends, tile: &Bound<'_, PyAny>, side: &str) -> BindResult<
 }
 
 /// `(tile, side, ends_after)`.
-type PlacementTuple = (&'static str, &'static str, (u8, u8));
+type PlacementTuple<'py> = (Bound<'py, PyString>, &'static str, (u8, u8));
 
 fn ends_tuple(e: Ends) -> (u8, u8) {
     (e.0, e.1)
@@ -331,31 +363,29 @@ pub fn dingniu_place(
 
 /// Every legal placement `(tile, side, ends_after)` of a hand.
 #[pyfunction]
-pub fn dingniu_placements(
+pub fn dingniu_placements<'py>(
+    py: Python<'py>,
     ends: (AnyInt, AnyInt),
-    hand: &Bound<'_, PyAny>,
-) -> BindResult<Vec<PlacementTuple>> {
+    hand: &Bound<'py, PyAny>,
+) -> BindResult<Vec<PlacementTuple<'py>>> {
     let e = ends_arg(ends)?;
     let h = hand_arg(hand)?;
     Ok(placements(e, &h)
         .iter()
-        .map(|p| (p.tile.code(), p.side.letter(), ends_tuple(p.ends)))
+        .map(|p| (tile_py(py, p.tile), p.side.letter(), ends_tuple(p.ends)))
         .collect())
 }
 
 /// The legal moves of a hand after the opening: its placements, else `kou t` for each kind.
 #[pyfunction]
-pub fn dingniu_turn_actions(
+pub fn dingniu_turn_actions<'py>(
+    py: Python<'py>,
     ends: (AnyInt, AnyInt),
-    hand: &Bound<'_, PyAny>,
-) -> BindResult<Vec<String>> {
+    hand: &Bound<'py, PyAny>,
+) -> BindResult<Vec<Bound<'py, PyString>>> {
     let e = ends_arg(ends)?;
     let h = hand_arg(hand)?;
-    Ok(turn_actions(e, &h)
-        .as_slice()
-        .iter()
-        .map(ToString::to_string)
-        .collect())
+    Ok(actions_py(py, turn_actions(e, &h).as_slice()))
 }
 
 /// The 头牌's allowed openings (H1, H2).
@@ -737,7 +767,11 @@ impl PyDingniuGame {
     }
     /// The legal moves of `seat` (default: the seat to act) in notation.
     #[pyo3(signature = (seat = None))]
-    fn legal_actions(&self, seat: Option<AnyInt>) -> BindResult<Vec<String>> {
+    fn legal_actions<'py>(
+        &self,
+        py: Python<'py>,
+        seat: Option<AnyInt>,
+    ) -> BindResult<Vec<Bound<'py, PyString>>> {
         let s = match seat {
             Some(s) => seat_arg(s, "seat")?,
             None => match self.inner.to_act() {
@@ -745,13 +779,7 @@ impl PyDingniuGame {
                 None => return Ok(Vec::new()),
             },
         };
-        Ok(self
-            .inner
-            .legal_actions(s)
-            .as_slice()
-            .iter()
-            .map(ToString::to_string)
-            .collect())
+        Ok(actions_py(py, self.inner.legal_actions(s).as_slice()))
     }
     /// The legal moves of the seat to act as flat action ids.
     fn legal_ids(&self) -> Vec<u8> {
@@ -786,13 +814,19 @@ impl PyDingniuGame {
     }
     /// The move a built-in bot (``"random"`` or ``"greedy"``) would make for the seat to act.
     #[pyo3(signature = (bot = "greedy", seed = AnyInt(0)))]
-    fn bot_action(&self, bot: &str, seed: AnyInt) -> BindResult<Option<String>> {
+    fn bot_action<'py>(
+        &self,
+        py: Python<'py>,
+        bot: &str,
+        seed: AnyInt,
+    ) -> BindResult<Option<Bound<'py, PyString>>> {
         let b = Bot::parse(bot)?;
         let Some(s) = self.inner.to_act() else {
             return Ok(None);
         };
         let mut r = rng::Rng::new(seed_arg(seed)?);
-        Ok(b.act(&self.inner.observe(s), &mut r).map(|a| a.to_string()))
+        Ok(b.act(&self.inner.observe(s), &mut r)
+            .map(|a| action_py(py, a)))
     }
     /// What `seat` may see: own hand and 扣, the line, ends, sizes, legal moves, result.
     fn observation<'py>(&self, py: Python<'py>, seat: AnyInt) -> BindResult<Bound<'py, PyAny>> {

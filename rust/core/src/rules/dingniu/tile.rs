@@ -236,10 +236,15 @@ impl Tile {
     /// Parse one tile: two digits in either order (`56`, `65`), or the seed's name (`虎头`).
     pub fn parse(text: &str) -> Result<Tile> {
         let t = text.trim();
+        let b = t.as_bytes();
+        if let [x @ b'1'..=b'6', y @ b'1'..=b'6'] = b {
+            if let Some(i) = kind_of(x - b'0', y - b'0') {
+                return Ok(Tile(i));
+            }
+        }
         if let Some(i) = KINDS.iter().position(|k| k.name == t) {
             return Ok(Tile(i as u8));
         }
-        let b = t.as_bytes();
         if b.len() != 2 || !b.iter().all(u8::is_ascii_digit) {
             return Err(Error::tile(
                 text,
