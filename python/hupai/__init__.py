@@ -66,6 +66,7 @@ from hupai.errors import (
 )
 from hupai.sichuan import max_win_value
 from hupai import zipai
+from hupai import dingniu
 from hupai import kawuxing
 from hupai import hebei, hebei_draft4, shanghai
 from hupai import game
@@ -90,6 +91,7 @@ __all__ = [
     "simulate",
     "Table",
     "decompose",
+    "dingniu",
     "discard_options",
     "Fan",
     "format_tiles",
