@@ -66,6 +66,7 @@ from hupai.errors import (
 )
 from hupai.sichuan import max_win_value
 from hupai import zipai
+from hupai import dingniu
 from hupai import gouji
 from hupai import kawuxing
 from hupai import hebei, hebei_draft4, shanghai
@@ -92,6 +93,7 @@ __all__ = [
     "simulate",
     "Table",
     "decompose",
+    "dingniu",
     "discard_options",
     "Fan",
     "format_tiles",
