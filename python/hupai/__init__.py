@@ -67,6 +67,7 @@ from hupai.errors import (
 from hupai.sichuan import max_win_value
 from hupai import zipai
 from hupai import dingniu
+from hupai import gouji
 from hupai import kawuxing
 from hupai import hebei, hebei_draft4, shanghai
 from hupai import game
@@ -84,6 +85,7 @@ __all__ = [
     "batch",
     "DefensiveBot",
     "game",
+    "gouji",
     "GreedyBot",
     "Match",
     "RandomBot",
