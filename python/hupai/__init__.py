@@ -66,6 +66,8 @@ from hupai.errors import (
 )
 from hupai.sichuan import max_win_value
 from hupai import zipai
+from hupai import dingniu
+from hupai import gouji
 from hupai import kawuxing
 from hupai import hebei, hebei_draft4, shanghai
 from hupai import game
@@ -95,6 +97,7 @@ __all__ = [
     "Observation",
     "ReplayError",
     "game",
+    "gouji",
     "GreedyBot",
     "Match",
     "RandomBot",
@@ -102,6 +105,7 @@ __all__ = [
     "simulate",
     "Table",
     "decompose",
+    "dingniu",
     "discard_options",
     "Fan",
     "format_tiles",

@@ -1,7 +1,9 @@
 //! One folder per preset (or family of presets sharing one rule module): what the preset's data
 //! file (`presets/<id>.toml`) cannot say.
 
+pub mod dingniu;
 pub mod erren;
+pub mod gouji;
 pub mod hebei;
 pub mod hebei_draft4;
 pub mod huanle3d;
