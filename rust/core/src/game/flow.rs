@@ -376,6 +376,13 @@ fn all_green(c: &Counts) -> bool {
         .all(|(i, &n)| n == 0 || GREEN.contains(&i))
 }
 
+/// Bit `k` set = kind `k` is held (branch-free over the 34 counts).
+fn held_mask(c: &Counts) -> u64 {
+    c.iter()
+        .enumerate()
+        .fold(0u64, |m, (k, &n)| m | (u64::from(n > 0) << k))
+}
+
 fn void_blocks(seat: &SeatState, t: Tile) -> bool {
     matches!((seat.void_suit, t.suit_index()), (Some(v), Some(s)) if v == s)
 }
@@ -419,6 +426,17 @@ pub(crate) fn seat_situation(
 }
 
 impl Flow<'_> {
+    /// The cheap shape filter of [`Flow::win`]: `full` (the seat's tiles with the winning one)
+    /// makes a hand of the table's shapes, or one the preset's scorer may accept outside them.
+    fn shape_ok(&self, seat: &SeatState, full: &Counts, win_type: WinType) -> bool {
+        let green_loose = matches!(self.variant.rules(), Rules::Erren(_))
+            && seat.melds.is_empty()
+            && all_green(full);
+        green_loose
+            || is_winning_planned(full, 0, sets_needed(seat), self.shapes)
+            || special_win(self.variant, seat, full, win_type)
+    }
+
     /// Score `seat` winning on `tile` (not in `seat.counts`), or `None` when it is not a legal win.
     fn win(
         &self,
@@ -431,13 +449,7 @@ impl Flow<'_> {
     ) -> Option<WinOption> {
         let mut full = seat.counts;
         full[tile.idx()] += 1;
-        let green_loose = matches!(self.variant.rules(), Rules::Erren(_))
-            && seat.melds.is_empty()
-            && all_green(&full);
-        if !green_loose
-            && !is_winning_planned(&full, 0, sets_needed(seat), self.shapes)
-            && !special_win(self.variant, seat, &full, win_type)
-        {
+        if !self.shape_ok(seat, &full, win_type) {
             return None;
         }
         if ting_required(self.variant) && !seat.hand_locked {
@@ -767,10 +779,13 @@ pub fn turn(
                 "seat {idx}: drawn tile {t} is not in the hand"
             )));
         }
-        let mut before = seat.clone();
-        before.counts[t.idx()] -= 1;
-        o.win = f.win(&before, idx, t, win_type, None, ctx);
-        o.forced_win = o.win.is_some() && forced(variant, ctx);
+        // The seat's counts hold the drawn tile: the shape filter first, the copy only for a hand.
+        if f.shape_ok(seat, &seat.counts, win_type) {
+            let mut before = seat.clone();
+            before.counts[t.idx()] -= 1;
+            o.win = f.win(&before, idx, t, win_type, None, ctx);
+            o.forced_win = o.win.is_some() && forced(variant, ctx);
+        }
     }
     if seat.hand_locked {
         // 血流成河 after a win, 亮倒, 报听: the hand is fixed, the drawn tile goes out again.
@@ -841,12 +856,15 @@ pub fn turn(
         }
         return Ok(o);
     }
-    let added_on_draw_only = param_flag(variant, "added_kong_only_on_draw_turn");
+    let added_on_draw_only =
+        !seat.melds.is_empty() && param_flag(variant, "added_kong_only_on_draw_turn");
+    let held = held_mask(&seat.counts);
     if !ctx.wall_empty && seat.melds.len() < 4 {
-        for k in 0..N_KINDS {
-            if seat.counts[k] == 0 {
-                continue; // both kongs need the tile in hand
-            }
+        // both kongs need the tile in hand
+        let mut m = held;
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            m &= m - 1;
             let t = Tile::new_unchecked(k as u8);
             if void_blocks(seat, t) {
                 continue;
@@ -871,20 +889,24 @@ pub fn turn(
         .map(|k| Tile::new_unchecked(k as u8))
         .filter(|&t| void_blocks(seat, t))
         .collect();
-    let void_first = match variant.rules() {
-        Rules::Sichuan(_) => variant
-            .options()
-            .get("ding_que_discard_first")
-            .is_some_and(|v| matches!(v, crate::preset::SwitchValue::Bool(true))),
-        _ => false,
-    };
-    o.discards = if void_first && !holds_void.is_empty() {
+    let void_first = !holds_void.is_empty()
+        && match variant.rules() {
+            Rules::Sichuan(_) => variant
+                .options()
+                .get("ding_que_discard_first")
+                .is_some_and(|v| matches!(v, crate::preset::SwitchValue::Bool(true))),
+            _ => false,
+        };
+    o.discards = if void_first {
         holds_void
     } else {
-        (0..N_KINDS)
-            .filter(|&k| seat.counts[k] > 0)
-            .map(|k| Tile::new_unchecked(k as u8))
-            .collect()
+        let mut d = Vec::with_capacity(14);
+        let mut m = held;
+        while m != 0 {
+            d.push(Tile::new_unchecked(m.trailing_zeros() as u8));
+            m &= m - 1;
+        }
+        d
     };
     // 卡五星 K3: a seat that has not declared 亮倒 may not discard a 亮倒 player's winning tile
     // (no legal discard left = the forced end, decided by the table).

@@ -101,3 +101,84 @@ fn prof() {
         .unwrap_or(20_000);
     super::sim::simulate(&c, &agents, 1, 0, n, 1, &SimOptions::default()).unwrap();
 }
+
+/// Each win is scored once: the settlement takes the score the claim check computed (changing
+/// that score changes the payment), for a single-win preset and a chip-style one.
+#[test]
+fn settlement_uses_the_score_the_win_was_taken_with() {
+    use super::mahjong::preset::pattern_record;
+    use super::scored::Scored;
+    use crate::scoring::pattern::HandRecord;
+    use crate::variant::Rules;
+    for id in ["hebei", "huanle3d"] {
+        let c = compiled(id);
+        let agents = vec![BotKind::Greedy; c.seats()];
+        let mut found = false;
+        for i in 0..200 {
+            let seed = super::rng::game_seed(9, i);
+            let mut t = c
+                .table(super::table::TableSetup {
+                    seed: i128::from(seed),
+                    ..Default::default()
+                })
+                .unwrap();
+            let mut bots = super::bots::Bot::seats(&agents, seed);
+            while let Some(s) = t.to_act() {
+                let legal = t.legal_actions(s);
+                let k = bots[s].choose(&t, s, &legal);
+                t.step(&legal[k]).unwrap();
+            }
+            let super::table::Table::Mahjong(m) = &t else {
+                unreachable!()
+            };
+            let Some(w) = m.wins.first() else { continue };
+            let gain = |l: &crate::scoring::ledger::Ledger| -> i64 {
+                l.events()
+                    .iter()
+                    .filter(|e| e.kind == "WIN")
+                    .map(|e| {
+                        e.deltas
+                            .get(super::mahjong::SEAT_NAMES[w.seat])
+                            .copied()
+                            .unwrap_or(0)
+                    })
+                    .sum()
+            };
+            match (m.variant.rules(), w.option.score.as_deref()) {
+                (Rules::Hebei(r), Some(Scored::Hebei(sc))) => {
+                    let rec = serde_json::json!({
+                        "seats": ["E", "S", "W", "N"], "dealer": super::mahjong::SEAT_NAMES[m.dealer],
+                        "kongs": [], "win": w.record,
+                    });
+                    let mut twice = sc.clone();
+                    twice.points *= 2;
+                    let a = gain(
+                        &crate::rules::hebei::settle_scored(r, &rec, Some(sc.clone())).unwrap(),
+                    );
+                    let b =
+                        gain(&crate::rules::hebei::settle_scored(r, &rec, Some(twice)).unwrap());
+                    assert!(a > 0 && b == 2 * a, "{id}: {a} {b}");
+                    assert_eq!(a, gain(&crate::rules::hebei::settle(r, &rec).unwrap()));
+                }
+                (Rules::Huanle3d(r), Some(Scored::Pattern(sc))) => {
+                    let mut rec = pattern_record(m);
+                    rec["kongs"] = serde_json::json!([]);
+                    let rec = HandRecord::from_value(rec).unwrap();
+                    let n = m.wins.len();
+                    let scores: Vec<_> = m.wins.iter().map(|_| sc.clone()).collect();
+                    let mut twice = scores.clone();
+                    for s in &mut twice {
+                        s.per_payer *= 2;
+                    }
+                    let a = gain(&r.settle_scored(&rec, &scores).unwrap().0);
+                    let b = gain(&r.settle_scored(&rec, &twice).unwrap().0);
+                    assert!(a > 0 && (n > 1 || b == 2 * a), "{id}: {a} {b}");
+                }
+                _ => continue,
+            }
+            found = true;
+            break;
+        }
+        assert!(found, "{id}: no win to check");
+    }
+}
