@@ -55,12 +55,16 @@ def table_rate(vid: str, n: int) -> tuple[float, float]:
     return timed(run)
 
 
-def scaling(n: int) -> tuple[float, float, float, float]:
-    """Greedy 四川 with 1 and 2 worker threads: hands per wall-second of each, and hands per
+def scaling(n: int, rounds: int = 7) -> tuple[float, float, float, float]:
+    """Greedy 四川 with 1 and 2 worker threads, alternating ``rounds`` times (the machine is shared:
+    the best round of each is the least disturbed): hands per wall-second of each, and hands per
     CPU-second of each (equal rates per CPU-second = no serialisation between the threads)."""
-    c1, w1 = timed(lambda: len(simulate_games("sichuan", ["greedy"] * 4, 1, 0, n, 1)[0]))
-    c2, w2 = timed(lambda: len(simulate_games("sichuan", ["greedy"] * 4, 1, 0, n, 2)[0]))
-    return w1, w2, c1, c2
+    best = [0.0, 0.0, 0.0, 0.0]
+    for _ in range(rounds):
+        c1, w1 = timed(lambda: len(simulate_games("sichuan", ["greedy"] * 4, 1, 0, n, 1)[0]))
+        c2, w2 = timed(lambda: len(simulate_games("sichuan", ["greedy"] * 4, 1, 0, n, 2)[0]))
+        best = [max(best[0], w1), max(best[1], w2), max(best[2], c1), max(best[3], c2)]
+    return best[0], best[1], best[2], best[3]
 
 
 def _burn(k: int) -> int:
@@ -70,19 +74,22 @@ def _burn(k: int) -> int:
     return s
 
 
-def machine_scaling() -> float:
-    """Control: the wall-clock speedup of 2 busy processes over 1 on this machine right now."""
+def machine_scaling(rounds: int = 5) -> float:
+    """Control: the best wall-clock speedup of 2 busy processes over 1 on this machine right now."""
     import multiprocessing as mp
 
-    k = 5_000_000
-    t0 = time.perf_counter()
-    _burn(k)
-    one = time.perf_counter() - t0
+    k = 3_000_000
+    best = 0.0
     with mp.get_context("fork").Pool(2) as p:
-        t0 = time.perf_counter()
-        p.map(_burn, [k, k])
-        two = time.perf_counter() - t0
-    return 2 * one / two
+        for _ in range(rounds):
+            t0 = time.perf_counter()
+            _burn(k)
+            one = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            p.map(_burn, [k, k])
+            two = time.perf_counter() - t0
+            best = max(best, 2 * one / two)
+    return best
 
 
 def ray_rate(n: int) -> str:
@@ -153,16 +160,20 @@ NOTES = """
 Targets (issue 13): built-in random ≥ 20,000 四川 hands/s per core and ≥ 10,000 MCR, built-in greedy
 ≥ 5,000 四川; Python agents through `hupai.Table` (RandomBot) ≥ 3,000 四川; two workers ≥ 1.9× one.
 "Per core" is hands per CPU-second of the process: the machine is shared by several jobs (its load
-is in the header), so a wall-clock second gives a fraction of a core; the bracketed wall figures
-show it. A built-in hand runs entirely in the core (`hupai._core.simulate_games`: no Python call per
-decision); a Python-agent hand calls the agent once per decision from `Table.run` (the table's state
-stays in the core, a decision crosses as one interned `Action` object). riichienv plays one 局 of
-riichi with random legal actions from Python (its `env.step` per decision); rlcard's `mahjong` env is
-pure Python. Scaling is greedy 四川 on 2 threads of one process (rayon, GIL released) against 1, in
-wall-clock hands/s; on a shared machine the second thread competes with the other jobs as the first
-does. Ray runs shards as tasks on a local 2-CPU cluster; its records are compared with the local run.
+average is in the header), so a wall-clock second gives a fraction of a core; the bracketed wall
+figures show it (a wall figure above the CPU one means the core ran the hand while another thread of
+the process was idle-spinning, e.g. numpy's BLAS pool). A built-in hand runs entirely in the core
+(`hupai._core.simulate_games`: no Python call per decision); a Python-agent hand calls the agent once
+per decision from `Table.run` (the table's state stays in the core, a decision crosses as one
+interned `Action` object). riichienv plays one 局 of riichi with random legal actions from Python
+(its `env.step` per decision, as its README drives it); rlcard's `mahjong` env is pure Python.
+Scaling is greedy 四川 on 2 rayon threads of one process (GIL released, no lock between games)
+against 1. On this shared machine the wall-clock ratio is bounded by what the other jobs leave: the
+control line times two busy Python processes against one at the same moment. The per-CPU-second
+rates of 1 and 2 threads show the cost of the second thread (none: equal rates mean 2 free cores give
+2× the hands per wall-second). Ray runs shards as tasks on a local 2-CPU cluster; its records are
+compared with the local run's.
 """
-
 
 def main() -> None:
     ap = argparse.ArgumentParser()
@@ -187,7 +198,7 @@ def main() -> None:
         add(f"hupai {vid}, built-in bots in the core", "greedy", core_rate(vid, "greedy", max(n // 8, 500)))
     add("riichienv (one 局, random legal actions)", "random", riichienv_rate(max(n // 40, 100)))
     add("rlcard mahjong (RandomAgent)", "random", rlcard_rate(max(n // 200, 20)))
-    w1, w2, c1, c2 = scaling(max(n // 2, 2000))
+    w1, w2, c1, c2 = scaling(max(n // 5, 2000))
     control = machine_scaling()
     print("scaling", w1, w2, c1, c2, control, flush=True)
     ray = "skipped (--no-ray)" if a.no_ray else ray_rate(max(n // 10, 1000))
@@ -204,10 +215,10 @@ def main() -> None:
     body += [f"| {e} | {b} | {r} |" for e, b, r in rows]
     body += [
         "",
-        f"Scaling (greedy 四川, {max(n // 2, 2000)} hands): 1 worker {w1:,.0f} hands/s wall, 2 workers "
+        f"Scaling (greedy 四川, {max(n // 5, 2000)} hands, best of 7 alternating rounds): 1 worker {w1:,.0f} hands/s wall, 2 workers "
         f"{w2:,.0f} — {w2 / w1:.2f}× wall-clock; per CPU-second {c1:,.0f} and {c2:,.0f} ({c2 / c1:.0%}: "
         f"what 2 free cores would give as a wall-clock speedup is {2 * c2 / c1:.2f}×). Control: two "
-        f"busy Python processes run {control:.2f}× as fast as one on this machine right now.",
+        f"busy Python processes run {control:.2f}× as fast as one on this machine right now (best of 5).",
         "",
         f"Ray backend (local 2-CPU cluster, 四川 greedy): {ray}.",
         NOTES,

@@ -41,8 +41,7 @@ impl Mahjong {
         self.refresh_flowers(false);
         let empty = self.live_remaining() == 0;
         let ctx = self.ctx(empty && drawn.is_some(), empty, first);
-        let preset = self.preset.clone();
-        self.turn = preset.turn(self, seat, drawn, win_type, &ctx, false)?;
+        self.turn = self.preset.turn(self, seat, drawn, win_type, &ctx, false)?;
         self.drawn_once[seat] = true;
         self.version += 1;
         // The declarations the seat may make with a discard (河北 报听, 卡五星 亮倒, 二人 报听).
@@ -451,7 +450,7 @@ impl Mahjong {
             seq: self.events.len(),
         };
         let mut ledger = self.ledger.take().expect("ledger");
-        let r = self.preset.clone().on_kong(self, &k, &mut ledger);
+        let r = self.preset.on_kong(self, &k, &mut ledger);
         self.ledger = Some(ledger);
         self.kongs.push(k);
         r
@@ -560,8 +559,7 @@ impl Mahjong {
                 }
             }
         }
-        let preset = self.preset.clone();
-        let resp = preset.claims(self, &self.seats, s, t, source, &ctx);
+        let resp = self.preset.claims(self, &self.seats, s, t, source, &ctx);
         for k in locked {
             self.seats[k].win_locked = false;
         }
@@ -772,9 +770,8 @@ impl Mahjong {
             seq: self.events.len(),
         };
         rec.record = self.win_json(w, t, win_type, discarder);
-        let preset = self.preset.clone();
         let mut record = std::mem::take(&mut rec.record);
-        preset.win_record(self, &rec, &mut record)?;
+        self.preset.win_record(self, &rec, &mut record)?;
         rec.record = record;
         if win_type.is_self_drawn() {
             let buy = match self.facts.mai_ma {
@@ -792,7 +789,7 @@ impl Mahjong {
             }
         }
         let mut ledger = self.ledger.take().expect("ledger");
-        let r = preset.on_win(self, &rec, &mut ledger);
+        let r = self.preset.on_win(self, &rec, &mut ledger);
         self.ledger = Some(ledger);
         r?;
         if !shared {
@@ -898,7 +895,7 @@ impl Mahjong {
             }
         }
         let mut ledger = self.ledger.take().expect("ledger");
-        let r = self.preset.clone().on_exhausted(self, &mut ledger);
+        let r = self.preset.on_exhausted(self, &mut ledger);
         self.ledger = Some(ledger);
         r?;
         self.end(true)
@@ -930,8 +927,7 @@ impl Mahjong {
             ..self.ctx(false, true, false)
         };
         let tile = Tile::new_unchecked(t);
-        let preset = self.preset.clone();
-        self.turn = preset.turn(self, k, Some(tile), WinType::SelfDraw, &ctx, false)?;
+        self.turn = self.preset.turn(self, k, Some(tile), WinType::SelfDraw, &ctx, false)?;
         self.phase = Phase::Haidi;
         self.to_act = k;
         self.drawn = Some(t);
@@ -963,7 +959,7 @@ impl Mahjong {
         let r = if ledger.is_ended() {
             Ok(())
         } else {
-            self.preset.clone().settle(self, &mut ledger)
+            self.preset.settle(self, &mut ledger)
         };
         if !ledger.is_ended() {
             ledger.end_hand();
