@@ -549,6 +549,7 @@ impl Mahjong {
         if self.phase == Phase::Turn {
             let (seat, drawn) = (self.to_act, self.drawn.map(Tile::new_unchecked));
             let wt = self.win_type;
+            self.drawn_once[seat] = false; // no decision was made: still the seat's first turn
             self.start_turn(seat, drawn, wt)?;
         }
         self.version += 1;

@@ -927,7 +927,9 @@ impl Mahjong {
             ..self.ctx(false, true, false)
         };
         let tile = Tile::new_unchecked(t);
-        self.turn = self.preset.turn(self, k, Some(tile), WinType::SelfDraw, &ctx, false)?;
+        self.turn = self
+            .preset
+            .turn(self, k, Some(tile), WinType::SelfDraw, &ctx, false)?;
         self.phase = Phase::Haidi;
         self.to_act = k;
         self.drawn = Some(t);
