@@ -162,10 +162,7 @@ impl Cards {
         let mut x = 0u64;
         for (i, b) in text.bytes().enumerate() {
             let Some(r) = rank_of(b) else {
-                return Err(Error::tile(
-                    text,
-                    invalid_char_reason(text, i),
-                ));
+                return Err(Error::tile(text, invalid_char_reason(text, i)));
             };
             x += 1u64 << (4 * u32::from(r));
             if ((x >> (4 * u32::from(r))) & 0xF) as u8 > copies(r) {
@@ -231,9 +228,7 @@ fn invalid_char_reason(text: &str, i: usize) -> String {
         ' ' | ',' => " (no separators: write the cards one character each, e.g. 3345xX)",
         _ => "",
     };
-    format!(
-        "{ch:?} at position {i} is not a card; cards are 3 4 5 6 7 8 9 T J Q K A 2 x X{hint}"
-    )
+    format!("{ch:?} at position {i} is not a card; cards are 3 4 5 6 7 8 9 T J Q K A 2 x X{hint}")
 }
 
 /// Gather bit 3 of each nibble of `x` into a 15-bit mask (bit r = nibble r).
@@ -275,7 +270,11 @@ pub struct Card(pub u8);
 
 impl Card {
     pub const fn rank(self) -> u8 {
-        if self.0 >= 52 { self.0 - 52 + SMALL_JOKER } else { self.0 / 4 }
+        if self.0 >= 52 {
+            self.0 - 52 + SMALL_JOKER
+        } else {
+            self.0 / 4
+        }
     }
     /// Suit index 0..4 (`s h d c`), `None` for a joker.
     pub const fn suit(self) -> Option<u8> {
@@ -289,7 +288,10 @@ impl Card {
             [b'X'] => Ok(Card(53)),
             [r, s] => {
                 let rank = rank_of(*r).filter(|&r| r < SMALL_JOKER).ok_or_else(|| {
-                    Error::tile(text, "a suited card is a rank 3..9 T J Q K A 2 and a suit s h d c, or x / X")
+                    Error::tile(
+                        text,
+                        "a suited card is a rank 3..9 T J Q K A 2 and a suit s h d c, or x / X",
+                    )
                 })?;
                 let suit = SUITS.iter().position(|c| c == s).ok_or_else(|| {
                     Error::tile(text, "the suit must be one of s h d c (♠ ♥ ♦ ♣)")
@@ -337,7 +339,10 @@ pub fn parse_suited(text: &str) -> Result<Vec<Card>> {
     for tok in text.split_whitespace() {
         let c = Card::parse(tok)?;
         if seen & (1 << c.0) != 0 {
-            return Err(Error::tile(tok, "the same card twice (one pack has one of each)"));
+            return Err(Error::tile(
+                tok,
+                "the same card twice (one pack has one of each)",
+            ));
         }
         seen |= 1 << c.0;
         out.push(c);

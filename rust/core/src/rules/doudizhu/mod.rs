@@ -5,11 +5,16 @@
 //! Everything that decides a 斗地主 rule is in this folder; the presets' data is in
 //! `presets/doudizhu_*.toml`, compiled by [`DdzRules::load`].
 
+pub mod auction;
+pub mod bots;
 pub mod cards;
+pub mod game;
 pub mod movegen;
 pub mod moves;
 pub mod rng;
 pub mod rules;
+pub mod settle;
+pub mod sim;
 pub mod space;
 
 pub use cards::{Card, Cards};

@@ -165,7 +165,8 @@ impl<S: Sink> Gen<'_, S> {
         while m != 0 {
             let r = m.trailing_zeros() as u8;
             m &= m - 1;
-            self.sink.emit(Cards::of(r, w), Reading::new(kind, r, 1), false);
+            self.sink
+                .emit(Cards::of(r, w), Reading::new(kind, r, 1), false);
         }
     }
 
@@ -475,7 +476,11 @@ pub fn legal_moves_into(
 }
 
 /// The distinct legal moves (no pass) of `hand` against `target` (`None`: a lead).
-pub fn legal_moves(hand: Cards, rules: &MoveRules, target: Option<Reading>) -> Vec<(Cards, Reading)> {
+pub fn legal_moves(
+    hand: Cards,
+    rules: &MoveRules,
+    target: Option<Reading>,
+) -> Vec<(Cards, Reading)> {
     let mut out = Vec::with_capacity(64);
     legal_moves_into(hand, rules, target, &mut out);
     out

@@ -85,12 +85,16 @@ impl Kind {
         }
     }
     pub fn parse(name: &str) -> Result<Kind> {
-        KINDS.iter().copied().find(|k| k.name() == name).ok_or_else(|| {
-            Error::hand(format!(
-                "unknown card type {name:?}; types: {}",
-                KINDS.map(Kind::name).join(", ")
-            ))
-        })
+        KINDS
+            .iter()
+            .copied()
+            .find(|k| k.name() == name)
+            .ok_or_else(|| {
+                Error::hand(format!(
+                    "unknown card type {name:?}; types: {}",
+                    KINDS.map(Kind::name).join(", ")
+                ))
+            })
     }
     /// Whether the kind has a chain length (`len` may differ from 1).
     pub const fn is_chain(self) -> bool {
@@ -171,7 +175,12 @@ impl Reading {
 
     /// Sort key of readings: canonical first (priority, then main), then kind order, then main.
     fn order_key(self) -> (u8, u8, u8, u8) {
-        (3 - self.kind.priority(), self.kind as u8, self.main, self.len)
+        (
+            3 - self.kind.priority(),
+            self.kind as u8,
+            self.main,
+            self.len,
+        )
     }
 
     /// Number of cards.
@@ -188,12 +197,15 @@ impl Reading {
         }
         .ok_or_else(|| Error::tile(main, "the main rank is one card code 3..9 T J Q K A 2 x X"))?;
         let (lo, hi) = k.lengths();
-        let l = u8::try_from(len).ok().filter(|l| (lo..=hi).contains(l)).ok_or_else(|| {
-            Error::hand(format!(
-                "length {len} is impossible for {}: {lo}..={hi}",
-                k.name()
-            ))
-        })?;
+        let l = u8::try_from(len)
+            .ok()
+            .filter(|l| (lo..=hi).contains(l))
+            .ok_or_else(|| {
+                Error::hand(format!(
+                    "length {len} is impossible for {}: {lo}..={hi}",
+                    k.name()
+                ))
+            })?;
         Ok(Reading::new(k, m, l))
     }
 
@@ -205,7 +217,13 @@ impl Reading {
 
 impl fmt::Display for Reading {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}({}, {})", self.kind.name(), self.main_code(), self.len)
+        write!(
+            f,
+            "{}({}, {})",
+            self.kind.name(),
+            self.main_code(),
+            self.len
+        )
     }
 }
 
@@ -398,8 +416,9 @@ pub fn readings(cards: Cards, rules: &MoveRules) -> Readings {
             let k = cards.minus(Cards::of(q, 4));
             let jokers = k.count(SMALL_JOKER) + k.count(BIG_JOKER);
             let pair = k.iter().any(|(_, x)| x == 2);
-            let ok = !(jokers == 2 && !rules.kicker_rocket)
-                && !(pair && rules.single_kickers == SingleKickers::Distinct);
+            let rocket_ok = jokers < 2 || rules.kicker_rocket;
+            let pair_ok = !pair || rules.single_kickers != SingleKickers::Distinct;
+            let ok = rocket_ok && pair_ok;
             if ok {
                 out.push(Reading::new(Kind::FourTwoSingle, q, 1));
             }

@@ -17,8 +17,8 @@ use std::sync::{Arc, LazyLock, Mutex};
 use crate::error::{Error, Result};
 
 use super::cards::{BIG_JOKER, Cards, SMALL_JOKER};
-use super::moves::{Kind, Reading};
 use super::movegen::generate;
+use super::moves::{Kind, Reading};
 use super::rules::{MoveRules, SingleKickers};
 
 /// A flat action space: id ↔ move.
@@ -94,7 +94,11 @@ fn seq(c: Cards) -> Vec<u8> {
     v
 }
 
-fn build(rules: &MoveRules, key: impl Fn(Cards, Reading) -> Vec<u8>, pass_first: bool) -> ActionSpace {
+fn build(
+    rules: &MoveRules,
+    key: impl Fn(Cards, Reading) -> Vec<u8>,
+    pass_first: bool,
+) -> ActionSpace {
     let mut all: Vec<(Vec<u8>, Cards, Reading)> = all_moves(rules)
         .into_iter()
         .map(|(c, r)| (key(c, r), c, r))
@@ -169,8 +173,14 @@ fn rlcard_key(c: Cards, r: Reading) -> Vec<u8> {
             k.push(wings.iter().find(|&(_, n)| n == 2).map_or(0, |(x, _)| x));
             k.extend(seq(c));
         } else {
-            let jokers: Vec<u8> = seq(wings).into_iter().filter(|&x| x >= SMALL_JOKER).collect();
-            let others: Vec<u8> = seq(wings).into_iter().filter(|&x| x < SMALL_JOKER).collect();
+            let jokers: Vec<u8> = seq(wings)
+                .into_iter()
+                .filter(|&x| x >= SMALL_JOKER)
+                .collect();
+            let others: Vec<u8> = seq(wings)
+                .into_iter()
+                .filter(|&x| x < SMALL_JOKER)
+                .collect();
             k.push(u8::from(jokers.is_empty()));
             k.extend(others);
             k.extend(jokers);
@@ -191,12 +201,13 @@ pub fn rlcard_rules() -> MoveRules {
 
 static SPACES: LazyLock<Mutex<HashMap<MoveRules, Arc<ActionSpace>>>> =
     LazyLock::new(|| Mutex::new(HashMap::new()));
-static RLCARD: LazyLock<ActionSpace> =
-    LazyLock::new(|| build(&rlcard_rules(), rlcard_key, false));
+static RLCARD: LazyLock<ActionSpace> = LazyLock::new(|| build(&rlcard_rules(), rlcard_key, false));
 
 /// The hupai action space of `rules` (built once per distinct move rules, then shared).
 pub fn action_space(rules: &MoveRules) -> Arc<ActionSpace> {
-    let mut map = SPACES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut map = SPACES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     map.entry(*rules)
         .or_insert_with(|| Arc::new(build(rules, hupai_key, true)))
         .clone()
@@ -214,9 +225,9 @@ pub fn rlcard_id(rules: &MoveRules, cards: Cards) -> Result<u32> {
             "rlcard action ids exist only under the rlcard profile (single_kickers = no_adjacent_triple, other move switches at their defaults)",
         ));
     }
-    rlcard_space().id(cards).ok_or_else(|| {
-        Error::hand(format!("{cards} is not a move under the rlcard profile"))
-    })
+    rlcard_space()
+        .id(cards)
+        .ok_or_else(|| Error::hand(format!("{cards} is not a move under the rlcard profile")))
 }
 
 /// Whether a move holds both jokers among its kickers (used by tests of K2).
