@@ -5,6 +5,7 @@ mod analysis;
 mod batch;
 mod compat;
 mod convert;
+mod doudizhu;
 mod errors;
 mod flow;
 mod flow_wuhan;
@@ -33,6 +34,14 @@ mod _core {
     use crate::batch::{batch_is_winning, batch_shanten, batch_waits};
     #[pymodule_export]
     use crate::compat::{_set_compat_error, mcr_fan_calculator, mcr_shanten};
+    #[pymodule_export]
+    use crate::doudizhu::{
+        PyDdzGame, PyDdzRules, ddz_action_cards, ddz_action_id, ddz_action_space,
+        ddz_action_space_size, ddz_auction, ddz_batch_legal_count, ddz_batch_legal_mask, ddz_beats,
+        ddz_chinese, ddz_classify, ddz_from_counts, ddz_legal_moves, ddz_legal_plays, ddz_parse,
+        ddz_profiles, ddz_readings, ddz_replay, ddz_settle, ddz_simulate, ddz_simulate_hand,
+        ddz_split, ddz_to_counts, ddz_variants,
+    };
     #[pymodule_export]
     use crate::errors::{
         HupaiError, InvalidHandError, InvalidTileError, RuleConfigError, SettlementError,

@@ -102,10 +102,10 @@ pub fn split(hand: Cards, rules: &MoveRules) -> Vec<(Cards, Reading)> {
         .into_iter()
         .filter(|(_, r)| matches!(r.kind, Kind::Chain | Kind::PairChain | Kind::TrioChain))
         .collect();
-    let mut best: (u32, Vec<usize>) = (remainder_cost(rest, 0), Vec::new());
+    let mut best: (u32, Vec<usize>) = (remainder_cost(rest, &[]), Vec::new());
     let mut chosen = Vec::new();
     let mut budget = 4000u32;
-    search(rest, &cands, 0, &mut chosen, 0, &mut best, &mut budget);
+    search(rest, &cands, 0, &mut chosen, &mut best, &mut budget);
     let mut planes_slots = Vec::new();
     for &i in &best.1 {
         let (c, r) = cands[i];
@@ -130,7 +130,6 @@ fn search(
     cands: &[(Cards, Reading)],
     from: usize,
     chosen: &mut Vec<usize>,
-    trio_len: u32,
     best: &mut (u32, Vec<usize>),
     budget: &mut u32,
 ) {
@@ -139,51 +138,59 @@ fn search(
             return;
         }
         *budget -= 1;
-        let (c, r) = cands[i];
+        let (c, _) = cands[i];
         if !c.is_subset(rest) {
             continue;
         }
         let rest2 = rest.minus(c);
         chosen.push(i);
-        let tl = trio_len
-            + if r.kind == Kind::TrioChain {
-                u32::from(r.len)
-            } else {
-                0
-            };
-        let planes = chosen
-            .iter()
-            .filter(|&&j| cands[j].1.kind == Kind::TrioChain)
-            .count() as u32;
-        let others = chosen.len() as u32 - planes;
-        let cost = others + planes + remainder_cost_with(rest2, tl);
+        let mut planes = [0u8; 8];
+        let mut np = 0;
+        for &j in chosen.iter() {
+            if cands[j].1.kind == Kind::TrioChain && np < planes.len() {
+                planes[np] = cands[j].1.len;
+                np += 1;
+            }
+        }
+        let others = chosen.len() as u32 - np as u32;
+        let cost = others + remainder_cost(rest2, &planes[..np]);
         if cost < best.0 {
             *best = (cost, chosen.clone());
         }
-        search(rest2, cands, i + 1, chosen, tl, best, budget);
+        search(rest2, cands, i + 1, chosen, best, budget);
         chosen.pop();
     }
 }
 
-fn remainder_cost(rest: Cards, plane_slots: u32) -> u32 {
-    remainder_cost_with(rest, plane_slots)
-}
-
-/// Moves needed for singles, pairs and trios when every trio (and every plane rank) takes one
-/// kicker.
-fn remainder_cost_with(rest: Cards, plane_slots: u32) -> u32 {
+/// Moves needed for the planes (`plane_lens`), trios, pairs and singles of `rest`: a plane takes
+/// L singles or else L pairs as wings, a trio one single or else one pair.
+fn remainder_cost(rest: Cards, plane_lens: &[u8]) -> u32 {
     let (mut s, mut p, mut t) = (0u32, 0u32, 0u32);
     for r in 0..N_RANKS as u8 {
         match rest.count(r) {
             1 => s += 1,
             2 => p += 1,
             3 => t += 1,
-            4 => t += 1, // (bombs are removed before; a 4 here is a trio + single)
+            4 => {
+                t += 1;
+                s += 1;
+            }
             _ => {}
         }
     }
-    let slots = t + plane_slots;
-    t + s + p - (s + p).min(slots)
+    for &l in plane_lens {
+        let l = u32::from(l);
+        if s >= l {
+            s -= l;
+        } else if p >= l {
+            p -= l;
+        }
+    }
+    let a = t.min(s);
+    s -= a;
+    let b = (t - a).min(p);
+    p -= b;
+    plane_lens.len() as u32 + t + s + p
 }
 
 fn assign_kickers(

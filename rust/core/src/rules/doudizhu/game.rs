@@ -1168,3 +1168,54 @@ pub fn replay(rules: Arc<DdzRules>, events: &[Value]) -> Result<Game> {
     }
     Ok(g)
 }
+
+impl Game {
+    /// What `seat` may see (JSON): its own hand, the others' card counts, the public record of
+    /// this deal (bids, plays, passes), the 底牌 once a landlord has them, the landlord's hand when
+    /// shown (明牌), the current trick and the multiplier.
+    pub fn observation(&self, seat: u8) -> Value {
+        let seat = seat % 3;
+        let landlord = self.landlord();
+        let start = self
+            .events
+            .iter()
+            .rposition(|e| matches!(e, Event::Deal { .. }))
+            .unwrap_or(0);
+        let history: Vec<Value> = self.events[start..]
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e,
+                    Event::Act { .. } | Event::Double { .. } | Event::Landlord { .. }
+                )
+            })
+            .map(Event::to_json)
+            .collect();
+        let shown_hand = match landlord {
+            Some(l) if self.shown && l != seat => json!(self.hands[l as usize].to_string()),
+            _ => Value::Null,
+        };
+        json!({
+            "seat": seat,
+            "phase": self.phase.name(),
+            "to_act": self.to_act().map_or(Value::Null, |s| json!(s)),
+            "deal": self.deal_no,
+            "first_bidder": self.first_bidder,
+            "hand": self.hands[seat as usize].to_string(),
+            "hand_cards": cards_of_bits(self.phys[seat as usize]).iter().map(ToString::to_string).collect::<Vec<_>>(),
+            "cards_left": [self.hands[0].len(), self.hands[1].len(), self.hands[2].len()],
+            "landlord": landlord.map_or(Value::Null, |l| json!(l)),
+            "bid": self.bid.max(if self.phase == Phase::Auction { self.auction.high_bid() } else { 0 }),
+            "robs": if self.phase == Phase::Auction { self.auction.robs() } else { self.robs },
+            "multiplier": self.multiplier(),
+            "shown": self.shown,
+            "landlord_hand": shown_hand,
+            "bottom": if landlord.is_some() { json!(multiset_of_bits(self.bottom).to_string()) } else { Value::Null },
+            "marked": self.marked.map_or(Value::Null, |c| json!(c.to_string())),
+            "top": self.top.map_or(Value::Null, |(s, c, r)| json!({"seat": s, "cards": c.to_string(), "reading": reading_json(r)})),
+            "played": [self.played[0].to_string(), self.played[1].to_string(), self.played[2].to_string()],
+            "plays": self.plays,
+            "history": history,
+        })
+    }
+}

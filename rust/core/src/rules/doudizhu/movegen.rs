@@ -128,12 +128,10 @@ impl Kickers {
             cap = 0;
         }
         let step = u64::from(self.unit) << (4 * u32::from(r));
-        // Take j items of rank r, j = 0..=cap (0 first: smaller ranks stay lexicographically first).
-        let mut a = acc;
-        self.rec(i + 1, k, a, f);
-        for j in 1..=cap {
-            a += step;
-            self.rec(i + 1, k - j, a, f);
+        // Take j items of rank r, most first: the kickers come out in lexicographic order of the
+        // card strings.
+        for j in (0..=cap).rev() {
+            self.rec(i + 1, k - j, acc + step * u64::from(j), f);
         }
     }
 }

@@ -201,7 +201,8 @@ pub fn rlcard_rules() -> MoveRules {
 
 static SPACES: LazyLock<Mutex<HashMap<MoveRules, Arc<ActionSpace>>>> =
     LazyLock::new(|| Mutex::new(HashMap::new()));
-static RLCARD: LazyLock<ActionSpace> = LazyLock::new(|| build(&rlcard_rules(), rlcard_key, false));
+static RLCARD: LazyLock<Arc<ActionSpace>> =
+    LazyLock::new(|| Arc::new(build(&rlcard_rules(), rlcard_key, false)));
 
 /// The hupai action space of `rules` (built once per distinct move rules, then shared).
 pub fn action_space(rules: &MoveRules) -> Arc<ActionSpace> {
@@ -216,6 +217,11 @@ pub fn action_space(rules: &MoveRules) -> Arc<ActionSpace> {
 /// rlcard 1.2.0's action space (27,472 ids, pass = 27,471).
 pub fn rlcard_space() -> &'static ActionSpace {
     &RLCARD
+}
+
+/// rlcard 1.2.0's action space, shared.
+pub fn rlcard_space_arc() -> Arc<ActionSpace> {
+    RLCARD.clone()
 }
 
 /// The rlcard id of a move, for rules equal to the rlcard profile's move rules.
