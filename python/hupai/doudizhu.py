@@ -64,6 +64,7 @@ __all__ = [
     "beats",
     "chinese",
     "classify",
+    "counts_batch",
     "from_counts",
     "legal_moves",
     "legal_plays",
