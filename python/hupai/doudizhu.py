@@ -93,14 +93,6 @@ def _rules_of_id(variant: str) -> Rules:
     return Rules(variant)
 
 
-def _rules(rules: RulesLike) -> Rules | None:
-    if rules is None or isinstance(rules, Rules):
-        return rules
-    if isinstance(rules, str):
-        return _rules_of_id(rules)
-    raise TypeError(f"rules must be a doudizhu.Rules, a preset id or None, not {type(rules).__name__}")
-
-
 def parse(cards: str) -> str:
     """The canonical form of a card string.
 
@@ -135,7 +127,7 @@ def from_counts(counts: Sequence[int] | npt.NDArray[np.integer[Any]]) -> str:
 
 def readings(cards: str, *, rules: RulesLike = None) -> list[Reading]:
     """Every reading of the cards (canonical order); empty when they are not a move."""
-    return _core.ddz_readings(cards, rules=_rules(rules))
+    return _core.ddz_readings(cards, rules=rules)
 
 
 def classify(cards: str, *, rules: RulesLike = None) -> Reading | None:
@@ -146,7 +138,7 @@ def classify(cards: str, *, rules: RulesLike = None) -> Reading | None:
     >>> classify("333xX") is None
     True
     """
-    return _core.ddz_classify(cards, rules=_rules(rules))
+    return _core.ddz_classify(cards, rules=rules)
 
 
 def beats(a: str, b: str, *, b_reading: Reading | None = None, rules: RulesLike = None) -> bool:
@@ -155,27 +147,21 @@ def beats(a: str, b: str, *, b_reading: Reading | None = None, rules: RulesLike 
     >>> beats("444555666777", "333444555666", b_reading=("plane_single", "6", 3))
     True
     """
-    return _core.ddz_beats(a, b, b_reading=b_reading, rules=_rules(rules))
+    return _core.ddz_beats(a, b, b_reading=b_reading, rules=rules)
 
 
-def legal_moves(
-    hand: str, last: str | None = None, *, last_reading: Reading | None = None, rules: RulesLike = None
-) -> list[str]:
-    """The distinct legal plays of ``hand``: every lead when ``last`` is None, else every play that
-    beats ``last`` (read as ``last_reading``, default canonical). Pass is not listed: it is legal
-    exactly when ``last`` is given.
-
-    >>> legal_moves("5556667778", "33344456")
-    ['55566677', '55566678', '55666777', '56667778']
-    """
-    return _core.ddz_legal_moves(hand, last, last_reading=last_reading, rules=_rules(rules))
+legal_moves = _core.ddz_legal_moves
+"""``legal_moves(hand, last=None, /, *, last_reading=None, rules=None) -> list[str]``: the distinct
+legal plays of ``hand`` — every lead when ``last`` is None, else every play that beats ``last`` (read
+as ``last_reading``, default canonical). Pass is not listed: it is legal exactly when ``last`` is given.
+The Rust function itself (no Python frame: this is the hot call)."""
 
 
 def legal_plays(
     hand: str, last: str | None = None, *, last_reading: Reading | None = None, rules: RulesLike = None
 ) -> list[tuple[str, Reading]]:
     """Like :func:`legal_moves`, with the reading each play is made as."""
-    return _core.ddz_legal_plays(hand, last, last_reading=last_reading, rules=_rules(rules))
+    return _core.ddz_legal_plays(hand, last, last_reading=last_reading, rules=rules)
 
 
 def split(hand: str, *, rules: RulesLike = None) -> list[tuple[str, Reading]]:
@@ -184,7 +170,7 @@ def split(hand: str, *, rules: RulesLike = None) -> list[tuple[str, Reading]]:
     >>> split("33344456789TJQQ")
     [('6789TJQ', ('chain', 'Q', 7)), ('3334445Q', ('plane_single', '4', 2))]
     """
-    return _core.ddz_split(hand, rules=_rules(rules))
+    return _core.ddz_split(hand, rules=rules)
 
 
 def auction(actions: Sequence[str], *, first: int = 0, rules: RulesLike = None) -> dict[str, Any]:
@@ -193,7 +179,7 @@ def auction(actions: Sequence[str], *, first: int = 0, rules: RulesLike = None) 
     >>> auction(["1", "2", "pass", "rob", "rob"], rules=Rules("doudizhu_contest"))["landlord"]
     1
     """
-    return _core.ddz_auction(list(actions), first=first, rules=_rules(rules))
+    return _core.ddz_auction(list(actions), first=first, rules=rules)
 
 
 def settle(record: Mapping[str, Any] | None = None, *, rules: RulesLike = None, **fields: Any) -> dict[str, Any]:
@@ -205,7 +191,7 @@ def settle(record: Mapping[str, Any] | None = None, *, rules: RulesLike = None, 
     """
     rec = dict(record or {})
     rec.update(fields)
-    return _core.ddz_settle(rec, rules=_rules(rules))
+    return _core.ddz_settle(rec, rules=rules)
 
 
 def parse_action(text: str | Mapping[str, Any], phase: str = "play") -> dict[str, Any]:
@@ -363,7 +349,7 @@ class Game:
 
 def replay(events: Sequence[Mapping[str, Any]], *, rules: RulesLike = None) -> Game:
     """Rebuild a hand from its event log and check that the rules give exactly that log."""
-    return Game._wrap(_core.ddz_replay(list(events), rules=_rules(rules)))
+    return Game._wrap(_core.ddz_replay(list(events), rules=rules))
 
 
 def simulate(
@@ -383,30 +369,30 @@ def simulate(
     >>> st["hands"], sum(st["scores"])
     (200, 0)
     """
-    return _core.ddz_simulate(hands, seed=seed, bots=list(bots), check=check, threads=threads, rules=_rules(rules))
+    return _core.ddz_simulate(hands, seed=seed, bots=list(bots), check=check, threads=threads, rules=rules)
 
 
 def simulated_hand(
     index: int, *, seed: int = 0, bots: Sequence[str] = ("random", "random", "random"), rules: RulesLike = None
 ) -> Game:
     """Hand ``index`` of :func:`simulate` with the same seed and bots (to inspect its log)."""
-    return Game._wrap(_core.ddz_simulate_hand(index, seed=seed, bots=list(bots), rules=_rules(rules)))
+    return Game._wrap(_core.ddz_simulate_hand(index, seed=seed, bots=list(bots), rules=rules))
 
 
 def action_space(*, encoding: str = "hupai", rules: RulesLike = None) -> list[str | None]:
     """Every move of a flat action encoding in id order (None = pass). ``hupai``: pass = 0, then
     the moves by (type, length, main rank, cards); ``rlcard``: rlcard 1.2.0's ids (rlcard profile)."""
-    return _core.ddz_action_space(encoding=encoding, rules=_rules(rules))
+    return _core.ddz_action_space(encoding=encoding, rules=rules)
 
 
 def action_id(cards: str, *, encoding: str = "hupai", rules: RulesLike = None) -> int:
     """The id of a move (``"pass"`` for pass) in an encoding."""
-    return _core.ddz_action_id(cards, encoding=encoding, rules=_rules(rules))
+    return _core.ddz_action_id(cards, encoding=encoding, rules=rules)
 
 
 def action_cards(action: int, *, encoding: str = "hupai", rules: RulesLike = None) -> str | None:
     """The move of an action id (None = pass)."""
-    return _core.ddz_action_cards(action, encoding=encoding, rules=_rules(rules))
+    return _core.ddz_action_cards(action, encoding=encoding, rules=rules)
 
 
 def batch_legal_count(
@@ -414,7 +400,7 @@ def batch_legal_count(
 ) -> npt.NDArray[np.uint32]:
     """Legal plays per state (pass excluded). ``hands``, ``lasts``: ``(N, 15)`` uint8 counts; a
     zero ``lasts`` row (or ``lasts=None``) is a lead. Rows run in parallel, GIL released."""
-    return _core.ddz_batch_legal_count(hands, lasts, rules=_rules(rules))
+    return _core.ddz_batch_legal_count(hands, lasts, rules=rules)
 
 
 def batch_legal_mask(
@@ -425,7 +411,7 @@ def batch_legal_mask(
     rules: RulesLike = None,
 ) -> npt.NDArray[np.bool_]:
     """Legal-action masks ``(N, A)`` over an encoding's ids (pass set when answering)."""
-    return _core.ddz_batch_legal_mask(hands, lasts, encoding=encoding, rules=_rules(rules))
+    return _core.ddz_batch_legal_mask(hands, lasts, encoding=encoding, rules=rules)
 
 
 def variants() -> list[dict[str, Any]]:

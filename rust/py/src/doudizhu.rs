@@ -2,7 +2,8 @@
 //! `hupai.doudizhu`. Strings in, strings out (card notation `3456789TJQKA2xX`); readings are
 //! `(type, main rank code, length)` tuples.
 
-use std::sync::{Arc, LazyLock};
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock, Mutex};
 
 use hupai_core::error::Error as CoreError;
 use hupai_core::preset::SwitchValue;
@@ -108,8 +109,60 @@ impl PyDdzRules {
     }
 }
 
-fn rules_of(rules: Option<&Bound<'_, PyDdzRules>>) -> Arc<DdzRules> {
-    rules.map_or_else(|| DEFAULT_RULES.clone(), |r| r.get().inner.clone())
+
+/// Preset ids compiled with their defaults, for ``rules="doudizhu_contest"``.
+static BY_ID: LazyLock<Mutex<HashMap<String, Arc<DdzRules>>>> =
+    LazyLock::new(|| Mutex::new(HashMap::new()));
+
+/// ``rules=`` of the hot functions: a ``DoudizhuRules``, a preset id, or ``None`` (the default).
+fn rules_any(rules: Option<&Bound<'_, PyAny>>) -> BindResult<Arc<DdzRules>> {
+    let Some(r) = rules.filter(|r| !r.is_none()) else {
+        return Ok(DEFAULT_RULES.clone());
+    };
+    if let Ok(r) = r.cast::<PyDdzRules>() {
+        return Ok(r.get().inner.clone());
+    }
+    if let Ok(s) = r.cast::<PyString>() {
+        let id = s.to_str()?;
+        let mut map = BY_ID.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(x) = map.get(id) {
+            return Ok(x.clone());
+        }
+        let x = Arc::new(DdzRules::load::<&str>(id, [])?);
+        map.insert(id.to_string(), x.clone());
+        return Ok(x);
+    }
+    Err(BindError::Py(pyo3::exceptions::PyTypeError::new_err(format!(
+        "rules must be a doudizhu.Rules, a preset id or None, not {}",
+        r.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+    ))))
+}
+
+/// Python strings of moves, made once: a move space has at most ~34,000 moves, and most calls
+/// return moves met before, so the list is built from new references instead of new strings.
+static MOVE_STRS: LazyLock<Mutex<HashMap<u64, Py<PyString>>>> =
+    LazyLock::new(|| Mutex::new(HashMap::with_capacity(1 << 15)));
+
+fn move_list<'py>(py: Python<'py>, moves: &[(Cards, Reading)]) -> PyResult<Bound<'py, PyList>> {
+    let mut cache = MOVE_STRS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut s = [0u8; 64];
+    let items: Vec<Bound<'py, PyString>> = moves
+        .iter()
+        .map(|(c, _)| {
+            cache
+                .entry(c.0)
+                .or_insert_with(|| {
+                    let n = c.write_to(&mut s);
+                    // Only ASCII card codes are written.
+                    PyString::new(py, std::str::from_utf8(&s[..n]).unwrap_or("")).unbind()
+                })
+                .bind(py)
+                .clone()
+        })
+        .collect();
+    PyList::new(py, items)
 }
 
 fn cards_arg(obj: &Bound<'_, PyAny>, what: &str) -> BindResult<Cards> {
@@ -291,9 +344,9 @@ pub fn ddz_from_counts(counts: Vec<AnyInt>) -> BindResult<String> {
 pub fn ddz_readings<'py>(
     py: Python<'py>,
     cards: &Bound<'py, PyAny>,
-    rules: Option<&Bound<'py, PyDdzRules>>,
+    rules: Option<&Bound<'py, PyAny>>,
 ) -> BindResult<Vec<Bound<'py, PyTuple>>> {
-    let r = rules_of(rules);
+    let r = rules_any(rules)?;
     let c = cards_arg(cards, "cards")?;
     Ok(readings(c, &r.moves)
         .iter()
@@ -307,9 +360,9 @@ pub fn ddz_readings<'py>(
 pub fn ddz_classify<'py>(
     py: Python<'py>,
     cards: &Bound<'py, PyAny>,
-    rules: Option<&Bound<'py, PyDdzRules>>,
+    rules: Option<&Bound<'py, PyAny>>,
 ) -> BindResult<Option<Bound<'py, PyTuple>>> {
-    let r = rules_of(rules);
+    let r = rules_any(rules)?;
     let c = cards_arg(cards, "cards")?;
     Ok(readings(c, &r.moves)
         .canonical()
@@ -324,9 +377,9 @@ pub fn ddz_beats(
     a: &Bound<'_, PyAny>,
     b: &Bound<'_, PyAny>,
     b_reading: Option<&Bound<'_, PyAny>>,
-    rules: Option<&Bound<'_, PyDdzRules>>,
+    rules: Option<&Bound<'_, PyAny>>,
 ) -> BindResult<bool> {
-    let r = rules_of(rules);
+    let r = rules_any(rules)?;
     let a = cards_arg(a, "a")?;
     let t = target_of(Some(b), b_reading, &r)?
         .ok_or_else(|| hand_err("b must be a move (not empty)"))?;
@@ -337,8 +390,12 @@ thread_local! {
     static BUF: std::cell::RefCell<Vec<(Cards, Reading)>> = std::cell::RefCell::new(Vec::with_capacity(512));
 }
 
-/// The distinct legal plays of ``hand`` (pass not included): leads when ``last`` is ``None``,
-/// else the answers to ``last`` (read as ``last_reading``, default canonical).
+/// The distinct legal plays of ``hand`` (pass not included): every lead when ``last`` is None,
+/// else every play that beats ``last`` (read as ``last_reading``, default canonical). Pass is
+/// legal exactly when ``last`` is given. ``rules``: a ``Rules``, a preset id or None.
+///
+/// >>> legal_moves("5556667778", "33344456")
+/// ['55566677', '55566678', '55666777', '56667778']
 #[pyfunction]
 #[pyo3(signature = (hand, last = None, /, *, last_reading = None, rules = None))]
 pub fn ddz_legal_moves<'py>(
@@ -346,23 +403,15 @@ pub fn ddz_legal_moves<'py>(
     hand: &Bound<'py, PyAny>,
     last: Option<&Bound<'py, PyAny>>,
     last_reading: Option<&Bound<'py, PyAny>>,
-    rules: Option<&Bound<'py, PyDdzRules>>,
+    rules: Option<&Bound<'py, PyAny>>,
 ) -> BindResult<Bound<'py, PyList>> {
-    let r = rules_of(rules);
+    let r = rules_any(rules)?;
     let h = hand_arg(hand)?;
     let t = target_of(last, last_reading, &r)?;
     BUF.with(|b| {
         let mut b = b.borrow_mut();
         legal_moves_into(h, &r.moves, t, &mut b);
-        let mut s = [0u8; 64];
-        let list = PyList::empty(py);
-        for (c, _) in b.iter() {
-            let n = c.write_to(&mut s);
-            // Only ASCII card codes are written.
-            let text = std::str::from_utf8(&s[..n]).unwrap_or("");
-            list.append(PyString::new(py, text))?;
-        }
-        Ok(list)
+        Ok(move_list(py, &b)?)
     })
 }
 
@@ -374,9 +423,9 @@ pub fn ddz_legal_plays<'py>(
     hand: &Bound<'py, PyAny>,
     last: Option<&Bound<'py, PyAny>>,
     last_reading: Option<&Bound<'py, PyAny>>,
-    rules: Option<&Bound<'py, PyDdzRules>>,
+    rules: Option<&Bound<'py, PyAny>>,
 ) -> BindResult<Vec<(String, Bound<'py, PyTuple>)>> {
-    let r = rules_of(rules);
+    let r = rules_any(rules)?;
     let h = hand_arg(hand)?;
     let t = target_of(last, last_reading, &r)?;
     let mut v = Vec::new();
@@ -392,9 +441,9 @@ pub fn ddz_legal_plays<'py>(
 pub fn ddz_split<'py>(
     py: Python<'py>,
     hand: &Bound<'py, PyAny>,
-    rules: Option<&Bound<'py, PyDdzRules>>,
+    rules: Option<&Bound<'py, PyAny>>,
 ) -> BindResult<Vec<(String, Bound<'py, PyTuple>)>> {
-    let r = rules_of(rules);
+    let r = rules_any(rules)?;
     let h = hand_arg(hand)?;
     Ok(bots::split(h, &r.moves)
         .iter()
@@ -415,9 +464,9 @@ pub fn ddz_auction<'py>(
     py: Python<'py>,
     actions: Vec<String>,
     first: AnyInt,
-    rules: Option<&Bound<'py, PyDdzRules>>,
+    rules: Option<&Bound<'py, PyAny>>,
 ) -> BindResult<Bound<'py, PyAny>> {
-    let r = rules_of(rules);
+    let r = rules_any(rules)?;
     let first: u8 = first.within("first", 0, 2, hand_err)?;
     let mut a = Auction::new(&r, first, [false; 3]);
     let mut actors = Vec::new();
@@ -453,9 +502,9 @@ pub fn ddz_auction<'py>(
 pub fn ddz_settle<'py>(
     py: Python<'py>,
     record: &Bound<'py, PyAny>,
-    rules: Option<&Bound<'py, PyDdzRules>>,
+    rules: Option<&Bound<'py, PyAny>>,
 ) -> BindResult<Bound<'py, PyAny>> {
-    let r = rules_of(rules);
+    let r = rules_any(rules)?;
     let v = py_to_json(record)?;
     let obj = v
         .as_object()
@@ -557,12 +606,12 @@ impl PyDdzGame {
     #[pyo3(signature = (*, rules = None, seed = AnyInt(0), first_bidder = AnyInt(0), last_winner = None))]
     #[pyo3(text_signature = "(*, rules=None, seed=0, first_bidder=0, last_winner=None)")]
     fn new(
-        rules: Option<&Bound<'_, PyDdzRules>>,
+        rules: Option<&Bound<'_, PyAny>>,
         seed: AnyInt,
         first_bidder: AnyInt,
         last_winner: Option<AnyInt>,
     ) -> BindResult<Self> {
-        let r = rules_of(rules);
+        let r = rules_any(rules)?;
         let seed = u64::try_from(seed.0)
             .map_err(|_| hand_err(format!("seed must be a non-negative int, got {}", seed.0)))?;
         let carry = Carry {
@@ -747,9 +796,9 @@ impl PyDdzGame {
 #[pyo3(signature = (events, /, *, rules = None))]
 pub fn ddz_replay(
     events: &Bound<'_, PyAny>,
-    rules: Option<&Bound<'_, PyDdzRules>>,
+    rules: Option<&Bound<'_, PyAny>>,
 ) -> BindResult<PyDdzGame> {
-    let r = rules_of(rules);
+    let r = rules_any(rules)?;
     let v = py_to_json(events)?;
     let list = v
         .as_array()
@@ -771,9 +820,9 @@ pub fn ddz_simulate<'py>(
     bots: Option<Vec<String>>,
     check: bool,
     threads: Option<AnyInt>,
-    rules: Option<&Bound<'py, PyDdzRules>>,
+    rules: Option<&Bound<'py, PyAny>>,
 ) -> BindResult<Bound<'py, PyAny>> {
-    let r = rules_of(rules);
+    let r = rules_any(rules)?;
     let n: u64 = hands.within("hands", 0, 1_000_000_000_000, hand_err)?;
     let seed = seed.0 as u64;
     let names = bots.unwrap_or_else(|| vec!["random".into(); 3]);
@@ -826,9 +875,9 @@ pub fn ddz_simulate_hand<'py>(
     index: AnyInt,
     seed: AnyInt,
     bots: Option<Vec<String>>,
-    rules: Option<&Bound<'py, PyDdzRules>>,
+    rules: Option<&Bound<'py, PyAny>>,
 ) -> BindResult<PyDdzGame> {
-    let r = rules_of(rules);
+    let r = rules_any(rules)?;
     let i: u64 = index.within("index", 0, i64::MAX, hand_err)?;
     let names = bots.unwrap_or_else(|| vec!["random".into(); 3]);
     if names.len() != 3 {
@@ -875,9 +924,9 @@ fn space_for(rules: &DdzRules, encoding: &str) -> BindResult<Arc<space::ActionSp
 #[pyo3(signature = (*, encoding = "hupai", rules = None))]
 pub fn ddz_action_space_size(
     encoding: &str,
-    rules: Option<&Bound<'_, PyDdzRules>>,
+    rules: Option<&Bound<'_, PyAny>>,
 ) -> BindResult<usize> {
-    Ok(space_for(&rules_of(rules), encoding)?.len())
+    Ok(space_for(&*rules_any(rules)?, encoding)?.len())
 }
 
 /// The action id of a move (``""`` or ``"pass"``: pass).
@@ -886,9 +935,9 @@ pub fn ddz_action_space_size(
 pub fn ddz_action_id(
     cards: &Bound<'_, PyAny>,
     encoding: &str,
-    rules: Option<&Bound<'_, PyDdzRules>>,
+    rules: Option<&Bound<'_, PyAny>>,
 ) -> BindResult<u32> {
-    let r = rules_of(rules);
+    let r = rules_any(rules)?;
     let sp = space_for(&r, encoding)?;
     let c = match cards.cast::<PyString>() {
         Ok(s) if s.to_str()? == "pass" => Cards::EMPTY,
@@ -907,9 +956,9 @@ pub fn ddz_action_id(
 pub fn ddz_action_cards(
     action_id: AnyInt,
     encoding: &str,
-    rules: Option<&Bound<'_, PyDdzRules>>,
+    rules: Option<&Bound<'_, PyAny>>,
 ) -> BindResult<Option<String>> {
-    let r = rules_of(rules);
+    let r = rules_any(rules)?;
     let sp = space_for(&r, encoding)?;
     let id: u32 = action_id.within("action_id", 0, sp.len() as i64 - 1, hand_err)?;
     Ok(sp.get(id).and_then(|m| m.map(|(c, _)| c.to_string())))
@@ -920,9 +969,9 @@ pub fn ddz_action_cards(
 #[pyo3(signature = (*, encoding = "hupai", rules = None))]
 pub fn ddz_action_space(
     encoding: &str,
-    rules: Option<&Bound<'_, PyDdzRules>>,
+    rules: Option<&Bound<'_, PyAny>>,
 ) -> BindResult<Vec<Option<String>>> {
-    let sp = space_for(&rules_of(rules), encoding)?;
+    let sp = space_for(&*rules_any(rules)?, encoding)?;
     Ok(sp.iter().map(|m| m.map(|(c, _)| c.to_string())).collect())
 }
 
@@ -997,9 +1046,9 @@ pub fn ddz_batch_legal_count<'py>(
     py: Python<'py>,
     hands: &Bound<'py, PyAny>,
     lasts: Option<&Bound<'py, PyAny>>,
-    rules: Option<&Bound<'py, PyDdzRules>>,
+    rules: Option<&Bound<'py, PyAny>>,
 ) -> BindResult<Bound<'py, PyArray1<u32>>> {
-    let r = rules_of(rules);
+    let r = rules_any(rules)?;
     let states = batch_inputs(hands, lasts, &r)?;
     let out: Vec<u32> = py.detach(|| {
         states
@@ -1021,9 +1070,9 @@ pub fn ddz_batch_legal_mask<'py>(
     hands: &Bound<'py, PyAny>,
     lasts: Option<&Bound<'py, PyAny>>,
     encoding: &str,
-    rules: Option<&Bound<'py, PyDdzRules>>,
+    rules: Option<&Bound<'py, PyAny>>,
 ) -> BindResult<Bound<'py, PyArray2<bool>>> {
-    let r = rules_of(rules);
+    let r = rules_any(rules)?;
     let sp = space_for(&r, encoding)?;
     let states = batch_inputs(hands, lasts, &r)?;
     let a = sp.len();
