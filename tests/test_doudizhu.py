@@ -594,3 +594,12 @@ def test_cli(tmp_path: Path) -> None:
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "write 10 as T" in r.stderr
     r = run_cli("legal", "33", "--set", "nope=1")
     assert r.returncode == 2 and "no switch" in r.stderr
+
+
+def test_docs_examples_run() -> None:
+    """Every ```python block of docs/doudizhu.md runs."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "doudizhu.md").read_text(encoding="utf-8")
+    blocks = [b.split("```", 1)[0] for b in text.split("```python\n")[1:]]
+    assert len(blocks) >= 3
+    for block in blocks:
+        exec(compile(block, "docs/doudizhu.md", "exec"), {})

@@ -109,7 +109,6 @@ impl PyDdzRules {
     }
 }
 
-
 /// Preset ids compiled with their defaults, for ``rules="doudizhu_contest"``.
 static BY_ID: LazyLock<Mutex<HashMap<String, Arc<DdzRules>>>> =
     LazyLock::new(|| Mutex::new(HashMap::new()));
@@ -124,7 +123,9 @@ fn rules_any(rules: Option<&Bound<'_, PyAny>>) -> BindResult<Arc<DdzRules>> {
     }
     if let Ok(s) = r.cast::<PyString>() {
         let id = s.to_str()?;
-        let mut map = BY_ID.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut map = BY_ID
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some(x) = map.get(id) {
             return Ok(x.clone());
         }
@@ -132,10 +133,15 @@ fn rules_any(rules: Option<&Bound<'_, PyAny>>) -> BindResult<Arc<DdzRules>> {
         map.insert(id.to_string(), x.clone());
         return Ok(x);
     }
-    Err(BindError::Py(pyo3::exceptions::PyTypeError::new_err(format!(
-        "rules must be a doudizhu.Rules, a preset id or None, not {}",
-        r.get_type().name().map(|n| n.to_string()).unwrap_or_default()
-    ))))
+    Err(BindError::Py(pyo3::exceptions::PyTypeError::new_err(
+        format!(
+            "rules must be a doudizhu.Rules, a preset id or None, not {}",
+            r.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        ),
+    )))
 }
 
 /// Python strings of moves, made once: a move space has at most ~34,000 moves, and most calls

@@ -211,6 +211,94 @@ pub struct Outcome {
     pub coins: Option<([i64; 3], i64)>,
 }
 
+/// A party of a payment: a seat, or the house (the table: escape penalties that leave the table,
+/// split remainders).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Party {
+    Seat(u8),
+    House,
+}
+
+impl Party {
+    fn json(self) -> Value {
+        match self {
+            Party::Seat(s) => json!(s),
+            Party::House => json!("house"),
+        }
+    }
+}
+
+impl Outcome {
+    /// The settlement as payment lines `(payer, payee, amount)`, amounts > 0; they produce exactly
+    /// `scores` and `house`.
+    pub fn payments(&self) -> Vec<(Party, Party, i64)> {
+        let mut out = Vec::new();
+        match self.kind {
+            OutcomeKind::LandlordWon | OutcomeKind::FarmersWon => {
+                // The landlord is the seat whose score is ±2 units; the others pay or receive one.
+                let l = (0..3u8)
+                    .max_by_key(|&s| self.scores[s as usize].abs())
+                    .unwrap_or(0);
+                for f in (0..3u8).filter(|&s| s != l) {
+                    let a = self.scores[f as usize];
+                    if a < 0 {
+                        out.push((Party::Seat(f), Party::Seat(l), -a));
+                    } else if a > 0 {
+                        out.push((Party::Seat(l), Party::Seat(f), a));
+                    }
+                }
+            }
+            OutcomeKind::Escape(e) => {
+                for s in (0..3u8).filter(|&s| s != e) {
+                    let a = self.scores[s as usize];
+                    if a > 0 {
+                        out.push((Party::Seat(e), Party::Seat(s), a));
+                    }
+                }
+                if self.house > 0 {
+                    out.push((Party::Seat(e), Party::House, self.house));
+                }
+            }
+            OutcomeKind::NoGame => {}
+        }
+        out
+    }
+
+    /// The settlement in the shared zero-sum ledger (`crate::scoring::ledger`): one `WIN` event for
+    /// a played deal, one `PENALTY` event for an escape (with a fourth party `house` when points
+    /// leave the table). `names` are the seats' names.
+    pub fn ledger(&self, names: [&str; 3]) -> Result<crate::scoring::ledger::Ledger> {
+        use crate::scoring::ledger::{Ledger, SettlementRules};
+        let pays = self.payments();
+        let house = pays.iter().any(|p| p.1 == Party::House);
+        let mut seats: Vec<String> = names.iter().map(|s| (*s).to_string()).collect();
+        if house {
+            seats.push("house".into());
+        }
+        let mut l = Ledger::new(seats, SettlementRules::default())?;
+        let name = |p: Party| match p {
+            Party::Seat(s) => names[s as usize % 3].to_string(),
+            Party::House => "house".to_string(),
+        };
+        let lines: Vec<(String, String, i64)> = pays
+            .iter()
+            .map(|&(a, b, x)| (name(a), name(b), x))
+            .collect();
+        let (kind, reason) = match self.kind {
+            OutcomeKind::LandlordWon => ("WIN", "斗地主: the landlord went out".to_string()),
+            OutcomeKind::FarmersWon => ("WIN", "斗地主: a farmer went out".to_string()),
+            OutcomeKind::Escape(s) => (
+                "PENALTY",
+                format!("逃跑: {} left the hand", names[s as usize % 3]),
+            ),
+            OutcomeKind::NoGame => return Ok(l),
+        };
+        l.record_payments(kind, &reason, &lines, None)?;
+        l.end_hand();
+        Ok(l)
+    }
+}
+
 /// One record of the log.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
@@ -342,9 +430,14 @@ pub fn outcome_json(o: &Outcome) -> Value {
         OutcomeKind::Escape(s) => ("escape", json!(s)),
         OutcomeKind::NoGame => ("no_game", Value::Null),
     };
+    let payments: Vec<Value> = o
+        .payments()
+        .iter()
+        .map(|&(a, b, x)| json!({"payer": a.json(), "payee": b.json(), "amount": x}))
+        .collect();
     let mut v = json!({
         "type": "settle", "result": result, "escaped": winner,
-        "scores": o.scores, "house": o.house,
+        "scores": o.scores, "house": o.house, "payments": payments,
     });
     if let Some(s) = &o.settlement {
         v["spring"] = json!(s.spring.name());

@@ -177,6 +177,25 @@ fn check_end(g: &Game, seed: u64) -> Result<()> {
             "seed {seed}: settlement not zero-sum ({sum})"
         )));
     }
+    // The payment lines give exactly the scores, and the shared ledger accepts them (zero-sum).
+    let mut net = [0i64; 4];
+    for (a, b, x) in o.payments() {
+        let ix = |p: super::game::Party| match p {
+            super::game::Party::Seat(s) => s as usize,
+            super::game::Party::House => 3,
+        };
+        net[ix(a)] -= x;
+        net[ix(b)] += x;
+    }
+    if net[..3] != o.scores || net[3] != o.house {
+        return Err(Error::hand(format!(
+            "seed {seed}: payments do not give the scores"
+        )));
+    }
+    let ledger = o.ledger(["0", "1", "2"])?;
+    if ledger.balances().iter().map(|(_, b)| b).sum::<i64>() != 0 {
+        return Err(Error::hand(format!("seed {seed}: ledger not zero-sum")));
+    }
     if let Some((c, h)) = o.coins {
         if c.iter().sum::<i64>() + h != 0 {
             return Err(Error::hand(format!(
