@@ -67,6 +67,7 @@ from hupai.errors import (
 from hupai.sichuan import max_win_value
 from hupai import zipai
 from hupai import doudizhu
+from hupai import dingniu
 from hupai import kawuxing
 from hupai import hebei, hebei_draft4, shanghai
 from hupai import game
@@ -91,6 +92,7 @@ __all__ = [
     "simulate",
     "Table",
     "decompose",
+    "dingniu",
     "discard_options",
     "doudizhu",
     "Fan",

@@ -460,6 +460,9 @@ def build_parser() -> argparse.ArgumentParser:
     from hupai.doudizhu_cli import add_parsers as _add_doudizhu
 
     _add_doudizhu(sub)
+    from hupai.dingniu_cli import add_parser as _add_dingniu
+
+    _add_dingniu(sub)
     _add_serve(sub)
     from hupai.game.cli import add_parsers as _add_game
 

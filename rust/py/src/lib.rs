@@ -5,6 +5,7 @@ mod analysis;
 mod batch;
 mod compat;
 mod convert;
+mod dingniu;
 mod doudizhu;
 mod errors;
 mod flow;
@@ -34,6 +35,14 @@ mod _core {
     use crate::batch::{batch_is_winning, batch_shanten, batch_waits};
     #[pymodule_export]
     use crate::compat::{_set_compat_error, mcr_fan_calculator, mcr_shanten};
+    #[pymodule_export]
+    use crate::dingniu::{
+        PyDingniuGame, PyDingniuRules, dingniu_action_id, dingniu_action_name, dingniu_batch_legal,
+        dingniu_openings, dingniu_parse_hand, dingniu_place, dingniu_placements,
+        dingniu_play_match, dingniu_replay, dingniu_settle, dingniu_silan, dingniu_simulate,
+        dingniu_tile, dingniu_tile_set, dingniu_turn_actions, dingniu_zhang_check,
+        dingniu_zhang_settle,
+    };
     #[pymodule_export]
     use crate::doudizhu::{
         PyDdzGame, PyDdzRules, ddz_action_cards, ddz_action_id, ddz_action_space,

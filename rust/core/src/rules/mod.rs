@@ -1,6 +1,7 @@
 //! One folder per preset (or family of presets sharing one rule module): what the preset's data
 //! file (`presets/<id>.toml`) cannot say.
 
+pub mod dingniu;
 pub mod doudizhu;
 pub mod erren;
 pub mod hebei;
