@@ -9,7 +9,7 @@ use hupai_core::error::Error as CoreError;
 use hupai_core::preset::SwitchValue;
 use hupai_core::rules::doudizhu::auction::{Auction, AuctionResult, Bid};
 use hupai_core::rules::doudizhu::bots::{self, BotKind};
-use hupai_core::rules::doudizhu::cards::N_RANKS;
+use hupai_core::rules::doudizhu::cards::{N_RANKS, U64Map};
 use hupai_core::rules::doudizhu::game::{
     self, Action, Carry, Game, outcome_json, parse_reading_json,
 };
@@ -146,17 +146,21 @@ fn rules_any(rules: Option<&Bound<'_, PyAny>>) -> BindResult<Arc<DdzRules>> {
 
 /// Python strings of moves, made once: a move space has at most ~34,000 moves, and most calls
 /// return moves met before, so the list is built from new references instead of new strings.
-static MOVE_STRS: LazyLock<Mutex<HashMap<u64, Py<PyString>>>> =
-    LazyLock::new(|| Mutex::new(HashMap::with_capacity(1 << 15)));
+static MOVE_STRS: LazyLock<Mutex<U64Map<Py<PyString>>>> = LazyLock::new(|| {
+    Mutex::new(U64Map::with_capacity_and_hasher(
+        1 << 15,
+        Default::default(),
+    ))
+});
 
 fn move_list<'py>(py: Python<'py>, moves: &[(Cards, Reading)]) -> PyResult<Bound<'py, PyList>> {
     let mut cache = MOVE_STRS
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     let mut s = [0u8; 64];
-    let items: Vec<Bound<'py, PyString>> = moves
-        .iter()
-        .map(|(c, _)| {
+    PyList::new(
+        py,
+        moves.iter().map(|(c, _)| {
             cache
                 .entry(c.0)
                 .or_insert_with(|| {
@@ -164,11 +168,9 @@ fn move_list<'py>(py: Python<'py>, moves: &[(Cards, Reading)]) -> PyResult<Bound
                     // Only ASCII card codes are written.
                     PyString::new(py, std::str::from_utf8(&s[..n]).unwrap_or("")).unbind()
                 })
-                .bind(py)
-                .clone()
-        })
-        .collect();
-    PyList::new(py, items)
+                .clone_ref(py)
+        }),
+    )
 }
 
 fn cards_arg(obj: &Bound<'_, PyAny>, what: &str) -> BindResult<Cards> {

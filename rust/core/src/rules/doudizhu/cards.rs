@@ -19,6 +19,33 @@ pub const BIG_JOKER: u8 = 14;
 /// Rank index of the `A`, the highest rank a chain may use.
 pub const ACE: u8 = 11;
 
+/// A hasher for `u64` keys (multisets, move codes): one multiply and a rotation instead of SipHash,
+/// for the hot lookups of the bindings and the action spaces. Not for untrusted string keys.
+#[derive(Clone, Copy, Default)]
+pub struct U64Hasher(u64);
+
+impl std::hash::Hasher for U64Hasher {
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    #[inline]
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0 ^ x)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(29);
+    }
+}
+
+/// `HashMap` with [`U64Hasher`].
+pub type U64Map<V> = std::collections::HashMap<u64, V, std::hash::BuildHasherDefault<U64Hasher>>;
+
 /// Rank codes in index order (`T` = 10, `x` = 小王, `X` = 大王).
 pub const RANK_CODES: &[u8; N_RANKS] = b"3456789TJQKA2xX";
 /// Chinese names of the ranks.

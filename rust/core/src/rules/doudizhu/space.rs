@@ -16,7 +16,7 @@ use std::sync::{Arc, LazyLock, Mutex};
 
 use crate::error::{Error, Result};
 
-use super::cards::{BIG_JOKER, Cards, SMALL_JOKER};
+use super::cards::{BIG_JOKER, Cards, SMALL_JOKER, U64Map};
 use super::movegen::generate;
 use super::moves::{Kind, Reading};
 use super::rules::{MoveRules, SingleKickers};
@@ -26,7 +26,7 @@ use super::rules::{MoveRules, SingleKickers};
 pub struct ActionSpace {
     /// Moves by id; `None` is pass.
     moves: Vec<Option<(Cards, Reading)>>,
-    ids: HashMap<u64, u32>,
+    ids: U64Map<u32>,
     pass_id: u32,
 }
 
@@ -112,7 +112,7 @@ fn build(
     if !pass_first {
         moves.push(None);
     }
-    let mut ids = HashMap::with_capacity(moves.len());
+    let mut ids = U64Map::with_capacity_and_hasher(moves.len(), Default::default());
     let mut pass_id = 0;
     for (i, m) in moves.iter().enumerate() {
         match m {
