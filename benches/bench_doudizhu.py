@@ -92,7 +92,7 @@ def bench_douzero(st: list[tuple[str, str | None]]) -> dict[str, Any]:
             )
         )
     args = [(h, last) for h, last in st]
-    peer_us = per_call(GameEnv.get_legal_card_play_actions, envs)
+    peer_us = per_call(GameEnv.get_legal_card_play_actions, envs, repeat=3)
     ours_us = per_call(lambda a: ddz.legal_moves(a[0], a[1], rules=rules), args, repeat=3)
     same = differ = 0
     for env, (hand, last) in zip(envs, st):
@@ -125,7 +125,7 @@ def bench_rlcard(st: list[tuple[str, str | None]]) -> dict[str, Any]:
         else:
             me, rival = _Obj(current_hand=rl_cards(hand)), _Obj(played_cards=rl(last))
             calls.append(lambda me=me, rival=rival: get_gt_cards(me, rival))
-    peer_us = per_call(lambda f: f(), calls)
+    peer_us = per_call(lambda f: f(), calls, repeat=3)
     ours_us = per_call(lambda a: ddz.legal_moves(a[0], a[1], rules=rules), st, repeat=3)
     same = 0
     for f, (hand, last) in zip(calls, st):
@@ -133,7 +133,7 @@ def bench_rlcard(st: list[tuple[str, str | None]]) -> dict[str, Any]:
         same += theirs == set(ddz.legal_moves(hand, last, rules=rules))
     leads = sum(last is None for _, last in st)
     lead_us = per_call(lambda a: ddz.legal_moves(a[0], a[1], rules=rules), [s for s in st if s[1] is None], repeat=3)
-    peer_lead_us = per_call(lambda f: f(), [f for f, s in zip(calls, st) if s[1] is None])
+    peer_lead_us = per_call(lambda f: f(), [f for f, s in zip(calls, st) if s[1] is None], repeat=3)
     return {
         "peer": peer_us,
         "ours": ours_us,
@@ -258,7 +258,8 @@ def main() -> int:
 ratios are meaningful.
 
 Legal moves on {len(st)} game states met in random self-play ({leads} leads, {len(st) - leads} answers to the
-move on the table), one call per state through Python; each engine in its own card format and under
+move on the table), one call per state through Python (best of 3 passes over all states, for every
+engine); each engine in its own card format and under
 the matching hupai rule profile (§11); results compared in the same run.
 
 | engine (profile) | µs per call | hupai speed-up | same move set |
