@@ -561,6 +561,13 @@ def test_game_errors_leave_the_state_unchanged() -> None:
         g.bot_action("smart")
     with pytest.raises(hupai.RuleConfigError, match="bots"):
         ddz.simulate(1, bots=["random"])
+    deep: Any = "3"
+    for _ in range(10_000):
+        deep = [deep]
+    with pytest.raises(hupai.InvalidHandError, match="nested"):
+        g.step({"type": "play", "cards": deep})
+    with pytest.raises(hupai.InvalidHandError, match="nested"):
+        ddz.replay(deep)
     g.escape(1)
     with pytest.raises(hupai.InvalidHandError, match="over"):
         g.step("pass")

@@ -256,6 +256,18 @@ fn target_of(
 
 /// Plain Python value → JSON (dict, list, tuple, str, int, float, bool, None).
 pub(crate) fn py_to_json(obj: &Bound<'_, PyAny>) -> BindResult<Value> {
+    py_to_json_at(obj, 0)
+}
+
+/// Nesting deeper than this is refused (actions and events are at most four levels deep).
+const MAX_DEPTH: usize = 32;
+
+fn py_to_json_at(obj: &Bound<'_, PyAny>, depth: usize) -> BindResult<Value> {
+    if depth > MAX_DEPTH {
+        return Err(hand_err(format!(
+            "data nested more than {MAX_DEPTH} levels deep (actions and events are flat dicts)"
+        )));
+    }
     if obj.is_none() {
         return Ok(Value::Null);
     }
@@ -276,21 +288,21 @@ pub(crate) fn py_to_json(obj: &Bound<'_, PyAny>) -> BindResult<Value> {
         let mut m = Map::new();
         for (k, v) in d.iter() {
             let k: String = k.extract().map_err(|_| hand_err("dict keys must be str"))?;
-            m.insert(k, py_to_json(&v)?);
+            m.insert(k, py_to_json_at(&v, depth + 1)?);
         }
         return Ok(Value::Object(m));
     }
     if let Ok(l) = obj.cast::<PyList>() {
         return l
             .iter()
-            .map(|x| py_to_json(&x))
+            .map(|x| py_to_json_at(&x, depth + 1))
             .collect::<BindResult<Vec<_>>>()
             .map(Value::Array);
     }
     if let Ok(t) = obj.cast::<PyTuple>() {
         return t
             .iter()
-            .map(|x| py_to_json(&x))
+            .map(|x| py_to_json_at(&x, depth + 1))
             .collect::<BindResult<Vec<_>>>()
             .map(Value::Array);
     }
