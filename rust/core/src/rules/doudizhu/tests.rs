@@ -332,8 +332,19 @@ fn reference(hand: Cards, rules: &MoveRules, target: Option<Reading>) -> Vec<Car
 #[test]
 fn generator_equals_brute_force_on_random_hands() {
     let mut rng = Rng::new(7);
-    for p in PROFILES {
-        let rules = profile(p).moves;
+    let wmr = rules_with(&[
+        ("wing_main_rank", SwitchValue::Bool(true)),
+        ("four_two_pair_same_rank", SwitchValue::Bool(true)),
+        ("wing_pair_same_rank", SwitchValue::Bool(true)),
+        ("kicker_bomb", SwitchValue::Bool(true)),
+    ])
+    .moves;
+    let all: Vec<(Option<&str>, MoveRules)> = PROFILES
+        .iter()
+        .map(|p| (*p, profile(*p).moves))
+        .chain([(Some("wing_main_rank"), wmr)])
+        .collect();
+    for (p, rules) in all {
         for i in 0..40 {
             let n = [5, 8, 12, 17, 20][i % 5];
             let hand = random_hand(&mut rng, n, i % 2 == 0);
@@ -365,6 +376,10 @@ fn generator_equals_brute_force_on_random_hands() {
                     })
                     .collect();
                 got.sort();
+                assert_eq!(
+                    count_legal_moves(hand, &rules, Some(t), &mut scratch),
+                    got.len()
+                );
                 assert_eq!(got, reference(hand, &rules, Some(t)), "{p:?} {hand} vs {t}");
             }
         }
