@@ -68,6 +68,7 @@ from hupai.sichuan import max_win_value
 from hupai import zipai
 from hupai import doudizhu
 from hupai import dingniu
+from hupai import gouji
 from hupai import kawuxing
 from hupai import hebei, hebei_draft4, shanghai
 from hupai import game
@@ -85,6 +86,7 @@ __all__ = [
     "batch",
     "DefensiveBot",
     "game",
+    "gouji",
     "GreedyBot",
     "Match",
     "RandomBot",

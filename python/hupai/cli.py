@@ -463,6 +463,9 @@ def build_parser() -> argparse.ArgumentParser:
     from hupai.dingniu_cli import add_parser as _add_dingniu
 
     _add_dingniu(sub)
+    from hupai.gouji_cli import add_parsers as _add_gouji
+
+    _add_gouji(sub)
     _add_serve(sub)
     from hupai.game.cli import add_parsers as _add_game
 

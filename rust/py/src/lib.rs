@@ -10,6 +10,7 @@ mod doudizhu;
 mod errors;
 mod flow;
 mod flow_wuhan;
+mod gouji;
 mod hand;
 mod score;
 mod score_presets;
@@ -62,6 +63,16 @@ mod _core {
     };
     #[pymodule_export]
     use crate::flow_wuhan::{wuhan_flow_claims, wuhan_flow_turn, wuhan_laizi, wuhan_ready};
+    #[pymodule_export]
+    use crate::gouji::{
+        PyGoujiGame, PyGoujiPlay, PyGoujiRules, gouji_action_space, gouji_answer_rights,
+        gouji_batch_can_burn, gouji_batch_legal_count, gouji_beats, gouji_bie_san_ok,
+        gouji_burn_lead, gouji_burn_options, gouji_burn_priority, gouji_buy_three, gouji_compare,
+        gouji_decode_action, gouji_dian_gong, gouji_encode_action, gouji_first_leader,
+        gouji_format_cards, gouji_is_gouji, gouji_kaidian_eligible, gouji_legal_plays,
+        gouji_may_revolt, gouji_parse_cards, gouji_places, gouji_ranks, gouji_remainder_feasible,
+        gouji_replay, gouji_score, gouji_simulate, gouji_tribute, gouji_tribute_cards,
+    };
     #[pymodule_export]
     use crate::hand::{PyHand, PyMeld};
     #[pymodule_export]

@@ -4,6 +4,7 @@
 pub mod dingniu;
 pub mod doudizhu;
 pub mod erren;
+pub mod gouji;
 pub mod hebei;
 pub mod hebei_draft4;
 pub mod huanle3d;
