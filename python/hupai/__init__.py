@@ -66,6 +66,7 @@ from hupai.errors import (
 )
 from hupai.sichuan import max_win_value
 from hupai import zipai
+from hupai import doudizhu
 from hupai import dingniu
 from hupai import gouji
 from hupai import kawuxing
@@ -107,6 +108,7 @@ __all__ = [
     "decompose",
     "dingniu",
     "discard_options",
+    "doudizhu",
     "Fan",
     "format_tiles",
     "from_counts",

@@ -6,6 +6,7 @@ mod batch;
 mod compat;
 mod convert;
 mod dingniu;
+mod doudizhu;
 mod errors;
 mod flow;
 mod flow_wuhan;
@@ -43,6 +44,14 @@ mod _core {
         dingniu_play_match, dingniu_replay, dingniu_settle, dingniu_silan, dingniu_simulate,
         dingniu_tile, dingniu_tile_set, dingniu_turn_actions, dingniu_zhang_check,
         dingniu_zhang_settle,
+    };
+    #[pymodule_export]
+    use crate::doudizhu::{
+        PyDdzGame, PyDdzRules, ddz_action_cards, ddz_action_id, ddz_action_space,
+        ddz_action_space_size, ddz_auction, ddz_batch_legal_count, ddz_batch_legal_mask, ddz_beats,
+        ddz_chinese, ddz_classify, ddz_from_counts, ddz_legal_moves, ddz_legal_plays, ddz_parse,
+        ddz_profiles, ddz_readings, ddz_replay, ddz_settle, ddz_simulate, ddz_simulate_hand,
+        ddz_split, ddz_to_counts, ddz_variants,
     };
     #[pymodule_export]
     use crate::errors::{

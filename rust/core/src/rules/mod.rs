@@ -2,6 +2,7 @@
 //! file (`presets/<id>.toml`) cannot say.
 
 pub mod dingniu;
+pub mod doudizhu;
 pub mod erren;
 pub mod gouji;
 pub mod hebei;
