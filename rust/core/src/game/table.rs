@@ -15,7 +15,8 @@
 //! with `new`, `to_act`, `legal_actions`/`legal_into`, `step`/`apply`, `events`, a result and a
 //! conservation check. To plug in a new family (斗地主, 够级, 顶牛):
 //!
-//! 1. write its state machine under `rules/<game>/` (or `game/<family>.rs`), reusing [`Action`]
+//! 1. write its state machine under `rules/<game>/` (the card games have theirs: `doudizhu::Game`,
+//!    `dingniu::Round`, `gouji::GoujiHand`), mapping its moves to [`Action`]
 //!    (kinds, a piece, pieces, a value — add the family's kinds to [`ActionKind`], e.g. `bid`,
 //!    `play`) and [`Event`] (add variants for its events; `to_json` names pieces with its
 //!    [`Pieces`] notation, which gains a variant for cards);
