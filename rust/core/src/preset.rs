@@ -11,31 +11,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 
-/// The embedded preset files, in listing order. Adding a preset = adding a line here and a file.
-const SOURCES: &[(&str, &str)] = &[
-    ("mcr", include_str!("../../../presets/mcr.toml")),
-    ("sichuan", include_str!("../../../presets/sichuan.toml")),
-    (
-        "zipai_guilin",
-        include_str!("../../../presets/zipai_guilin.toml"),
-    ),
-    (
-        "zipai_hunan",
-        include_str!("../../../presets/zipai_hunan.toml"),
-    ),
-    ("kawuxing", include_str!("../../../presets/kawuxing.toml")),
-    ("hebei", include_str!("../../../presets/hebei.toml")),
-    ("shanghai", include_str!("../../../presets/shanghai.toml")),
-    (
-        "hebei_draft4",
-        include_str!("../../../presets/hebei_draft4.toml"),
-    ),
-    ("huanle3d", include_str!("../../../presets/huanle3d.toml")),
-    ("erren", include_str!("../../../presets/erren.toml")),
-    ("shaanxi", include_str!("../../../presets/shaanxi.toml")),
-    ("wuhan", include_str!("../../../presets/wuhan.toml")),
-];
-
 /// How a fan / pattern value combines with the others (common.md §5.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
@@ -553,21 +528,22 @@ impl PresetData {
     }
 }
 
+/// The embedded preset files come from [`crate::rules::REGISTRY`], in its order.
 static PRESETS: LazyLock<Vec<Result<PresetData>>> = LazyLock::new(|| {
-    SOURCES
+    crate::rules::REGISTRY
         .iter()
-        .map(|(_, text)| PresetData::from_toml(text))
+        .map(|(_, text, _)| PresetData::from_toml(text))
         .collect()
 });
 
 /// Ids of every built-in preset, in listing order.
 pub fn preset_ids() -> Vec<&'static str> {
-    SOURCES.iter().map(|(id, _)| *id).collect()
+    crate::rules::REGISTRY.iter().map(|(id, _, _)| *id).collect()
 }
 
 /// A built-in preset by id.
 pub fn preset(id: &str) -> Result<&'static PresetData> {
-    let Some(pos) = SOURCES.iter().position(|(k, _)| *k == id) else {
+    let Some(pos) = crate::rules::REGISTRY.iter().position(|(k, _, _)| *k == id) else {
         return Err(Error::rule(format!(
             "unknown variant {id:?}; known variants: {}",
             preset_ids().join(", ")

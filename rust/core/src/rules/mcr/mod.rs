@@ -1,6 +1,6 @@
 //! 国标麻将 (MCR) scoring with parity to the reference engine (pymahjonggb 1.4.0): fan detection
-//! ([`score`]), switches ([`rules`]), fan ids ([`ids`]) and the settlement of a win ([`settle`]).
-//! Spec: `shared/rules/mcr.md`; fan table: `presets/mcr.toml`.
+//! ([`score`]), switches ([`rules`]), fan ids ([`ids`]), the settlement of a win ([`settle`]) and
+//! the preset's [`Ruleset`] ([`Mcr`]). Spec: `shared/rules/mcr.md`; fan table: `presets/mcr.toml`.
 
 pub mod ids;
 pub mod rules;
@@ -10,7 +10,240 @@ pub mod shanten;
 pub use rules::{BlessingRule, McrRules};
 pub use score::{McrForm, McrScore, ScoredSet, formal_waits_of, score};
 
+use std::any::Any;
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::decompose::{Decomposition, Form, Set, Shapes};
 use crate::error::{Error, Result};
+use crate::game::flow::{FlowFacts, WinOption};
+use crate::preset::{FanOp, Options, PresetData};
+use crate::rules::{Book, Case, CaseRef, Ruleset, Settled, TableWin, TileBook};
+use crate::scoring::record::{HandRecord, RecordSpec};
+use crate::scoring::score::{FanHit, Reading, Score, Unit};
+use crate::situation::Situation;
+
+/// The MCR ruleset: the compiled rules and the table's flow facts.
+#[derive(Debug)]
+pub struct Mcr {
+    pub rules: McrRules,
+    preset: &'static PresetData,
+    flow: FlowFacts,
+}
+
+/// Compile the `mcr` preset.
+pub fn compile(p: &'static PresetData, o: &Options) -> Result<Arc<dyn Ruleset>> {
+    let mut flow = FlowFacts::from_data(p, o);
+    flow.shapes = Shapes::MCR;
+    Ok(Arc::new(Mcr {
+        rules: McrRules::compile(p, o)?,
+        preset: p,
+        flow,
+    }))
+}
+
+/// The MCR rules of a variant (a RuleConfig error for another preset).
+pub fn rules_of(v: &crate::Variant) -> Result<&McrRules> {
+    v.rules_as::<Mcr>()
+        .map(|m| &m.rules)
+        .ok_or_else(|| Error::rule(format!("variant {} is not an MCR variant", v.id())))
+}
+
+impl Mcr {
+    /// The generic score of an MCR result (no payments).
+    fn to_score(&self, sc: McrScore) -> Score {
+        let r = &self.rules;
+        let fans = sc
+            .fans
+            .iter()
+            .map(|&(i, c)| FanHit {
+                id: Cow::Borrowed(ids::FAN_IDS[i]),
+                zh: Cow::Borrowed(r.zh[i]),
+                en: Cow::Borrowed(r.en[i]),
+                value: i64::from(r.values[i]),
+                op: FanOp::Add,
+                count: u32::from(c),
+            })
+            .collect();
+        let form = match sc.form {
+            McrForm::Regular | McrForm::NineGates => Form::Standard,
+            McrForm::SevenPairs | McrForm::SevenShiftedPairs => Form::SevenPairs,
+            McrForm::ThirteenOrphans => Form::ThirteenOrphans,
+            McrForm::HonorsAndKnitted => Form::HonorsKnitted,
+            McrForm::KnittedStraight => Form::KnittedStraight,
+        };
+        let sets: Vec<Set> = sc
+            .sets
+            .into_iter()
+            .map(|x| Set {
+                kind: x.kind,
+                tile: x.tile,
+                declared: x.declared,
+                concealed: x.concealed,
+            })
+            .collect();
+        let total = i64::from(sc.total);
+        Score {
+            variant: self.preset.id.as_str(),
+            fans,
+            raw_total: total,
+            total,
+            unit: Unit::Fan,
+            meets_minimum: sc.meets_minimum,
+            per_payer: r.base_points + total,
+            players: 4,
+            payments: Vec::new(),
+            decomposition: Some(Reading::Tiles(Decomposition {
+                form,
+                sets,
+                pair: sc.pair,
+                pairs: sc.pairs,
+                knitted: sc.knitted,
+                wildcards: Vec::new(),
+            })),
+            extras: vec![(
+                "total_without_flowers",
+                Value::from(sc.total_without_flowers),
+            )],
+        }
+    }
+
+    /// Score without payments, and whether the (repaired) win is self-drawn.
+    fn evaluate_flags(&self, s: &Situation) -> Result<(Score, bool)> {
+        s.check_flags("mcr", &[])?;
+        let sc = score(s, &self.rules)?;
+        let self_drawn = sc.win_type.is_self_drawn();
+        Ok((self.to_score(sc), self_drawn))
+    }
+}
+
+impl TileBook for Mcr {
+    fn id(&self) -> &'static str {
+        self.preset.id.as_str()
+    }
+    fn seats(&self) -> u8 {
+        4
+    }
+    fn spec(&self) -> RecordSpec {
+        RecordSpec {
+            kong_types: &["open", "added", "concealed"],
+            draw_keys: Some(&[]),
+            ..RecordSpec::default()
+        }
+    }
+    fn evaluate(&self, s: &Situation) -> Result<Score> {
+        Ok(self.evaluate_flags(s)?.0)
+    }
+    /// Kongs pay nothing in MCR; one win (截胡), paid per mcr.md §11.
+    fn book(&self, rec: &HandRecord, scores: &[Score], book: &mut Book) -> Result<()> {
+        if rec.n_wins() > 1 {
+            return Err(Error::settlement("国标: one winner per hand (截胡)"));
+        }
+        for (k, (_, w, d, case, _)) in rec.wins().enumerate() {
+            let Case::Tiles(s) = case else { continue };
+            let sc = &scores[k];
+            let d = if s.is_self_drawn() { None } else { d };
+            let pay = settle(sc.total, self.rules.base_points, w as u8, d.map(|x| x as u8))?;
+            let lines: Vec<(usize, usize, i64)> = pay
+                .iter()
+                .map(|p| (usize::from(p.payer), usize::from(p.payee), p.amount))
+                .collect();
+            book.begin_win(k);
+            book.pay(
+                "WIN",
+                &format!("{} wins: {} 番", rec.seats[w], sc.total),
+                &lines,
+            )?;
+            book.end_win();
+        }
+        Ok(())
+    }
+}
+
+impl Ruleset for Mcr {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn players(&self) -> u8 {
+        4
+    }
+    fn parse_case(&self, case: &Value) -> Result<Case> {
+        crate::rules::tile_case(case)
+    }
+    /// Score one win; the payments follow mcr.md §11 (the discarder, or every other seat after a
+    /// self-draw, pays 8 + total; on a discard the other two pay 8).
+    fn score(&self, case: CaseRef<'_>) -> Result<Score> {
+        let s = case.tiles("mcr")?;
+        let (mut sc, self_drawn) = self.evaluate_flags(s)?;
+        let winner = s.winner_seat(4)?;
+        let discarder = if self_drawn {
+            if s.table.discarder.is_some() {
+                return Err(Error::hand(
+                    "situation.discarder: a self-drawn MCR win has no discarder",
+                ));
+            }
+            None
+        } else {
+            Some(s.table.discarder.unwrap_or((winner + 3) % 4))
+        };
+        sc.payments = settle(sc.total, self.rules.base_points, winner, discarder)?
+            .into_iter()
+            .map(|p| crate::scoring::score::Payment {
+                payer: p.payer,
+                payee: p.payee,
+                amount: p.amount,
+            })
+            .collect();
+        Ok(sc)
+    }
+    fn settle(&self, record: &Value) -> Result<Settled> {
+        crate::rules::settle_tiles(self, record)
+    }
+    fn flow(&self) -> Option<&FlowFacts> {
+        Some(&self.flow)
+    }
+    /// A legal win reaches the minimum; the fourth-tile and last-tile flags may clash with the
+    /// hand at the table, so it is scored again without them. The value is the fan total, the
+    /// deltas the payments (seats = table seats).
+    fn table_win(&self, q: &TableWin<'_>) -> Option<WinOption> {
+        let sit = &q.situation;
+        let sc = score(sit, &self.rules)
+            .or_else(|_| {
+                let mut s2 = sit.clone();
+                s2.wall_last = false;
+                score(&s2, &self.rules)
+            })
+            .ok()?;
+        if !sc.meets_minimum {
+            return None;
+        }
+        let total = i64::from(sc.total);
+        let pay = settle(
+            total,
+            self.rules.base_points,
+            q.idx as u8,
+            q.discarder.map(|d| d as u8),
+        )
+        .ok()?;
+        let mut deltas = vec![0i64; 4];
+        for p in pay {
+            deltas[usize::from(p.payer)] -= p.amount;
+            deltas[usize::from(p.payee)] += p.amount;
+        }
+        Some(WinOption {
+            value: total,
+            self_draw_payment: q.discarder.is_none(),
+            fans: sc
+                .fans
+                .iter()
+                .map(|&(f, c)| (ids::FAN_IDS[f].to_string(), u32::from(c)))
+                .collect(),
+            deltas,
+        })
+    }
+}
 
 /// One payment of a settlement (mcr.md §11). Seats are 0..4 = E S W N (门风).
 #[derive(Clone, Debug, PartialEq, Eq)]
