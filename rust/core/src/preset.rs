@@ -284,6 +284,10 @@ pub struct PresetData {
     /// Preset-specific parameters (settlement, caps …) that its rule module reads.
     #[serde(default)]
     pub params: toml::Table,
+    /// One win of this preset as a scoring request (`{"hand", "situation"}`): shown in the docs
+    /// and the calculator, and scored through every entry point by the tests.
+    #[serde(default)]
+    pub example: Option<serde_json::Value>,
 }
 
 /// Resolved switch values: every switch of the preset, defaults filled in.

@@ -204,6 +204,12 @@ pub trait Ruleset: Send + Sync + std::fmt::Debug {
         None
     }
 
+    /// The win shapes of hand analysis under this preset (waits, shanten of the service and the
+    /// calculator); `None` for games without mahjong tiles. Default: the table's shapes.
+    fn shapes(&self) -> Option<crate::decompose::Shapes> {
+        self.flow().map(|f| f.shapes)
+    }
+
     /// The table's win query: score `q.situation` for `q.seat`, `None` when it is not a legal win.
     /// Default: the preset's score, its total as the value.
     fn table_win(&self, q: &TableWin<'_>) -> Option<WinOption> {
@@ -428,4 +434,113 @@ pub fn settle_tiles<R: TileBook + Ruleset + ?Sized>(r: &R, record: &Value) -> Re
         ledger: book.ledger,
         scores,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use crate::Variant;
+
+    /// Every registered preset scores its example win through its ruleset, in the one JSON shape,
+    /// with zero-sum payments, and settles it as a one-win hand record paying the same.
+    #[test]
+    fn every_preset_scores_and_settles_its_example() {
+        for (id, _, _) in super::REGISTRY {
+            let v = Variant::load(id).unwrap();
+            let rs = v.ruleset();
+            let ex = v.preset().example.clone().unwrap_or_else(|| panic!("{id}: no example"));
+            let case = rs.parse_case(&ex).unwrap_or_else(|e| panic!("{id}: {e}"));
+            let sc = rs.score(case.as_ref()).unwrap_or_else(|e| panic!("{id}: {e}"));
+            assert_eq!(sc.variant, *id);
+            assert!(sc.meets_minimum && sc.total > 0, "{id}: {sc:?}");
+            assert!(!sc.fans.is_empty() || sc.unit == crate::scoring::score::Unit::Huxi, "{id}");
+            assert!(!sc.payments.is_empty(), "{id}");
+            assert_eq!(sc.net().iter().sum::<i64>(), 0, "{id}");
+            sc.check_payments().unwrap();
+            let j = sc.to_json_value();
+            let keys: Vec<&String> = j.as_object().unwrap().keys().collect();
+            assert_eq!(
+                keys,
+                [
+                    "decomposition",
+                    "extras",
+                    "fans",
+                    "meets_minimum",
+                    "net",
+                    "payments",
+                    "per_payer",
+                    "raw_total",
+                    "total",
+                    "unit",
+                    "variant"
+                ],
+                "{id}"
+            );
+            assert_eq!(serde_json::to_string(&sc).unwrap(), j.to_string(), "{id}");
+            let d = &j["decomposition"];
+            for k in ["form", "knitted", "pair", "pairs", "sets", "wildcards"] {
+                assert!(d.get(k).is_some(), "{id}: decomposition.{k}");
+            }
+            // The same win as the only event of a hand record pays what the score says.
+            let n = usize::from(rs.players());
+            let seats: Vec<String> = (0..n).map(|i| format!("s{i}")).collect();
+            let winner = sc.payments[0].payee;
+            let needs_discarder = match &case {
+                super::Case::Tiles(s) => !s.is_self_drawn(),
+                super::Case::Own(_) => ex["situation"]["win_type"] == json!("discard"),
+            };
+            let mut win = json!({"kind": "win", "winner": seats[usize::from(winner)],
+                "hand": ex["hand"], "situation": ex["situation"]});
+            let sit = win["situation"].as_object_mut().unwrap();
+            for k in ["seat", "discarder", "dealer", "players"] {
+                sit.remove(k);
+            }
+            if needs_discarder {
+                let d = ex["situation"]["discarder"]
+                    .as_u64()
+                    .map(|d| d as usize)
+                    .unwrap_or((usize::from(winner) + n - 1) % n);
+                win["discarder"] = json!(seats[d]);
+            }
+            let dealer = if ex["situation"]["dealer"] == json!(true) {
+                usize::from(winner)
+            } else {
+                usize::from(winner == 0)
+            };
+            let rec = json!({"seats": seats, "dealer": seats[dealer], "events": [win]});
+            let settled = rs.settle(&rec).unwrap_or_else(|e| panic!("{id}: {e}"));
+            let bal: Vec<i64> = settled.ledger.balances().into_iter().map(|x| x.1).collect();
+            assert_eq!(bal, sc.net(), "{id}");
+            assert_eq!(settled.scores.len(), 1);
+            assert_eq!(settled.scores[0].net(), sc.net(), "{id}");
+            // A record refuses an unknown key, naming the accepted ones.
+            let mut bad = rec.clone();
+            bad["bogus"] = Value::Bool(true);
+            let e = rs.settle(&bad).unwrap_err().to_string();
+            assert!(e.contains("bogus") && e.contains("seats"), "{id}: {e}");
+        }
+    }
+
+    /// Nothing outside `rules/<id>/` names a preset: the generic modules list none.
+    #[test]
+    fn generic_modules_name_no_preset() {
+        let generic = [
+            include_str!("../game/flow.rs"),
+            include_str!("../variant.rs"),
+            include_str!("../scoring/score.rs"),
+            include_str!("../scoring/record.rs"),
+            include_str!("../scoring/ledger.rs"),
+            include_str!("../situation.rs"),
+        ];
+        for (id, _, _) in super::REGISTRY {
+            for text in generic {
+                let code = text.split("#[cfg(test)]").next().unwrap_or(text);
+                assert!(
+                    !code.contains(&format!("\"{id}\"")),
+                    "a generic module names the preset {id:?}"
+                );
+            }
+        }
+    }
 }

@@ -15,8 +15,9 @@
 //! }
 //! ```
 //!
-//! Kong `type` is `open` (直杠: `feeder` = the discarder of the fourth tile), `added` (补杠;
-//! `feeder` = the player whose discard was 碰'd, where the preset charges him) or `concealed`.
+//! Kong `type` is `open` (直杠: `feeder`, required, = the discarder of the fourth tile), `added`
+//! (补杠; `feeder`, optional, = the player whose discard was 碰'd: a preset that charges him reads
+//! it) or `concealed` (no feeder).
 //! A win's `hand` / `situation` are the preset's case (for tile presets the case schema; its
 //! `seat` / `discarder` / `dealer_seat` keys, if given, must agree with the record). Each preset
 //! declares the extra keys it reads ([`RecordSpec`]); any other key is refused, naming the
@@ -218,6 +219,17 @@ impl HandRecord {
                     let feeder = seat_of(e.get("feeder"), &format!("{at}.feeder"))?;
                     if feeder == Some(owner) {
                         return Err(err(format!("{at}: the feeder is another player than the owner")));
+                    }
+                    match (ty, feeder) {
+                        ("open", None) => {
+                            return Err(err(format!(
+                                "{at}: a 直杠 (open kong) needs \"feeder\" (the discarder of the fourth tile)"
+                            )));
+                        }
+                        ("concealed", Some(_)) => {
+                            return Err(err(format!("{at}: a concealed kong has no feeder")));
+                        }
+                        _ => {}
                     }
                     let mut extra = e.clone();
                     for k in ["kind", "owner", "type", "feeder"] {

@@ -8,7 +8,6 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::{DiscardPayers, HebeiRules, HebeiScore};
-use crate::decompose::Shapes;
 use crate::error::{Error, Result};
 use crate::game::flow::{FlowFacts, WinOption};
 use crate::preset::{FanOp, Options, PresetData};
@@ -30,7 +29,7 @@ pub fn compile(p: &'static PresetData, o: &Options) -> Result<Arc<dyn Ruleset>> 
     let rules = HebeiRules::compile(p, o)?;
     let mut flow = FlowFacts::from_data(p, o);
     flow.chi = rules.chi_allowed;
-    flow.shapes = Shapes::ALL;
+    flow.shapes = rules.shapes;
     flow.ting = true;
     flow.ting_required = o.str("bao_ting")? == "required";
     Ok(Arc::new(Hebei {
@@ -123,11 +122,7 @@ impl TileBook for Hebei {
                     vec![(f, owner, r.kong_open * r.base)]
                 }
                 _ => {
-                    if feeder.is_some() {
-                        return Err(Error::settlement(format!(
-                            "events[{i}]: a {ty} kong has no feeder (every other player pays)"
-                        )));
-                    }
+                    // 补杠 / 暗杠: every other player pays (a 补杠's feeder is not charged here)
                     let a = if ty == "added" {
                         r.kong_added
                     } else {

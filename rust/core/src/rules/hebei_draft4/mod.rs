@@ -133,7 +133,7 @@ impl HebeiDraft4Score {
     }
 }
 
-const SHAPES: Shapes = Shapes {
+pub(crate) const SHAPES: Shapes = Shapes {
     standard: true,
     seven_pairs: true,
     seven_pairs_quads: true,

@@ -8,7 +8,6 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::{Floor, HebeiDraft4Rules, HebeiDraft4Score};
-use crate::decompose::Shapes;
 use crate::error::{Error, Result};
 use crate::game::flow::{Carry, FlowFacts, HandEnd, WinOption};
 use crate::preset::{FanOp, Options, PresetData};
@@ -29,7 +28,7 @@ pub struct HebeiDraft4 {
 pub fn compile(p: &'static PresetData, o: &Options) -> Result<Arc<dyn Ruleset>> {
     let rules = HebeiDraft4Rules::compile(p, o)?;
     let mut flow = FlowFacts::from_data(p, o);
-    flow.shapes = Shapes::ALL;
+    flow.shapes = super::SHAPES;
     flow.gen_zhuang = rules.gen_zhuang;
     Ok(Arc::new(HebeiDraft4 {
         rules,

@@ -208,7 +208,12 @@ pub struct Huanle3d {
 pub fn compile(p: &'static PresetData, o: &Options) -> Result<Arc<dyn Ruleset>> {
     let rules = Huanle3dRules::compile(p, o)?;
     let mut flow = FlowFacts::from_data(p, o);
-    flow.shapes = Shapes::ALL;
+    flow.shapes = Shapes {
+        standard: true,
+        seven_pairs: true,
+        seven_pairs_quads: true,
+        ..Shapes::STANDARD
+    };
     flow.rob_kong = rules.rob_kong;
     Ok(Arc::new(Huanle3d { rules, flow }))
 }

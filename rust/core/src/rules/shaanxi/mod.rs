@@ -249,7 +249,7 @@ pub fn compile(p: &'static PresetData, o: &Options) -> Result<Arc<dyn Ruleset>> 
     let rules = ShaanxiRules::compile(p, o)?;
     let mut flow = FlowFacts::from_data(p, o);
     flow.chi = rules.chi_allowed;
-    flow.shapes = Shapes::ALL;
+    flow.shapes = rules.shapes;
     Ok(Arc::new(Shaanxi { rules, flow }))
 }
 
@@ -288,25 +288,14 @@ impl TileBook for Shaanxi {
         for (_, o, kind, feeder, _) in rec.kongs() {
             let lines: Vec<(usize, usize, i64)> = match (kind, feeder) {
                 ("open", Some(f)) => vec![(f, o, r.kong_open * r.base)],
-                ("open", None) => {
-                    return Err(Error::settlement(format!(
-                        "{}'s 放杠 needs the feeder",
-                        rec.seats[o]
-                    )));
-                }
-                (_, None) => {
+                // 补杠 / 暗杠: every other player pays (a 补杠's feeder is not charged here)
+                _ => {
                     let v = if kind == "added" {
                         r.kong_added
                     } else {
                         r.kong_concealed
                     };
                     (0..n).filter(|&i| i != o).map(|i| (i, o, v * r.base)).collect()
-                }
-                (_, Some(_)) => {
-                    return Err(Error::settlement(format!(
-                        "{}'s {kind} kong has no feeder (every other player pays)",
-                        rec.seats[o]
-                    )));
                 }
             };
             book.pay(
