@@ -243,30 +243,41 @@ def _variant(args: argparse.Namespace) -> hupai.Variant:
 
 
 def _flags(args: argparse.Namespace) -> dict[str, Any]:
-    """The situation keys of the command line (``--flag KEY=VALUE`` for the preset's own)."""
-    flags: dict[str, Any] = {
-        "self_drawn": args.self_drawn,
-        "fourth_tile": args.fourth_tile,
-        "about_kong": args.about_kong,
-        "wall_last": args.wall_last,
-        "seat_wind": args.seat_wind,
-        "prevalent_wind": args.prevalent_wind,
-        "flowers": args.flowers,
-    }
-    if args.blessing:
-        flags["blessing"] = args.blessing
-    for key in ("win_type", "void_suit"):
+    """The situation keys of the command line: the options given (not their defaults), every
+    ``--flag KEY=VALUE``, and the keys of ``--situation JSON`` (a key given twice with two values is
+    refused)."""
+    flags: dict[str, Any] = {}
+    for key in ("self_drawn", "fourth_tile", "about_kong", "wall_last", "dealer"):
+        if getattr(args, key, False):
+            flags[key] = True
+    for key, default in (("seat_wind", "E"), ("prevalent_wind", "E"), ("flowers", 0)):
+        if getattr(args, key) != default:
+            flags[key] = getattr(args, key)
+    for key in ("blessing", "win_type", "void_suit"):
         if getattr(args, key, None):
             flags[key] = getattr(args, key)
-            if key == "win_type":
-                del flags["self_drawn"], flags["about_kong"]
-    if getattr(args, "dealer", False):
-        flags["dealer"] = True
     for item in args.flag or []:
         name, sep, value = item.partition("=")
         if not sep or not name:
             raise hupai.InvalidHandError(f"--flag expects key=value, got {item!r}")
         flags[name.strip()] = _switch_value(value.strip())
+    return _merge_situation(flags, args.situation)
+
+
+def _merge_situation(flags: dict[str, Any], text: str | None) -> dict[str, Any]:
+    """``flags`` with the keys of the ``--situation`` JSON object ``text`` added."""
+    if not text:
+        return flags
+    try:
+        extra = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise hupai.InvalidHandError(f"--situation is not JSON: {e}") from None
+    if not isinstance(extra, dict):
+        raise hupai.InvalidHandError("--situation must be a JSON object, e.g. '{\"self_drawn\": true}'")
+    for key, value in extra.items():
+        if key in flags and flags[key] != value:
+            raise hupai.InvalidHandError(f"situation key {key!r} given twice ({flags[key]!r} and {value!r})")
+        flags[key] = value
     return flags
 
 
@@ -422,6 +433,11 @@ def _add_score_parser(sub: Any) -> None:
         metavar="KEY=VALUE",
         help="any other situation key, e.g. liangdao=true, kai_bao=1, wild_indicator=4m, seat=2 (repeatable)",
     )
+    sc.add_argument(
+        "--situation",
+        metavar="JSON",
+        help='situation keys as a JSON object, as POST /v1/score takes them, e.g. \'{"flower_tiles": ["f1"]}\'',
+    )
     sc.add_argument("--variant", default="mcr", help="the preset id (default mcr; `hupai variants` lists them)")
     sc.add_argument("--set", action="append", metavar="SWITCH=VALUE", help="override a variant switch")
     sc.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -542,8 +558,8 @@ def _add_zipai(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def _route_zipai_score(argv: list[str]) -> list[str]:
     """``hupai score --variant X`` of a preset that scores cards (``Variant.input == "zipai"``) takes
     字牌 arguments: route it to ``hupai zipai score``."""
-    if not argv or argv[0] != "score":
-        return argv
+    if not argv or argv[0] != "score" or any(a == "--jsonl" or a.startswith("--jsonl=") for a in argv):
+        return argv  # --jsonl takes requests of any preset
     variant = next((argv[i + 1] for i, a in enumerate(argv[:-1]) if a == "--variant"), None)
     variant = variant or next((a.split("=", 1)[1] for a in argv if a.startswith("--variant=")), None)
     try:

@@ -366,6 +366,11 @@ def score_cli(args: argparse.Namespace) -> int:
         sit["discarder"] = args.discarder
     if getattr(args, "passed_peng", None):
         sit["passed_peng"] = args.passed_peng
+    if getattr(args, "situation", None):
+        extra = json.loads(args.situation)
+        if not isinstance(extra, dict):
+            raise _core.InvalidHandError("--situation must be a JSON object")
+        sit.update(extra)
     s = score(sit, v)
     if getattr(args, "json", False):
         print(json.dumps(s.to_dict(), ensure_ascii=False, indent=2))
@@ -452,4 +457,5 @@ def add_cli_arguments(p: argparse.ArgumentParser, *, waits_only: bool = False) -
     p.add_argument("--discarder", type=int)
     p.add_argument("--haidi", action="store_true", help="海底胡: the last wall card")
     p.add_argument("--passed-peng", help="cards whose 碰 the winner passed")
+    p.add_argument("--situation", metavar="JSON", help="situation keys as a JSON object (as POST /v1/score takes them)")
     p.add_argument("--json", action="store_true")
