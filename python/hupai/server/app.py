@@ -446,11 +446,13 @@ def create_app() -> FastAPI:
 
     @app.get("/v1/variants", tags=["rules"])
     async def variants() -> list[dict[str, Any]]:
-        """Every preset with ``describe()``: switches, parameters and its fan table."""
+        """Every preset with ``describe()``: switches, parameters, its fan table and its example
+        request (``hand`` + ``situation``, the ``[example]`` of its preset file)."""
         out = []
         for v in _variants():
             d = hupai.Variant(v["id"]).describe()
-            out.append({**v, "switches": d.get("switches"), "fans": d.get("fans"), "params": d.get("params")})
+            keep = {k: d.get(k) for k in ("switches", "fans", "params", "example")}
+            out.append({**v, **keep})
         return out
 
     @app.post("/v1/score", response_model=ScoreResult, tags=["scoring"], **common)
