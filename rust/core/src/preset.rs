@@ -542,7 +542,10 @@ static PRESETS: LazyLock<Vec<Result<PresetData>>> = LazyLock::new(|| {
 
 /// Ids of every built-in preset, in listing order.
 pub fn preset_ids() -> Vec<&'static str> {
-    crate::rules::REGISTRY.iter().map(|(id, _, _)| *id).collect()
+    crate::rules::REGISTRY
+        .iter()
+        .map(|(id, _, _)| *id)
+        .collect()
 }
 
 /// A built-in preset by id.

@@ -176,10 +176,8 @@ fn flags_from_value(v: &serde_json::Value) -> Result<FlagsInput> {
     FlagsInput::deserialize(v).map_err(|e| {
         let bad = v.as_object().and_then(|o| {
             o.iter().find_map(|(k, x)| {
-                let one = serde_json::Value::Object(serde_json::Map::from_iter([(
-                    k.clone(),
-                    x.clone(),
-                )]));
+                let one =
+                    serde_json::Value::Object(serde_json::Map::from_iter([(k.clone(), x.clone())]));
                 FlagsInput::deserialize(&one)
                     .err()
                     .map(|e| format!("situation.{k}: {e}"))
@@ -935,10 +933,15 @@ mod tests {
         assert_eq!(s.discarder_seat(4), Ok(Some(0)));
         assert_eq!(s.dealer_seat(4), Ok(3));
         assert!(!s.dealer);
-        assert!(s.winner_seat(3).is_ok() && Situation::plain(s.hand.clone(), s.win_tile).dealer_seat(2) == Ok(1));
+        assert!(
+            s.winner_seat(3).is_ok()
+                && Situation::plain(s.hand.clone(), s.win_tile).dealer_seat(2) == Ok(1)
+        );
         let bad = Situation::from_case(
-            &serde_json::from_str(r#"{"hand": "[EEE,1]123m456p78s99s+9s", "situation": {"flowers": "x"}}"#)
-                .unwrap(),
+            &serde_json::from_str(
+                r#"{"hand": "[EEE,1]123m456p78s99s+9s", "situation": {"flowers": "x"}}"#,
+            )
+            .unwrap(),
         )
         .unwrap_err()
         .to_string();
@@ -963,8 +966,14 @@ mod tests {
                 "\"N\",\"W\"], \"win_tile\": \"W\"",
             ),
             CASE.replace("\"flowers\": 0", "\"flowers\": 0, \"discarder\": 2"),
-            CASE.replace("\"flowers\": 0", "\"flowers\": 0, \"dealer\": false, \"dealer_seat\": 0"),
-            CASE.replace("\"offer\": 0, \"concealed\": true", "\"offer\": 2, \"concealed\": true"),
+            CASE.replace(
+                "\"flowers\": 0",
+                "\"flowers\": 0, \"dealer\": false, \"dealer_seat\": 0",
+            ),
+            CASE.replace(
+                "\"offer\": 0, \"concealed\": true",
+                "\"offer\": 2, \"concealed\": true",
+            ),
             format!("{{\"self_drawn\": true, {}", &CASE[1..]),
             format!("{{\"id\": 1, {}", &CASE[1..]),
         ];

@@ -343,7 +343,7 @@ pub fn mcr_fan_calculator<'py>(
             None => false,
         };
         let v = compat_variant();
-        let r = mcr::rules_of(&v)?;
+        let r = mcr::rules_of(v)?;
         let sc = mcr::score(&s, r).map_err(|e| match e {
             CoreError::InvalidHand(m) if m.starts_with("not a winning hand") => {
                 err("ERROR_NOT_WIN", m)

@@ -236,9 +236,6 @@ pub fn hand_from_py(obj: &Bound<'_, PyAny>) -> BindResult<Hand> {
     Ok(Hand::new(tiles_from_py(obj)?, Vec::new())?)
 }
 
-pub fn decomposition_to_py<'py>(
-    py: Python<'py>,
-    d: &Decomposition,
-) -> PyResult<Bound<'py, PyAny>> {
+pub fn decomposition_to_py<'py>(py: Python<'py>, d: &Decomposition) -> PyResult<Bound<'py, PyAny>> {
     crate::convert::json_to_py(py, &hupai_core::scoring::score::decomposition_json(d))
 }

@@ -459,7 +459,12 @@ impl PyScore {
             .collect();
         let winner = self.score.payments.first().map(|p| usize::from(p.payee));
         let reason = match winner {
-            Some(w) => format!("{} wins: {} {}", ledger.seats()[w], self.score.total, self.score.unit.name()),
+            Some(w) => format!(
+                "{} wins: {} {}",
+                ledger.seats()[w],
+                self.score.total,
+                self.score.unit.name()
+            ),
             None => "no payment".to_string(),
         };
         hupai_core::scoring::record::pay(&mut ledger, "WIN", &reason, &lines)?;
@@ -602,7 +607,10 @@ pub fn mcr_waits(situation: &Bound<'_, PyAny>) -> BindResult<Vec<String>> {
 /// events and balances and the ``scores`` of the wins.
 #[pyfunction]
 #[pyo3(signature = (record, variant))]
-pub fn settle_hand(record: &Bound<'_, PyAny>, variant: &Bound<'_, PyAny>) -> BindResult<PySettlement> {
+pub fn settle_hand(
+    record: &Bound<'_, PyAny>,
+    variant: &Bound<'_, PyAny>,
+) -> BindResult<PySettlement> {
     let v = variant_from_py(Some(variant))?;
     let value = json_arg(record, "hand record")?;
     let s = v.ruleset().settle(&value)?;
@@ -645,7 +653,10 @@ pub fn waiting_value<'py>(
         },
         None => Map::new(),
     };
-    Ok(json_to_py(py, &v.ruleset().waiting_value(&h, &kinds, &flags)?)?)
+    Ok(json_to_py(
+        py,
+        &v.ruleset().waiting_value(&h, &kinds, &flags)?,
+    )?)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -707,7 +718,10 @@ pub fn score_batch<'py>(
     for item in items.try_iter()? {
         let item = item?;
         if let Ok(s) = item.cast::<PySituation>() {
-            parsed.push(Ok((Input::Shared(s.get().inner.clone()), default_v.clone())));
+            parsed.push(Ok((
+                Input::Shared(s.get().inner.clone()),
+                default_v.clone(),
+            )));
             continue;
         }
         let r = (|| -> Result<Job, BindError> {

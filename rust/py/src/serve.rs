@@ -305,7 +305,8 @@ fn analysis_query(body: &[u8]) -> Option<(String, hupai_core::Shapes, u8)> {
             variant_by_id(v).ok()?.ruleset().shapes()? // 字牌 or unknown: the service answers
         }
         _ => return None,
-    };    match q.get("melds") {
+    };
+    match q.get("melds") {
         None | Some(Value::Null) => {}
         Some(Value::Array(a)) if a.is_empty() => {}
         _ => return None,

@@ -645,5 +645,10 @@ pub fn zipai_next_dealer(
     players: u8,
 ) -> BindResult<u8> {
     let v = variant_arg(variant)?;
-    Ok(zipai::next_dealer(zipai::rules_of(&v)?, dealer, winner, players)?)
+    Ok(zipai::next_dealer(
+        zipai::rules_of(&v)?,
+        dealer,
+        winner,
+        players,
+    )?)
 }

@@ -23,6 +23,9 @@ const SEAT_ZH = ["東", "南", "西", "北"];
 const preset = () => PRESETS[state.variant] || { input: "tiles", players: 4 };
 const isZipai = () => preset().input === "zipai";
 const isMcr = () => state.variant === "mcr"; // the default preset has the richer form
+// a preset whose input this page cannot click together (card games …): the notation field is the
+// request's "hand" (text, or JSON), the "more" field its situation
+const isRaw = () => !["tiles", "zipai"].includes(preset().input);
 const order = (t) => (isZipai() ? CARDS : ALL).indexOf(t);
 const sortTiles = (ts) => [...ts].sort((a, b) => order(a) - order(b));
 
@@ -112,7 +115,7 @@ function parseHand(text) {
 function writeUrl() {
   const p = new URLSearchParams();
   p.set("v", state.variant);
-  p.set("h", handText());
+  p.set("h", isRaw() ? $("notation").value : handText());
   if ($("more").value.trim()) p.set("x", $("more").value.trim());
   if (isZipai()) {
     p.set("zw", $("zipai_win_type").value);
@@ -134,7 +137,8 @@ function readUrl() {
   const p = new URLSearchParams(location.hash.slice(1));
   if (p.get("v")) state.variant = p.get("v");
   if (p.get("zw")) $("zipai_win_type").value = p.get("zw");
-  if (p.get("h")) Object.assign(state, parseHand(p.get("h")));
+  if (p.get("h") && isRaw()) $("notation").value = p.get("h");
+  else if (p.get("h")) Object.assign(state, parseHand(p.get("h")));
   const f = (p.get("f") || "").split(",");
   MCR_FLAGS.forEach((k) => { $(k).checked = f.includes(k); });
   if (p.get("sw")) $("seat_wind").value = p.get("sw");
@@ -179,6 +183,7 @@ function add(tile) {
 }
 
 function renderHand() {
+  if (isRaw()) return;
   const melds = $("melds");
   melds.replaceChildren();
   state.melds.forEach((m, i) => {
@@ -228,7 +233,9 @@ function loadExample() {
   const ex = preset().example;
   if (!ex) return;
   const sit = { ...(ex.situation || {}) };
-  if (isZipai()) {
+  if (isRaw()) {
+    $("notation").value = typeof ex.hand === "string" ? ex.hand : JSON.stringify(ex.hand);
+  } else if (isZipai()) {
     const melds = (sit.melds || []).map((m) => {
       const [type, cards] = m.split(":");
       return { type, tiles: zipaiCards(cards), concealed: type === "ti" };
@@ -325,11 +332,43 @@ async function updateZipai(mine) {
   $("error").textContent = err.join(" · ");
 }
 
+// any other input kind: the notation field as the hand, the "more" field as the situation
+async function updateRaw(mine) {
+  const err = [];
+  let body;
+  try {
+    const text = $("notation").value.trim();
+    const hand = /^[[{]/.test(text) ? JSON.parse(text) : text;
+    const more = $("more").value.trim();
+    body = { variant: state.variant, hand, situation: more ? JSON.parse(more) : {} };
+  } catch (e) { err.push(e.message); }
+  const s = body && body.hand ? await post("/v1/score", body) : null;
+  if (mine !== seq) return;
+  $("waits").replaceChildren();
+  $("shanten").textContent = `${preset().input}: write the hand in the notation field`;
+  clearScore();
+  if (s && s.ok) {
+    const d = s.data;
+    const tbody = $("fans").querySelector("tbody");
+    for (const f of d.fans) {
+      const tr = document.createElement("tr");
+      cell(tr, [f.zh, f.en, fanValue(f), f.count]);
+      tbody.append(tr);
+    }
+    $("total").textContent = `${d.total} ${UNIT_ZH[d.unit] || d.unit}`;
+    $("total").dataset.total = d.total;
+    $("extra").textContent = `每家 per payer ${d.per_payer}`;
+    showScore(d);
+  } else if (s) err.push(s.data.message);
+  $("error").textContent = err.join(" · ");
+}
+
 let seq = 0;
 async function update() {
   renderHand();
   writeUrl();
   const mine = ++seq;
+  if (isRaw()) return updateRaw(mine);
   if (isZipai()) return updateZipai(mine);
   const tbody = $("fans").querySelector("tbody");
   const err = [];
@@ -374,16 +413,19 @@ async function init() {
   $("variant").value = state.variant;
   const showFlags = () => {
     $("flags-mcr").hidden = !isMcr();
-    $("flags-tiles").hidden = isMcr() || isZipai();
+    $("flags-tiles").hidden = isMcr() || isZipai() || isRaw();
     $("flags-zipai").hidden = !isZipai();
     $("value-head").textContent = isZipai() ? "胡息" : "值 value";
-    $("palette").replaceChildren(...(isZipai() ? CARDS : ALL).map((t) => img(t, () => add(t))));
+    $("palette").replaceChildren(...(isRaw() ? [] : isZipai() ? CARDS : ALL).map((t) => img(t, () => add(t))));
   };
   showFlags();
   $("variant").addEventListener("change", () => {
-    const wasZipai = isZipai();
+    const input = preset().input;
     state.variant = $("variant").value;
-    if (wasZipai !== isZipai()) Object.assign(state, { concealed: [], melds: [], win: null });
+    if (input !== preset().input) {
+      Object.assign(state, { concealed: [], melds: [], win: null });
+      $("notation").value = "";
+    }
     $("more").value = ""; // another preset reads other keys
     showFlags();
     update();
@@ -391,7 +433,10 @@ async function init() {
   document.querySelectorAll(".flags input, .flags select, #more").forEach((el) => el.addEventListener("change", update));
   $("example").addEventListener("click", loadExample);
   $("clear").addEventListener("click", () => { Object.assign(state, { concealed: [], melds: [], win: null }); update(); });
-  $("apply").addEventListener("click", () => { Object.assign(state, parseHand($("notation").value)); update(); });
+  $("apply").addEventListener("click", () => {
+    if (!isRaw()) Object.assign(state, parseHand($("notation").value));
+    update();
+  });
   window.addEventListener("hashchange", () => { readUrl(); update(); });
   document.body.dataset.ready = "1";
   update();

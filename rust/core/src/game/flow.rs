@@ -80,7 +80,11 @@ impl WinOption {
         WinOption {
             value,
             self_draw_payment,
-            fans: sc.fans.iter().map(|f| (f.id.to_string(), f.count)).collect(),
+            fans: sc
+                .fans
+                .iter()
+                .map(|f| (f.id.to_string(), f.count))
+                .collect(),
             deltas: Vec::new(),
         }
     }
@@ -684,10 +688,7 @@ pub fn turn(
         }
         // 卡五星 亮倒: a kong is allowed when the hand stays ready with the same waits.
         if let Some(t) = drawn {
-            if !ctx.wall_empty
-                && seat.melds.len() < 4
-                && f.liangdao_may_kong
-            {
+            if !ctx.wall_empty && seat.melds.len() < 4 && f.liangdao_may_kong {
                 let mut before = seat.clone();
                 before.counts[t.idx()] -= 1;
                 let w0 = fl.waits(&before, idx, ctx);
@@ -851,10 +852,7 @@ pub fn next_hand(variant: &Variant, end: &HandEnd, carry: Carry) -> Result<(usiz
 fn facts_or_data(variant: &Variant) -> std::borrow::Cow<'_, FlowFacts> {
     match variant.ruleset().flow() {
         Some(f) => std::borrow::Cow::Borrowed(f),
-        None => std::borrow::Cow::Owned(FlowFacts::from_data(
-            variant.preset(),
-            variant.options(),
-        )),
+        None => std::borrow::Cow::Owned(FlowFacts::from_data(variant.preset(), variant.options())),
     }
 }
 

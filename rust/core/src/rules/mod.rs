@@ -43,7 +43,11 @@ pub type Compile = fn(&'static PresetData, &Options) -> Result<Arc<dyn Ruleset>>
 /// Every built-in preset: its id, its data file (embedded at build time) and the function that
 /// compiles its ruleset. Adding a preset adds one line here (and `pub mod <id>;` above).
 pub const REGISTRY: &[(&str, &str, Compile)] = &[
-    ("mcr", include_str!("../../../../presets/mcr.toml"), mcr::compile),
+    (
+        "mcr",
+        include_str!("../../../../presets/mcr.toml"),
+        mcr::compile,
+    ),
     (
         "sichuan",
         include_str!("../../../../presets/sichuan.toml"),
@@ -214,9 +218,8 @@ pub trait Ruleset: Send + Sync + std::fmt::Debug {
     /// Default: the preset's score, its total as the value.
     fn table_win(&self, q: &TableWin<'_>) -> Option<WinOption> {
         let sc = self.score(CaseRef::Tiles(&q.situation)).ok()?;
-        sc.meets_minimum.then(|| {
-            WinOption::from_score(sc.per_payer, q.situation.win_type.is_self_drawn(), &sc)
-        })
+        sc.meets_minimum
+            .then(|| WinOption::from_score(sc.per_payer, q.situation.win_type.is_self_drawn(), &sc))
     }
 
     /// Hands that win outside the table's shape pre-filter (the preset's scorer still decides).
@@ -449,12 +452,21 @@ mod tests {
         for (id, _, _) in super::REGISTRY {
             let v = Variant::load(id).unwrap();
             let rs = v.ruleset();
-            let ex = v.preset().example.clone().unwrap_or_else(|| panic!("{id}: no example"));
+            let ex = v
+                .preset()
+                .example
+                .clone()
+                .unwrap_or_else(|| panic!("{id}: no example"));
             let case = rs.parse_case(&ex).unwrap_or_else(|e| panic!("{id}: {e}"));
-            let sc = rs.score(case.as_ref()).unwrap_or_else(|e| panic!("{id}: {e}"));
+            let sc = rs
+                .score(case.as_ref())
+                .unwrap_or_else(|e| panic!("{id}: {e}"));
             assert_eq!(sc.variant, *id);
             assert!(sc.meets_minimum && sc.total > 0, "{id}: {sc:?}");
-            assert!(!sc.fans.is_empty() || sc.unit == crate::scoring::score::Unit::Huxi, "{id}");
+            assert!(
+                !sc.fans.is_empty() || sc.unit == crate::scoring::score::Unit::Huxi,
+                "{id}"
+            );
             assert!(!sc.payments.is_empty(), "{id}");
             assert_eq!(sc.net().iter().sum::<i64>(), 0, "{id}");
             sc.check_payments().unwrap();

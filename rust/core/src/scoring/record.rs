@@ -67,7 +67,10 @@ pub enum Event {
         extra: Map<String, Value>,
     },
     /// `draw` and the preset's own kinds: the event's keys other than `kind`.
-    Other { kind: String, data: Map<String, Value> },
+    Other {
+        kind: String,
+        data: Map<String, Value>,
+    },
 }
 
 /// A parsed, validated hand record.
@@ -88,7 +91,12 @@ fn err(msg: impl Into<String>) -> Error {
 }
 
 /// Refuse keys of `o` outside `common` + `extra`, naming the accepted ones.
-pub fn check_keys(o: &Map<String, Value>, what: &str, common: &[&str], extra: &[&str]) -> Result<()> {
+pub fn check_keys(
+    o: &Map<String, Value>,
+    what: &str,
+    common: &[&str],
+    extra: &[&str],
+) -> Result<()> {
     for k in o.keys() {
         if !common.contains(&k.as_str()) && !extra.contains(&k.as_str()) {
             let accepted: Vec<&str> = common.iter().chain(extra).copied().collect();
@@ -107,7 +115,11 @@ pub fn check_keys(o: &Map<String, Value>, what: &str, common: &[&str], extra: &[
 
 impl HandRecord {
     /// Parse a record for `ruleset` (whose `parse_case` reads each win) and `spec`.
-    pub fn parse<R: Ruleset + ?Sized>(v: &Value, ruleset: &R, spec: &RecordSpec) -> Result<HandRecord> {
+    pub fn parse<R: Ruleset + ?Sized>(
+        v: &Value,
+        ruleset: &R,
+        spec: &RecordSpec,
+    ) -> Result<HandRecord> {
         let Value::Object(o) = v else {
             return Err(err(
                 "a hand record is an object {\"seats\", \"dealer\", \"events\", \"seat_data\", \"table\"}",
@@ -146,9 +158,14 @@ impl HandRecord {
         let seat_of = |x: Option<&Value>, what: &str| -> Result<Option<usize>> {
             match x {
                 None | Some(Value::Null) => Ok(None),
-                Some(Value::String(s)) => seats.iter().position(|n| n == s).map(Some).ok_or_else(|| {
-                    err(format!("{what}: unknown seat {s:?}; seats: {}", seats.join(", ")))
-                }),
+                Some(Value::String(s)) => {
+                    seats.iter().position(|n| n == s).map(Some).ok_or_else(|| {
+                        err(format!(
+                            "{what}: unknown seat {s:?}; seats: {}",
+                            seats.join(", ")
+                        ))
+                    })
+                }
                 Some(other) => Err(err(format!("{what}: a seat name, got {other}"))),
             }
         };
@@ -158,8 +175,7 @@ impl HandRecord {
             None | Some(Value::Null) => {}
             Some(Value::Object(m)) => {
                 for (k, d) in m {
-                    let i = seat_of(Some(&Value::String(k.clone())), "seat_data")?
-                        .expect("a seat");
+                    let i = seat_of(Some(&Value::String(k.clone())), "seat_data")?.expect("a seat");
                     let Value::Object(d) = d else {
                         return Err(err(format!("seat_data.{k}: an object of declarations")));
                     };
@@ -193,9 +209,10 @@ impl HandRecord {
             let Value::Object(e) = e else {
                 return Err(err(format!("{at}: an object with \"kind\"")));
             };
-            let kind = e.get("kind").and_then(Value::as_str).ok_or_else(|| {
-                err(format!("{at}: \"kind\" is one of {}", kinds.join(", ")))
-            })?;
+            let kind = e
+                .get("kind")
+                .and_then(Value::as_str)
+                .ok_or_else(|| err(format!("{at}: \"kind\" is one of {}", kinds.join(", "))))?;
             match kind {
                 "kong" => {
                     if spec.kong_types.is_empty() {
@@ -208,7 +225,10 @@ impl HandRecord {
                     let owner = seat_of(e.get("owner"), &format!("{at}.owner"))?
                         .ok_or_else(|| err(format!("{at}: a kong needs \"owner\"")))?;
                     let ty = e.get("type").and_then(Value::as_str).ok_or_else(|| {
-                        err(format!("{at}: \"type\" is one of {}", spec.kong_types.join(", ")))
+                        err(format!(
+                            "{at}: \"type\" is one of {}",
+                            spec.kong_types.join(", ")
+                        ))
                     })?;
                     if !spec.kong_types.contains(&ty) {
                         return Err(err(format!(
@@ -218,7 +238,9 @@ impl HandRecord {
                     }
                     let feeder = seat_of(e.get("feeder"), &format!("{at}.feeder"))?;
                     if feeder == Some(owner) {
-                        return Err(err(format!("{at}: the feeder is another player than the owner")));
+                        return Err(err(format!(
+                            "{at}: the feeder is another player than the owner"
+                        )));
                     }
                     match (ty, feeder) {
                         ("open", None) => {
@@ -268,7 +290,8 @@ impl HandRecord {
                         .parse_case(&Value::Object(c))
                         .map_err(|x| x.context(&at))?;
                     if let Case::Tiles(s) = &mut case {
-                        s.place(winner, discarder, dealer).map_err(|x| x.context(&at))?;
+                        s.place(winner, discarder, dealer)
+                            .map_err(|x| x.context(&at))?;
                     }
                     let mut extra = e.clone();
                     for k in ["kind", "winner", "discarder", "hand", "situation"] {
@@ -285,10 +308,7 @@ impl HandRecord {
                     let keys = if other == "draw" {
                         spec.draw_keys
                     } else {
-                        spec.other_events
-                            .iter()
-                            .find(|x| x.0 == other)
-                            .map(|x| x.1)
+                        spec.other_events.iter().find(|x| x.0 == other).map(|x| x.1)
                     };
                     let Some(keys) = keys else {
                         return Err(err(format!(
@@ -316,7 +336,13 @@ impl HandRecord {
     }
 
     /// A hand of one win at a table of `n` seats named `"0"`, `"1"` …
-    pub fn one_win(n: u8, dealer: u8, winner: u8, discarder: Option<u8>, s: Situation) -> HandRecord {
+    pub fn one_win(
+        n: u8,
+        dealer: u8,
+        winner: u8,
+        discarder: Option<u8>,
+        s: Situation,
+    ) -> HandRecord {
         HandRecord {
             seats: (0..n).map(|i| i.to_string()).collect(),
             dealer: Some(usize::from(dealer)),
@@ -347,7 +373,9 @@ impl HandRecord {
     }
 
     /// The win events: `(event index, winner, discarder, case, extra)`.
-    pub fn wins(&self) -> impl Iterator<Item = (usize, usize, Option<usize>, &Case, &Map<String, Value>)> {
+    pub fn wins(
+        &self,
+    ) -> impl Iterator<Item = (usize, usize, Option<usize>, &Case, &Map<String, Value>)> {
         self.events.iter().enumerate().filter_map(|(i, e)| match e {
             Event::Win {
                 winner,
@@ -360,7 +388,9 @@ impl HandRecord {
     }
 
     /// The kong events: `(event index, owner, kind, feeder, extra)`.
-    pub fn kongs(&self) -> impl Iterator<Item = (usize, usize, &str, Option<usize>, &Map<String, Value>)> {
+    pub fn kongs(
+        &self,
+    ) -> impl Iterator<Item = (usize, usize, &str, Option<usize>, &Map<String, Value>)> {
         self.events.iter().enumerate().filter_map(|(i, e)| match e {
             Event::Kong {
                 owner,
@@ -416,7 +446,13 @@ impl HandRecord {
 
     /// An integer table fact within `lo..=hi`, `default` when absent.
     pub fn table_int(&self, key: &str, default: i64, lo: i64, hi: i64) -> Result<i64> {
-        int_in(self.table.get(key), &format!("table.{key}"), default, lo, hi)
+        int_in(
+            self.table.get(key),
+            &format!("table.{key}"),
+            default,
+            lo,
+            hi,
+        )
     }
 
     /// A boolean table fact, `false` when absent.
@@ -446,7 +482,12 @@ pub fn bool_of(v: Option<&Value>, what: &str) -> Result<bool> {
 }
 
 /// Record payment lines `(payer, payee, amount)` given by seat index, skipping zero amounts.
-pub fn pay(ledger: &mut Ledger, kind: &str, reason: &str, lines: &[(usize, usize, i64)]) -> Result<usize> {
+pub fn pay(
+    ledger: &mut Ledger,
+    kind: &str,
+    reason: &str,
+    lines: &[(usize, usize, i64)],
+) -> Result<usize> {
     let seats = ledger.seats().to_vec();
     let named: Vec<(String, String, i64)> = lines
         .iter()

@@ -4,7 +4,7 @@
 //! totals with their unit, the amount one payer pays, who pays whom (zero-sum payments between the
 //! table's seats), the decomposition used, whether the minimum is met. What only some presets have
 //! (胡息, 舵, 醒, 根 list, 花 count …) goes in one map, [`Score::extras`], whose keys each preset
-//! documents (`docs/presets.md`, "Score extras").
+//! documents (`docs/presets.md`, "One API for every preset").
 //!
 //! ## Seats of the payments
 //!

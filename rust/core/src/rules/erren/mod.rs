@@ -549,7 +549,6 @@ impl ErrenRules {
             ("yakuman", json!(false)),
         ]))
     }
-
 }
 
 /// 二人麻将 绿一色 in 乱牌 form: any tiles of 2s 3s 4s 6s 8s F, no structure.

@@ -283,4 +283,3 @@ impl HebeiRules {
         Ok(best.expect("at least one decomposition"))
     }
 }
-

@@ -297,4 +297,3 @@ impl HebeiDraft4Rules {
         Ok(best)
     }
 }
-

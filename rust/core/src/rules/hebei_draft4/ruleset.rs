@@ -134,9 +134,9 @@ impl TileBook for HebeiDraft4 {
     /// 上楼 floor (`table.floor`), then the winner's kongs (不赢没钱). One winner per hand.
     fn book(&self, rec: &HandRecord, scores: &[Score], book: &mut Book) -> Result<()> {
         let r = &self.rules;
-        let dealer = rec
-            .dealer
-            .ok_or_else(|| Error::settlement("\"dealer\" is required (the situation table pays by it)"))?;
+        let dealer = rec.dealer.ok_or_else(|| {
+            Error::settlement("\"dealer\" is required (the situation table pays by it)")
+        })?;
         let floor = rec.table_int("floor", 0, 0, r.max_floor)?;
         if rec.n_wins() > 1 {
             return Err(Error::settlement("第4稿: one winner per hand"));

@@ -82,7 +82,8 @@ fn points_easy_to_get_wrong() {
     let big = json!({"winner": "D", "discarder": "A", "hand": {"concealed": tiles("1122334455667m"), "win_tile": "7m"}, "situation": {}});
     let sc = r.score(&crate::test_util::case(&big)).unwrap();
     assert!(sc.fan_total >= 6);
-    let hand = json!({"seats": ["D", "W", "A", "B"], "dealer": "D", "table": {"floor": 2}, "win": big});
+    let hand =
+        json!({"seats": ["D", "W", "A", "B"], "dealer": "D", "table": {"floor": 2}, "win": big});
     assert_eq!(bal(&settle(&r, &hand).unwrap()), [2560, 0, -2560, 0]);
     let rf = rules_with(&[("cap_before_floor", SwitchValue::Bool(false))]);
     assert_eq!(bal(&settle(&rf, &hand).unwrap()), [640, 0, -640, 0]);

@@ -312,7 +312,10 @@ impl TileBook for Huanle3d {
             let sc = &scores[k];
             let lines: Vec<(usize, usize, i64)> = match d {
                 Some(d) => vec![(d, w, sc.per_payer)],
-                None => (0..n).filter(|&i| i != w).map(|i| (i, w, sc.per_payer)).collect(),
+                None => (0..n)
+                    .filter(|&i| i != w)
+                    .map(|i| (i, w, sc.per_payer))
+                    .collect(),
             };
             let ids: Vec<&str> = sc.fans.iter().map(|p| p.id.as_ref()).collect();
             book.begin_win(k);

@@ -22,7 +22,6 @@ use crate::preset::{FanDef, FanOp, Options, PresetData};
 use crate::situation::{Situation, WinType};
 use crate::tile::{Counts, Tile};
 
-
 /// 起胡 minimum (switch `min_multiplier`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MinRule {

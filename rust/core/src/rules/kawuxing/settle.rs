@@ -121,7 +121,12 @@ impl Kawuxing {
         ])
     }
 
-    fn piao_map(&self, rec: &HandRecord, v: Option<&Value>, i: usize) -> Result<BTreeMap<usize, i64>> {
+    fn piao_map(
+        &self,
+        rec: &HandRecord,
+        v: Option<&Value>,
+        i: usize,
+    ) -> Result<BTreeMap<usize, i64>> {
         let mut out = BTreeMap::new();
         let Some(v) = v.filter(|v| !v.is_null()) else {
             return Ok(out);
@@ -190,7 +195,8 @@ impl TileBook for Kawuxing {
                     if won.is_some() {
                         return Err(err(i, "no kong after a win: the hand is over"));
                     }
-                    let chain = int_in(extra.get("chain"), "chain", 1, 1, 16).map_err(|x| err(i, x))?;
+                    let chain =
+                        int_in(extra.get("chain"), "chain", 1, 1, 16).map_err(|x| err(i, x))?;
                     let robbed = crate::scoring::record::bool_of(extra.get("robbed"), "robbed")
                         .map_err(|x| err(i, x))?;
                     if robbed {
@@ -208,7 +214,9 @@ impl TileBook for Kawuxing {
                         }
                         _ => {
                             let a = if kind == "added" { 1 } else { 2 };
-                            others(*owner).map(|p| (p, *owner, a * factor * unit)).collect()
+                            others(*owner)
+                                .map(|p| (p, *owner, a * factor * unit))
+                                .collect()
                         }
                     };
                     book.pay(
@@ -229,7 +237,10 @@ impl TileBook for Kawuxing {
                     let Case::Tiles(s) = case else { continue };
                     let w = *winner;
                     if winners.contains(&w) {
-                        return Err(err(i, format!("{} has already won this hand", rec.seats[w])));
+                        return Err(err(
+                            i,
+                            format!("{} has already won this hand", rec.seats[w]),
+                        ));
                     }
                     let sc = &scores[k];
                     let liangdao = s.extra.liangdao;
@@ -251,7 +262,8 @@ impl TileBook for Kawuxing {
                     let mai_ma = match extra.get("mai_ma") {
                         None | Some(Value::Null) => 0,
                         Some(Value::String(tx)) => {
-                            let tile = Tile::parse(tx).map_err(|x| err(i, format!("mai_ma: {x}")))?;
+                            let tile =
+                                Tile::parse(tx).map_err(|x| err(i, format!("mai_ma: {x}")))?;
                             let on = self_drawn
                                 && match r.mai_ma {
                                     MaiMa::SelfDraw => true,
@@ -265,7 +277,10 @@ impl TileBook for Kawuxing {
                                 ));
                             }
                             if !r.tile_kinds().contains(&tile) {
-                                return Err(err(i, format!("mai_ma: {tile} is not in the 84-tile set")));
+                                return Err(err(
+                                    i,
+                                    format!("mai_ma: {tile} is not in the 84-tile set"),
+                                ));
                             }
                             (tile.rank().map_or(10, i64::from)) * unit
                         }
@@ -406,7 +421,10 @@ impl Kawuxing {
             }
             DrawRule::FirstLiangdaoPays => {
                 let order = seat_list(rec, e.get("liangdao_order"), "liangdao_order", i)?;
-                let first = order.first().copied().or_else(|| (0..n).find(|&s| liang[s]));
+                let first = order
+                    .first()
+                    .copied()
+                    .or_else(|| (0..n).find(|&s| liang[s]));
                 if let Some(f) = first {
                     for q in (0..n).filter(|&q| q != f) {
                         lines.push((f, q, unit));
@@ -486,11 +504,7 @@ impl Ruleset for Kawuxing {
     fn settle(&self, record: &Value) -> Result<Settled> {
         crate::rules::settle_tiles(self, record)
     }
-    fn tile_set(
-        &self,
-        preset: &PresetData,
-        options: &Options,
-    ) -> Result<Vec<Tile>> {
+    fn tile_set(&self, preset: &PresetData, options: &Options) -> Result<Vec<Tile>> {
         crate::rules::default_tile_set(preset, options, &self.rules.suits)
     }
     fn flow(&self) -> Option<&FlowFacts> {
@@ -526,4 +540,3 @@ impl Ruleset for Kawuxing {
         }))
     }
 }
-

@@ -145,7 +145,12 @@ impl TileBook for Mcr {
             let Case::Tiles(s) = case else { continue };
             let sc = &scores[k];
             let d = if s.is_self_drawn() { None } else { d };
-            let pay = settle(sc.total, self.rules.base_points, w as u8, d.map(|x| x as u8))?;
+            let pay = settle(
+                sc.total,
+                self.rules.base_points,
+                w as u8,
+                d.map(|x| x as u8),
+            )?;
             let lines: Vec<(usize, usize, i64)> = pay
                 .iter()
                 .map(|p| (usize::from(p.payer), usize::from(p.payee), p.amount))

@@ -295,7 +295,10 @@ impl TileBook for Shaanxi {
                     } else {
                         r.kong_concealed
                     };
-                    (0..n).filter(|&i| i != o).map(|i| (i, o, v * r.base)).collect()
+                    (0..n)
+                        .filter(|&i| i != o)
+                        .map(|i| (i, o, v * r.base))
+                        .collect()
                 }
             };
             book.pay(

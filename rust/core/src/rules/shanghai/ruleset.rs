@@ -50,7 +50,14 @@ pub fn rules_of(v: &crate::Variant) -> Result<&ShanghaiRules> {
 }
 
 /// The S items add 番; the P pattern is the base.
-const ADDED: &[&str] = &["GANG_KAI", "DA_DIAO_CHE", "KAI_BAO", "HUANG_FAN", "MEN_QING", "DAN_DIAO"];
+const ADDED: &[&str] = &[
+    "GANG_KAI",
+    "DA_DIAO_CHE",
+    "KAI_BAO",
+    "HUANG_FAN",
+    "MEN_QING",
+    "DAN_DIAO",
+];
 
 impl Shanghai {
     fn to_score(&self, sc: ShanghaiScore) -> Score {
@@ -267,8 +274,8 @@ impl Ruleset for Shanghai {
     }
     /// 八花齐 on the seat's own draw, and 风一色 in any arrangement.
     fn wins_outside_shapes(&self, seat: &SeatState, full: &Counts, win_type: WinType) -> bool {
-        let honours_only = full[..27].iter().all(|&c| c == 0)
-            && seat.melds.iter().all(|(m, _)| m.tile.is_honor());
+        let honours_only =
+            full[..27].iter().all(|&c| c == 0) && seat.melds.iter().all(|(m, _)| m.tile.is_honor());
         (seat.flowers >= 8 && win_type.is_self_drawn()) || honours_only
     }
     /// Pending 开宝/黄番: reset by a win; after a 和局 the 开宝 stays and 黄番 rises by one.

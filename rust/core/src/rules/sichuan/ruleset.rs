@@ -295,8 +295,8 @@ impl Ruleset for Sichuan {
     ) -> Result<Value> {
         crate::scoring::record::check_keys(flags, "waiting value", &[], &["void_suit"])
             .map_err(|e| Error::hand(e.to_string()))?;
-        let void = void_of(flags.get("void_suit"), "void_suit")
-            .map_err(|e| Error::hand(e.to_string()))?;
+        let void =
+            void_of(flags.get("void_suit"), "void_suit").map_err(|e| Error::hand(e.to_string()))?;
         let mw: MaxWin = self.rules.max_win_value(hand, kong_kinds, void)?;
         Ok(mw.to_json_value())
     }

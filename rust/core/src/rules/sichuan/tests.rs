@@ -30,10 +30,7 @@ fn example1_ping_hu_with_gen() {
     assert_eq!((sc.fan_total, sc.multiplier, sc.per_payer), (2, 2, 12));
     // The score's payments: the winner (seat 0) is paid by the discarder (his 上家, seat 3).
     let v = Variant::load("sichuan").unwrap();
-    let full = v
-        .ruleset()
-        .score(crate::rules::CaseRef::Tiles(&s))
-        .unwrap();
+    let full = v.ruleset().score(crate::rules::CaseRef::Tiles(&s)).unwrap();
     assert_eq!(full.net(), vec![12, 0, 0, -12]);
     assert_eq!(full.per_payer, 12);
 }

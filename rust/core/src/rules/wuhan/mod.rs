@@ -478,14 +478,12 @@ pub fn compile(p: &'static PresetData, o: &Options) -> Result<Arc<dyn Ruleset>> 
 
 /// The 武汉 rules of a variant.
 pub fn rules_of(v: &crate::Variant) -> Result<&WuhanRules> {
-    v.rules_as::<Wuhan>()
-        .map(|m| &m.rules)
-        .ok_or_else(|| {
-            Error::rule(format!(
-                "the 武汉 queries need the wuhan preset, not {}",
-                v.id()
-            ))
-        })
+    v.rules_as::<Wuhan>().map(|m| &m.rules).ok_or_else(|| {
+        Error::rule(format!(
+            "the 武汉 queries need the wuhan preset, not {}",
+            v.id()
+        ))
+    })
 }
 
 impl TileBook for Wuhan {
@@ -533,7 +531,10 @@ impl TileBook for Wuhan {
         let disc = disc.filter(|_| !s.is_self_drawn());
         let da = sc.extra("da_hu").and_then(Value::as_bool).unwrap_or(false);
         let base = sc.total;
-        let w2 = sc.extra("winner_factor_x2").and_then(Value::as_i64).unwrap_or(2);
+        let w2 = sc
+            .extra("winner_factor_x2")
+            .and_then(Value::as_i64)
+            .unwrap_or(2);
         let mut raw = Vec::new();
         for l in 0..rec.seats.len() {
             if l == wi {

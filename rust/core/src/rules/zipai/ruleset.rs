@@ -103,7 +103,10 @@ pub fn hand_cards_of(v: &Value, what: &str) -> Result<(Vec<Card>, u8)> {
             let mut jokers = 0usize;
             for x in a {
                 let Value::String(s) = x else {
-                    return Err(bad(what, format!("card strings (or \"K\" for a joker), got {x}")));
+                    return Err(bad(
+                        what,
+                        format!("card strings (or \"K\" for a joker), got {x}"),
+                    ));
                 };
                 let (c, j) = card::parse_hand_cards(s).map_err(|e| e.context(what))?;
                 cards.extend(c);
@@ -115,7 +118,10 @@ pub fn hand_cards_of(v: &Value, what: &str) -> Result<(Vec<Card>, u8)> {
                 .ok_or_else(|| bad(what, format!("{jokers} jokers: a deck has at most 4")))?;
             Ok((cards, jokers))
         }
-        other => Err(bad(what, format!("cards as a string or a list, got {other}"))),
+        other => Err(bad(
+            what,
+            format!("cards as a string or a list, got {other}"),
+        )),
     }
 }
 
@@ -237,7 +243,9 @@ pub fn spec_of(
 /// Parse the flat situation (keys [`SITUATION_KEYS`]; unknown keys are refused).
 pub fn situation_of(v: &Value) -> Result<ZipaiCase> {
     let Value::Object(d) = v else {
-        return Err(Error::hand("a 字牌 situation is an object (see hupai.zipai)"));
+        return Err(Error::hand(
+            "a 字牌 situation is an object (see hupai.zipai)",
+        ));
     };
     for k in d.keys() {
         if !SITUATION_KEYS.contains(&k.as_str()) {
@@ -247,8 +255,12 @@ pub fn situation_of(v: &Value) -> Result<ZipaiCase> {
             )));
         }
     }
-    if d.get("win_card").is_some_and(|x| !x.is_null()) && d.get("win_tile").is_some_and(|x| !x.is_null()) {
-        return Err(Error::hand("give the winning card as win_card or win_tile, not both"));
+    if d.get("win_card").is_some_and(|x| !x.is_null())
+        && d.get("win_tile").is_some_and(|x| !x.is_null())
+    {
+        return Err(Error::hand(
+            "give the winning card as win_card or win_tile, not both",
+        ));
     }
     let concealed = d
         .get("concealed")
@@ -257,7 +269,12 @@ pub fn situation_of(v: &Value) -> Result<ZipaiCase> {
     let wt = match d.get("win_type") {
         None | Some(Value::Null) => WinType::Discard,
         Some(Value::String(s)) => WinType::parse(s)?,
-        Some(other) => return Err(bad("situation[\"win_type\"]", format!("a string, got {other}"))),
+        Some(other) => {
+            return Err(bad(
+                "situation[\"win_type\"]",
+                format!("a string, got {other}"),
+            ));
+        }
     };
     let win = d.get("win_card").or(d.get("win_tile"));
     let hand = spec_of(concealed, win, d.get("melds"), wt, d.get("passed_peng"))?;
@@ -334,7 +351,11 @@ pub fn case_of(v: &Value) -> Result<ZipaiCase> {
                 }
             }
             for (k, x) in h {
-                let key = if k == "win_tile" { "win_card" } else { k.as_str() };
+                let key = if k == "win_tile" {
+                    "win_card"
+                } else {
+                    k.as_str()
+                };
                 put(key, x.clone())?;
             }
         }
