@@ -494,26 +494,30 @@ impl PyScore {
     }
 }
 
-/// The case of `situation` under `v`: a ``Situation``, a hand string (+ keyword flags), a case dict.
-enum Input {
+/// The case of `situation` under `v`: a ``Situation`` (borrowed, no copy), a hand string (+
+/// keyword flags), a case dict.
+enum Input<'a> {
+    Borrowed(&'a Situation),
+    /// A batch job's situation (jobs outlive the Python borrow: they run without the GIL).
     Shared(Arc<Situation>),
     Parsed(Case),
 }
 
-impl Input {
+impl Input<'_> {
     fn as_ref(&self) -> CaseRef<'_> {
         match self {
+            Input::Borrowed(s) => CaseRef::Tiles(s),
             Input::Shared(s) => CaseRef::Tiles(s),
             Input::Parsed(c) => c.as_ref(),
         }
     }
 }
 
-fn input_of(
-    obj: &Bound<'_, PyAny>,
+fn input_of<'a>(
+    obj: &'a Bound<'_, PyAny>,
     v: &Variant,
     flags: Option<&Bound<'_, PyDict>>,
-) -> BindResult<Input> {
+) -> BindResult<Input<'a>> {
     let flags = flags.filter(|f| !f.is_empty());
     if let Ok(s) = obj.cast::<PyString>() {
         let situation = match flags {
@@ -531,7 +535,7 @@ fn input_of(
         ))));
     }
     if let Ok(s) = obj.cast::<PySituation>() {
-        return Ok(Input::Shared(s.get().inner.clone()));
+        return Ok(Input::Borrowed(&s.get().inner));
     }
     if obj.cast::<PyDict>().is_ok() {
         let value = py_to_json(obj)?;
@@ -559,8 +563,18 @@ pub fn score<'py>(
     options: Option<&Bound<'py, PyAny>>,
     flags: Option<&Bound<'py, PyDict>>,
 ) -> BindResult<Bound<'py, PyScore>> {
-    let v = with_options(variant_from_py(variant)?, options)?;
-    let input = input_of(situation, &v, flags)?;
+    // a compiled Variant without options is borrowed (no reference counting on the hot path)
+    let plain = options.is_none_or(|o| o.is_none());
+    let compiled = variant.and_then(|o| o.cast::<PyVariant>().ok()).filter(|_| plain);
+    let derived;
+    let v: &Variant = match compiled {
+        Some(pv) => &pv.get().inner,
+        None => {
+            derived = with_options(variant_from_py(variant)?, options)?;
+            &derived
+        }
+    };
+    let input = input_of(situation, v, flags)?;
     let sc = v.ruleset().score(input.as_ref())?;
     Ok(Bound::new(py, PyScore::new(sc))?)
 }
@@ -676,7 +690,7 @@ fn error_dict<'py>(py: Python<'py>, e: &CoreError) -> PyResult<Bound<'py, PyAny>
 }
 
 /// One parsed batch item: its input and the variant to score it under.
-type Job = (Input, Arc<Variant>);
+type Job = (Input<'static>, Arc<Variant>);
 
 fn pool(threads: Option<usize>) -> Result<Option<Arc<rayon::ThreadPool>>, CoreError> {
     let Some(n) = threads else { return Ok(None) };

@@ -412,7 +412,7 @@ pub fn score_tiles<R: TileBook + ?Sized>(r: &R, s: &Situation) -> Result<Score> 
     sit.place(winner, discarder, Some(dealer))?;
     let rec = HandRecord::one_win(n, dealer, winner, discarder, sit);
     let book = run_book(r, &rec, std::slice::from_ref(&sc))?;
-    sc.payments = book.payments_of(0);
+    sc.payments = book.payments_of(0).into();
     sc.players = n;
     Ok(sc)
 }
@@ -430,7 +430,7 @@ pub fn settle_tiles<R: TileBook + Ruleset + ?Sized>(r: &R, record: &Value) -> Re
     let book = run_book(r, &rec, &scores)?;
     let n = rec.seats.len() as u8;
     for (i, sc) in scores.iter_mut().enumerate() {
-        sc.payments = book.payments_of(i);
+        sc.payments = book.payments_of(i).into();
         sc.players = n;
     }
     Ok(Settled {

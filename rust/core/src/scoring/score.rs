@@ -120,8 +120,149 @@ impl Serialize for FanHit {
     }
 }
 
+/// A short list kept inline (no allocation) up to `N` items, on the heap beyond: the payments and
+/// extras of a score are usually a few entries, and a score is made millions of times. Reads as a
+/// slice (`Deref<Target = [T]>`).
+#[derive(Clone)]
+pub struct Few<T, const N: usize> {
+    len: usize,
+    inline: [T; N],
+    /// Every item once more than `N` were pushed (`inline` is then unused).
+    heap: Vec<T>,
+}
+
+impl<T: Default, const N: usize> Default for Few<T, N> {
+    fn default() -> Self {
+        Few {
+            len: 0,
+            inline: std::array::from_fn(|_| T::default()),
+            heap: Vec::new(),
+        }
+    }
+}
+
+impl<T, const N: usize> Few<T, N> {
+    /// The first `len` items of `items` (`len <= N`).
+    #[inline]
+    pub fn from_array(items: [T; N], len: usize) -> Self {
+        assert!(len <= N, "Few::from_array: {len} > {N}");
+        Few {
+            len,
+            inline: items,
+            heap: Vec::new(),
+        }
+    }
+}
+
+impl<T: Default, const N: usize> Few<T, N> {
+    pub fn new() -> Self {
+        Self::default()
+    }
+    #[inline]
+    pub fn push(&mut self, item: T) {
+        if self.heap.is_empty() && self.len < N {
+            self.inline[self.len] = item;
+            self.len += 1;
+            return;
+        }
+        if self.heap.is_empty() {
+            self.heap.reserve(N * 2 + 1);
+            self.heap
+                .extend(self.inline[..self.len].iter_mut().map(std::mem::take));
+            self.len = 0;
+        }
+        self.heap.push(item);
+    }
+    /// Sort by a key (stable).
+    pub fn sort_by_key<K: Ord>(&mut self, f: impl FnMut(&T) -> K) {
+        std::ops::DerefMut::deref_mut(self).sort_by_key(f);
+    }
+}
+
+impl<T, const N: usize> std::ops::Deref for Few<T, N> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        if self.heap.is_empty() {
+            &self.inline[..self.len]
+        } else {
+            &self.heap
+        }
+    }
+}
+
+impl<T, const N: usize> std::ops::DerefMut for Few<T, N> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        if self.heap.is_empty() {
+            &mut self.inline[..self.len]
+        } else {
+            &mut self.heap
+        }
+    }
+}
+
+impl<T: Default, const N: usize> FromIterator<T> for Few<T, N> {
+    fn from_iter<I: IntoIterator<Item = T>>(it: I) -> Self {
+        let mut out = Self::default();
+        out.extend(it);
+        out
+    }
+}
+
+impl<T: Default, const N: usize> Extend<T> for Few<T, N> {
+    fn extend<I: IntoIterator<Item = T>>(&mut self, it: I) {
+        for x in it {
+            self.push(x);
+        }
+    }
+}
+
+impl<T: Default, const N: usize> From<Vec<T>> for Few<T, N> {
+    fn from(v: Vec<T>) -> Self {
+        if v.len() <= N {
+            v.into_iter().collect()
+        } else {
+            Few {
+                len: 0,
+                inline: std::array::from_fn(|_| T::default()),
+                heap: v,
+            }
+        }
+    }
+}
+
+impl<'a, T, const N: usize> IntoIterator for &'a Few<T, N> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<T: std::fmt::Debug, const N: usize> std::fmt::Debug for Few<T, N> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl<T: PartialEq, const N: usize> PartialEq for Few<T, N> {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl<T: Serialize, const N: usize> Serialize for Few<T, N> {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        (**self).serialize(s)
+    }
+}
+
+/// The payments of a score (inline up to 3: one win has at most three payers at a table of four).
+pub type Payments = Few<Payment, 3>;
+/// The extras of a score (keys sorted; empty costs no allocation).
+pub type Extras = Vec<(&'static str, Value)>;
+
 /// One zero-sum payment between table seats (see the module documentation for the seats).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Payment {
     pub payer: u8,
     pub payee: u8,
@@ -167,10 +308,10 @@ pub struct Score {
     /// Seats at the table (the length of `net`).
     pub players: u8,
     /// Who pays whom (see the module documentation), zero-sum by construction.
-    pub payments: Vec<Payment>,
+    pub payments: Payments,
     pub decomposition: Option<Reading>,
     /// Preset-only values, keys sorted (documented per preset in `docs/presets.md`).
-    pub extras: Vec<(&'static str, Value)>,
+    pub extras: Extras,
 }
 
 impl Score {
@@ -196,7 +337,8 @@ impl Score {
         self.fans.iter().any(|f| f.id == id)
     }
     /// Set the extras, sorted by key (the JSON order).
-    pub fn with_extras(mut self, mut extras: Vec<(&'static str, Value)>) -> Score {
+    pub fn with_extras(mut self, extras: Vec<(&'static str, Value)>) -> Score {
+        let mut extras = extras;
         extras.sort_by_key(|(k, _)| *k);
         self.extras = extras;
         self
@@ -222,9 +364,9 @@ impl Score {
     }
 }
 
-struct Extras<'a>(&'a [(&'static str, Value)]);
+struct ExtrasOut<'a>(&'a [(&'static str, Value)]);
 
-impl Serialize for Extras<'_> {
+impl Serialize for ExtrasOut<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         let mut m = s.serialize_map(Some(self.0.len()))?;
         for (k, v) in self.0 {
@@ -250,7 +392,7 @@ impl Serialize for Score {
     fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         let mut m = s.serialize_struct("Score", 11)?;
         m.serialize_field("decomposition", &ReadingOut(&self.decomposition))?;
-        m.serialize_field("extras", &Extras(&self.extras))?;
+        m.serialize_field("extras", &ExtrasOut(&self.extras))?;
         m.serialize_field("fans", &self.fans)?;
         m.serialize_field("meets_minimum", &self.meets_minimum)?;
         m.serialize_field("net", &self.net())?;

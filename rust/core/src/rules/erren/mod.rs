@@ -181,9 +181,9 @@ impl ErrenRules {
             meets_minimum: true,
             per_payer: capped * self.unit,
             players: 2,
-            payments: Vec::new(),
+            payments: Default::default(),
             decomposition: d.map(|d| Reading::Tiles(d.clone())),
-            extras: Vec::new(),
+            extras: Default::default(),
         }
         .with_extras(vec![("yakuman", json!(limit))]))
     }
@@ -538,9 +538,9 @@ impl ErrenRules {
             meets_minimum: true,
             per_payer: total * self.unit,
             players: 2,
-            payments: Vec::new(),
+            payments: Default::default(),
             decomposition: Some(Reading::Tiles(d.clone())),
-            extras: Vec::new(),
+            extras: Default::default(),
         }
         .with_extras(vec![
             ("factor", json!(factor)),

@@ -74,8 +74,8 @@ impl Hebei {
             meets_minimum: true,
             per_payer,
             players: 4,
-            payments: Vec::new(),
-            extras: Vec::new(),
+            payments: Default::default(),
+            extras: Default::default(),
             decomposition: Some(Reading::Tiles(sc.decomposition)),
         }
         .with_extras(vec![

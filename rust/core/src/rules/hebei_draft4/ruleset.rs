@@ -99,9 +99,9 @@ impl HebeiDraft4 {
             meets_minimum: true,
             per_payer: self.amount(sc.fan_total, sc.capped_fan_total, base, 0),
             players: 4,
-            payments: Vec::new(),
+            payments: Default::default(),
             decomposition: Some(Reading::Tiles(sc.decomposition)),
-            extras: Vec::new(),
+            extras: Default::default(),
         }
         .with_extras(vec![
             ("men_qing", json!(sc.men_qing)),

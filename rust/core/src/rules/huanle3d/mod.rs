@@ -190,7 +190,7 @@ impl Huanle3dRules {
             meets_minimum: true,
             per_payer: value,
             players: 4,
-            payments: Vec::new(),
+            payments: Default::default(),
             decomposition: Some(Reading::Tiles(d.clone())),
             extras: vec![("da_hu_count", json!(big.len()))],
         })

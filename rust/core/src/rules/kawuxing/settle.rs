@@ -110,9 +110,9 @@ impl Kawuxing {
             meets_minimum: true,
             per_payer: sc.value * self.rules.base,
             players: 3,
-            payments: Vec::new(),
+            payments: Default::default(),
             decomposition: Some(Reading::Tiles(sc.decomposition)),
-            extras: Vec::new(),
+            extras: Default::default(),
         }
         .with_extras(vec![
             ("capped", json!(sc.capped)),

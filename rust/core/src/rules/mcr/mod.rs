@@ -22,7 +22,7 @@ use crate::game::flow::{FlowFacts, WinOption};
 use crate::preset::{FanOp, Options, PresetData};
 use crate::rules::{Book, Case, CaseRef, Ruleset, Settled, TableWin, TileBook};
 use crate::scoring::record::{HandRecord, RecordSpec};
-use crate::scoring::score::{FanHit, Reading, Score, Unit};
+use crate::scoring::score::{Extras, FanHit, Payment, Payments, Reading, Score, Unit};
 use crate::situation::Situation;
 
 /// The MCR ruleset: the compiled rules and the table's flow facts.
@@ -52,8 +52,8 @@ pub fn rules_of(v: &crate::Variant) -> Result<&McrRules> {
 }
 
 impl Mcr {
-    /// The generic score of an MCR result (no payments).
-    fn to_score(&self, sc: McrScore) -> Score {
+    /// The generic score of an MCR result, with `payments`.
+    fn to_score(&self, sc: McrScore, payments: Payments) -> Score {
         let r = &self.rules;
         let fans = sc
             .fans
@@ -94,7 +94,7 @@ impl Mcr {
             meets_minimum: sc.meets_minimum,
             per_payer: r.base_points + total,
             players: 4,
-            payments: Vec::new(),
+            payments,
             decomposition: Some(Reading::Tiles(Decomposition {
                 form,
                 sets,
@@ -103,20 +103,10 @@ impl Mcr {
                 knitted: sc.knitted,
                 wildcards: Vec::new(),
             })),
-            extras: vec![(
-                "total_without_flowers",
-                Value::from(sc.total_without_flowers),
-            )],
+            extras: Extras::new(),
         }
     }
 
-    /// Score without payments, and whether the (repaired) win is self-drawn.
-    fn evaluate_flags(&self, s: &Situation) -> Result<(Score, bool)> {
-        s.check_flags("mcr", &[])?;
-        let sc = score(s, &self.rules)?;
-        let self_drawn = sc.win_type.is_self_drawn();
-        Ok((self.to_score(sc), self_drawn))
-    }
 }
 
 impl TileBook for Mcr {
@@ -134,7 +124,8 @@ impl TileBook for Mcr {
         }
     }
     fn evaluate(&self, s: &Situation) -> Result<Score> {
-        Ok(self.evaluate_flags(s)?.0)
+        s.check_flags("mcr", &[])?;
+        Ok(self.to_score(score(s, &self.rules)?, Payments::new()))
     }
     /// Kongs pay nothing in MCR; one win (截胡), paid per mcr.md §11.
     fn book(&self, rec: &HandRecord, scores: &[Score], book: &mut Book) -> Result<()> {
@@ -181,9 +172,11 @@ impl Ruleset for Mcr {
     /// self-draw, pays 8 + total; on a discard the other two pay 8).
     fn score(&self, case: CaseRef<'_>) -> Result<Score> {
         let s = case.tiles("mcr")?;
-        let (mut sc, self_drawn) = self.evaluate_flags(s)?;
+        s.check_flags("mcr", &[])?;
+        let sc = score(s, &self.rules)?;
         let winner = s.winner_seat(4)?;
-        let discarder = if self_drawn {
+        // the win type after the flag policy (a repaired flag may turn it)
+        let discarder = if sc.win_type.is_self_drawn() {
             if s.table.discarder.is_some() {
                 return Err(Error::hand(
                     "situation.discarder: a self-drawn MCR win has no discarder",
@@ -193,15 +186,31 @@ impl Ruleset for Mcr {
         } else {
             Some(s.table.discarder.unwrap_or((winner + 3) % 4))
         };
-        sc.payments = settle(sc.total, self.rules.base_points, winner, discarder)?
-            .into_iter()
-            .map(|p| crate::scoring::score::Payment {
-                payer: p.payer,
-                payee: p.payee,
-                amount: p.amount,
-            })
-            .collect();
-        Ok(sc)
+        // mcr.md §11 (as `settle`): 8 + total from the discarder or, self-drawn, from everyone;
+        // 8 from the other two on a discard
+        let total = i64::from(sc.total);
+        let base = self.rules.base_points;
+        let full = base + total;
+        let mut pay = [Payment::default(); 3];
+        for (k, p) in pay.iter_mut().enumerate() {
+            let payer = (winner + 1 + k as u8) % 4;
+            let amount = match discarder {
+                Some(d) if d != payer => base,
+                _ => full,
+            };
+            *p = Payment {
+                payer,
+                payee: winner,
+                amount,
+            };
+        }
+        if discarder == Some(winner) || discarder.is_some_and(|d| d > 3) {
+            return Err(Error::hand(format!(
+                "situation.discarder: {} is not another seat of the table",
+                discarder.unwrap_or_default()
+            )));
+        }
+        Ok(self.to_score(sc, Payments::from_array(pay, 3)))
     }
     fn settle(&self, record: &Value) -> Result<Settled> {
         crate::rules::settle_tiles(self, record)
@@ -252,7 +261,7 @@ impl Ruleset for Mcr {
 
 /// One payment of a settlement (mcr.md §11). Seats are 0..4 = E S W N (门风).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Payment {
+pub struct SettlePayment {
     pub payer: u8,
     pub payee: u8,
     pub amount: i64,
@@ -267,7 +276,32 @@ pub struct Payment {
 /// Largest `total` / `base` accepted by [`settle`] (far above any real hand; keeps the sums exact).
 pub const SETTLE_MAX: i64 = 1_000_000_000;
 
-pub fn settle(total: i64, base: i64, winner: u8, discarder: Option<u8>) -> Result<Vec<Payment>> {
+pub fn settle(
+    total: i64,
+    base: i64,
+    winner: u8,
+    discarder: Option<u8>,
+) -> Result<Vec<SettlePayment>> {
+    let mut out = Vec::with_capacity(3);
+    each_payment(total, base, winner, discarder, |payer, payee, amount, reason| {
+        out.push(SettlePayment {
+            payer,
+            payee,
+            amount,
+            reason,
+        })
+    })?;
+    Ok(out)
+}
+
+/// The checked payments of [`settle`], one call of `pay(payer, payee, amount, reason)` each.
+fn each_payment(
+    total: i64,
+    base: i64,
+    winner: u8,
+    discarder: Option<u8>,
+    mut pay: impl FnMut(u8, u8, i64, &'static str),
+) -> Result<()> {
     if winner > 3 {
         return Err(Error::hand(format!(
             "winner seat {winner} out of range 0..=3"
@@ -287,28 +321,22 @@ pub fn settle(total: i64, base: i64, winner: u8, discarder: Option<u8>) -> Resul
             )));
         }
     }
-    let mut out = Vec::with_capacity(3);
     for seat in (0..4u8).map(|k| (winner + 1 + k) % 4).take(3) {
         let (amount, reason) = match discarder {
             None => (base + total, "self_drawn"),
             Some(d) if d == seat => (base + total, "discard"),
             Some(_) => (base, "base"),
         };
-        out.push(Payment {
-            payer: seat,
-            payee: winner,
-            amount,
-            reason,
-        });
+        pay(seat, winner, amount, reason);
     }
-    Ok(out)
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn balance(p: &[Payment], seat: u8) -> i64 {
+    fn balance(p: &[SettlePayment], seat: u8) -> i64 {
         p.iter()
             .map(|x| {
                 if x.payee == seat {

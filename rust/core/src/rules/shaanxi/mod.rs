@@ -185,9 +185,9 @@ impl ShaanxiRules {
             meets_minimum: true,
             per_payer: a * self.base * value,
             players: 4,
-            payments: Vec::new(),
+            payments: Default::default(),
             decomposition: reading.map(Reading::Tiles),
-            extras: Vec::new(),
+            extras: Default::default(),
         }
         .with_extras(vec![("a", json!(a)), ("base", json!(self.base))]))
     }

@@ -85,9 +85,9 @@ impl Shanghai {
             meets_minimum: true,
             per_payer: sc.share,
             players: 4,
-            payments: Vec::new(),
+            payments: Default::default(),
             decomposition: sc.decomposition.map(Reading::Tiles),
-            extras: Vec::new(),
+            extras: Default::default(),
         }
         .with_extras(vec![
             ("cap", json!(sc.cap)),

@@ -77,9 +77,9 @@ impl Sichuan {
             meets_minimum: true,
             per_payer: sc.per_payer,
             players: self.rules.players,
-            payments: Vec::new(),
+            payments: Default::default(),
             decomposition: Some(Reading::Tiles(sc.decomposition)),
-            extras: Vec::new(),
+            extras: Default::default(),
         }
         .with_extras(extras)
     }

@@ -429,9 +429,9 @@ impl WuhanRules {
             meets_minimum: true,
             per_payer: base * w2 / 2,
             players: 4,
-            payments: Vec::new(),
+            payments: Default::default(),
             decomposition: reading.map(Reading::Tiles),
-            extras: Vec::new(),
+            extras: Default::default(),
         }
         .with_extras(vec![
             ("da_hu", json!(da)),

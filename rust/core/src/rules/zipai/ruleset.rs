@@ -484,7 +484,7 @@ impl Zipai {
                 .decomposition
                 .as_ref()
                 .map(|d| Reading::Data(decomposition_json(d, self.rules.hunan_names))),
-            extras: Vec::new(),
+            extras: Default::default(),
         }
         .with_extras(vec![
             ("complete", json!(sc.complete)),
