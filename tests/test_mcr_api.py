@@ -49,7 +49,7 @@ def test_result_object() -> None:
 
 def test_minimum_and_flowers() -> None:
     r = hupai.score(hupai.Situation.parse("234567p234567sE+E", flowers=3))
-    assert r.extras["total_without_flowers"] == 7 and r.total == 10 and not r.meets_minimum
+    assert r.counts()["FLOWER_TILES"] == 3 and r.total == 10 and not r.meets_minimum  # 7 without the flowers
     assert hupai.score(hupai.Situation.parse("234567p234567sE+E", flowers=3), hupai.Variant("mcr", flowers_count_toward_minimum=True)).meets_minimum
     with pytest.raises(hupai.InvalidHandError, match="诈和"):
         hupai.score(hupai.Situation.parse("234567p234567sE+E"), hupai.Variant("mcr", require_minimum=True))

@@ -290,6 +290,65 @@ pub struct PresetData {
     pub example: Option<serde_json::Value>,
 }
 
+impl PresetData {
+    /// The fan table entry of `id` (a score's fan names come from the data).
+    pub fn fan_def(&'static self, id: &str) -> Option<&'static FanDef> {
+        self.fans.iter().find(|f| f.id == id)
+    }
+    /// The entry of `id` when the data lists it (with the data's names), else an entry for these
+    /// names made once per process (`FanDef::interned`).
+    pub fn fan_named(&'static self, id: &str, zh: &str, en: &str) -> &'static FanDef {
+        match self.fan_def(id) {
+            Some(d) => d,
+            None => FanDef::interned(id, zh, en),
+        }
+    }
+    /// The entry of `id`, or an error naming the preset (a scorer named a fan its data lacks).
+    pub fn fan_entry(&'static self, id: &str) -> Result<&'static FanDef> {
+        self.fan_def(id).ok_or_else(|| {
+            Error::rule(format!(
+                "{}: fan {id} is not in presets/{}.toml",
+                self.id, self.id
+            ))
+        })
+    }
+}
+
+impl FanDef {
+    /// A `'static` entry for names a data file does not list (a preset module's own factors …):
+    /// made once per distinct `(id, zh, en)` and kept for the process.
+    pub fn interned(id: &str, zh: &str, en: &str) -> &'static FanDef {
+        use std::collections::HashMap;
+        use std::sync::{Mutex, OnceLock};
+        type Key = (String, String, String);
+        static TABLE: OnceLock<Mutex<HashMap<Key, &'static FanDef>>> = OnceLock::new();
+        let key = (id.to_string(), zh.to_string(), en.to_string());
+        let mut t = TABLE
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        t.entry(key)
+            .or_insert_with(|| Box::leak(Box::new(FanDef::named(id, zh, en, FanOp::Add))))
+    }
+    /// An entry for a preset module's own static table (names the data file does not list).
+    pub fn named(id: &str, zh: &str, en: &str, op: FanOp) -> FanDef {
+        FanDef {
+            id: id.into(),
+            zh: zh.into(),
+            en: en.into(),
+            value: 0,
+            op,
+            excludes: Vec::new(),
+            reduces: BTreeMap::new(),
+            scope: default_scope(),
+            countable: false,
+            note: String::new(),
+            enabled: true,
+            fallback: false,
+        }
+    }
+}
+
 /// Resolved switch values: every switch of the preset, defaults filled in.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Options(BTreeMap<String, SwitchValue>);

@@ -290,38 +290,41 @@ pub struct PyFan {
 impl PyFan {
     #[getter]
     fn id(&self) -> &str {
-        &self.hit.id
+        self.hit.id()
     }
     #[getter]
     fn zh(&self) -> &str {
-        &self.hit.zh
+        self.hit.zh()
     }
     #[getter]
     fn en(&self) -> &str {
-        &self.hit.en
+        self.hit.en()
     }
     #[getter]
     fn value(&self) -> i64 {
-        self.hit.value
+        self.hit.value()
     }
     #[getter]
     fn op(&self) -> String {
-        serde_json::to_value(self.hit.op)
+        serde_json::to_value(self.hit.op())
             .ok()
             .and_then(|v| v.as_str().map(String::from))
             .unwrap_or_default()
     }
     #[getter]
     fn count(&self) -> u32 {
-        self.hit.count
+        self.hit.count()
     }
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        json_to_py(py, &serde_json::to_value(&self.hit).unwrap_or(Value::Null))
+        json_to_py(py, &serde_json::to_value(self.hit).unwrap_or(Value::Null))
     }
     fn __repr__(&self) -> String {
         format!(
             "Fan({} {} {}x{})",
-            self.hit.id, self.hit.zh, self.hit.value, self.hit.count
+            self.hit.id(),
+            self.hit.zh(),
+            self.hit.value(),
+            self.hit.count()
         )
     }
 }
@@ -351,11 +354,7 @@ impl PyScore {
     }
     #[getter]
     fn fans(&self) -> Vec<PyFan> {
-        self.score
-            .fans
-            .iter()
-            .map(|h| PyFan { hit: h.clone() })
-            .collect()
+        self.score.fans.iter().map(|h| PyFan { hit: *h }).collect()
     }
     /// The hand's total after the preset's cap, in ``unit``.
     #[getter]
@@ -420,7 +419,7 @@ impl PyScore {
     fn counts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         for f in &self.score.fans {
-            d.set_item(f.id.as_ref(), f.count)?;
+            d.set_item(f.id(), f.count())?;
         }
         Ok(d)
     }
@@ -476,10 +475,10 @@ impl PyScore {
             .fans
             .iter()
             .map(|f| {
-                if f.count > 1 {
-                    format!("{}x{}", f.zh, f.count)
+                if f.count() > 1 {
+                    format!("{}x{}", f.zh(), f.count())
                 } else {
-                    f.zh.to_string()
+                    f.zh().to_string()
                 }
             })
             .collect();
@@ -565,7 +564,9 @@ pub fn score<'py>(
 ) -> BindResult<Bound<'py, PyScore>> {
     // a compiled Variant without options is borrowed (no reference counting on the hot path)
     let plain = options.is_none_or(|o| o.is_none());
-    let compiled = variant.and_then(|o| o.cast::<PyVariant>().ok()).filter(|_| plain);
+    let compiled = variant
+        .and_then(|o| o.cast::<PyVariant>().ok())
+        .filter(|_| plain);
     let derived;
     let v: &Variant = match compiled {
         Some(pv) => &pv.get().inner,

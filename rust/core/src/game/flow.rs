@@ -83,7 +83,7 @@ impl WinOption {
             fans: sc
                 .fans
                 .iter()
-                .map(|f| (f.id.to_string(), f.count))
+                .map(|f| (f.id().to_string(), f.count()))
                 .collect(),
             deltas: Vec::new(),
         }

@@ -68,42 +68,75 @@ impl Serialize for Unit {
     }
 }
 
-/// One counted fan / pattern of a score.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One counted fan / pattern of a score: its table entry in the preset data (id and names), the
+/// value of one occurrence, how it combines, how many times it counts. 16 bytes and `Copy`: a
+/// score's fan list costs no allocation of names.
+#[derive(Clone, Copy, Debug)]
 pub struct FanHit {
-    pub id: Text,
-    pub zh: Text,
-    pub en: Text,
-    /// The value of one occurrence, in the score's unit (or the factor of a `mul` pattern).
-    pub value: i64,
-    /// How it combines with the others.
-    pub op: FanOp,
-    /// How many times it counts (根 ×2, 花 ×n …).
-    pub count: u32,
+    def: &'static FanDef,
+    value: i32,
+    count: u16,
+    op: FanOp,
 }
 
+impl PartialEq for FanHit {
+    fn eq(&self, o: &Self) -> bool {
+        self.def.id == o.def.id && self.value == o.value && self.count == o.count && self.op == o.op
+    }
+}
+
+impl Eq for FanHit {}
+
 impl FanHit {
-    /// A hit of a preset table entry (its id and names, its value after the switches).
-    pub fn of(f: &FanDef, count: u32) -> FanHit {
+    /// A hit of `def` (an entry of the embedded preset data, or of a preset module's own static
+    /// table) worth `value` per occurrence, combining by `op`, counted `count` times. Values and
+    /// counts beyond `i32` / `u16` saturate.
+    #[inline]
+    pub fn new(def: &'static FanDef, value: i64, op: FanOp, count: u32) -> FanHit {
         FanHit {
-            id: Cow::Owned(f.id.clone()),
-            zh: Cow::Owned(f.zh.clone()),
-            en: Cow::Owned(f.en.clone()),
-            value: f.value,
-            op: f.op,
-            count,
+            def,
+            value: i32::try_from(value).unwrap_or(if value < 0 { i32::MIN } else { i32::MAX }),
+            count: u16::try_from(count).unwrap_or(u16::MAX),
+            op,
         }
     }
-    /// A hit of an entry of the embedded (`'static`) preset data: no allocation.
-    pub fn of_static(f: &'static FanDef, value: i64, count: u32) -> FanHit {
-        FanHit {
-            id: Cow::Borrowed(f.id.as_str()),
-            zh: Cow::Borrowed(f.zh.as_str()),
-            en: Cow::Borrowed(f.en.as_str()),
-            value,
-            op: f.op,
-            count,
-        }
+    /// A hit of a table entry with its own value and op.
+    pub fn of(def: &'static FanDef, count: u32) -> FanHit {
+        FanHit::new(def, def.value, def.op, count)
+    }
+    /// A hit of a (switch-adjusted) copy `f` of an entry of `data`: `f`'s value and op, the
+    /// data's names.
+    pub fn entry(data: &'static crate::preset::PresetData, f: &FanDef, count: u32) -> FanHit {
+        FanHit::new(data.fan_named(&f.id, &f.zh, &f.en), f.value, f.op, count)
+    }
+    /// A hit of a table entry with its value after the switches.
+    pub fn of_static(def: &'static FanDef, value: i64, count: u32) -> FanHit {
+        FanHit::new(def, value, def.op, count)
+    }
+    /// The table entry.
+    pub fn def(&self) -> &'static FanDef {
+        self.def
+    }
+    pub fn id(&self) -> &'static str {
+        self.def.id.as_str()
+    }
+    pub fn zh(&self) -> &'static str {
+        self.def.zh.as_str()
+    }
+    pub fn en(&self) -> &'static str {
+        self.def.en.as_str()
+    }
+    /// The value of one occurrence, in the score's unit (or the factor of a `mul` pattern).
+    pub fn value(&self) -> i64 {
+        i64::from(self.value)
+    }
+    /// How it combines with the others.
+    pub fn op(&self) -> FanOp {
+        self.op
+    }
+    /// How many times it counts (根 ×2, 花 ×n …).
+    pub fn count(&self) -> u32 {
+        u32::from(self.count)
     }
 }
 
@@ -111,11 +144,11 @@ impl Serialize for FanHit {
     fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         let mut m = s.serialize_struct("Fan", 6)?;
         m.serialize_field("count", &self.count)?;
-        m.serialize_field("en", &self.en)?;
-        m.serialize_field("id", &self.id)?;
+        m.serialize_field("en", self.en())?;
+        m.serialize_field("id", self.id())?;
         m.serialize_field("op", &self.op)?;
         m.serialize_field("value", &self.value)?;
-        m.serialize_field("zh", &self.zh)?;
+        m.serialize_field("zh", self.zh())?;
         m.end()
     }
 }
@@ -334,7 +367,7 @@ impl Score {
     }
     /// Whether a fan / pattern of this id counted.
     pub fn has(&self, id: &str) -> bool {
-        self.fans.iter().any(|f| f.id == id)
+        self.fans.iter().any(|f| f.id() == id)
     }
     /// Set the extras, sorted by key (the JSON order).
     pub fn with_extras(mut self, extras: Vec<(&'static str, Value)>) -> Score {
@@ -514,18 +547,22 @@ mod tests {
             meets_minimum: true,
             per_payer: 16,
             players: 4,
-            payments: vec![
-                Payment {
-                    payer: 1,
-                    payee: 0,
-                    amount: 16,
-                },
-                Payment {
-                    payer: 2,
-                    payee: 0,
-                    amount: 8,
-                },
-            ],
+            payments: Payments::from_array(
+                [
+                    Payment {
+                        payer: 1,
+                        payee: 0,
+                        amount: 16,
+                    },
+                    Payment {
+                        payer: 2,
+                        payee: 0,
+                        amount: 8,
+                    },
+                    Payment::default(),
+                ],
+                2,
+            ),
             decomposition: None,
             extras: vec![],
         }

@@ -27,6 +27,8 @@ mod tests;
 #[derive(Clone, Debug)]
 pub struct ErrenRules {
     fans: Vec<FanDef>,
+    /// The preset data (the names of the fans).
+    data: &'static PresetData,
     pub cap: i64,
     pub hua_pai_count: i64,
     pub hua_physical: bool,
@@ -58,7 +60,7 @@ fn concealed_pungs(s: &Situation, sets: &[Set], pair: Option<Tile>) -> usize {
 }
 
 impl ErrenRules {
-    pub fn compile(p: &PresetData, o: &Options) -> Result<ErrenRules> {
+    pub fn compile(p: &'static PresetData, o: &Options) -> Result<ErrenRules> {
         let option4 = o.str("fan_profile")? == "billee1011_option_4";
         let profile = if option4 {
             "billee1011_option_4"
@@ -67,6 +69,7 @@ impl ErrenRules {
         };
         let (fans, _, _) = p.fans_for_profile(Some(profile));
         Ok(ErrenRules {
+            data: p,
             option4,
             fans: fans
                 .into_iter()
@@ -163,7 +166,7 @@ impl ErrenRules {
         let mut best: Option<(bool, i64, Vec<FanHit>, Option<&Decomposition>)> = None;
         for d in cands {
             let (limit, pats) = self.patterns(s, &all, d, green)?;
-            let total: i64 = pats.iter().map(|p| p.value * i64::from(p.count)).sum();
+            let total: i64 = pats.iter().map(|p| p.value() * i64::from(p.count())).sum();
             let key = (limit, total);
             if best.as_ref().is_none_or(|b| key > (b.0, b.1)) {
                 best = Some((limit, total, pats, d));
@@ -326,7 +329,7 @@ impl ErrenRules {
             .iter()
             .filter(|f| f.op == FanOp::FixedLimit)
             .filter(|f| ids.iter().any(|(i, _)| *i == f.id))
-            .map(|f| FanHit::of(f, 1))
+            .map(|f| FanHit::entry(self.data, f, 1))
             .collect();
         if !limits.is_empty() {
             return Ok((true, limits));
@@ -466,7 +469,7 @@ impl ErrenRules {
         let mut out = self.counted(&ids);
         if out.is_empty() {
             if let Some(f) = self.fans.iter().find(|f| f.id == "TUI_DAO_HU") {
-                out.push(FanHit::of(f, 1));
+                out.push(FanHit::entry(self.data, f, 1));
             }
         }
         Ok((false, out))
@@ -488,7 +491,7 @@ impl ErrenRules {
             .filter(|f| !excluded.contains(&f.id.as_str()))
             .map(|f| {
                 let n = ids.iter().find(|(i, _)| *i == f.id).map_or(1, |x| x.1);
-                FanHit::of(f, n)
+                FanHit::entry(self.data, f, n)
             })
             .collect()
     }
@@ -515,13 +518,13 @@ impl ErrenRules {
             let is_mul = |id: &str| self.fans.iter().any(|f| f.id == id && f.op == FanOp::Mul);
             let sum: i64 = pats
                 .iter()
-                .filter(|p| !is_mul(&p.id))
-                .map(|p| p.value * i64::from(p.count))
+                .filter(|p| !is_mul(p.id()))
+                .map(|p| p.value() * i64::from(p.count()))
                 .sum();
             let factor: i64 = pats
                 .iter()
-                .filter(|p| is_mul(&p.id))
-                .map(|p| p.value.pow(p.count))
+                .filter(|p| is_mul(p.id()))
+                .map(|p| p.value().pow(p.count()))
                 .product();
             let total = sum * factor;
             if best.as_ref().is_none_or(|b| total > b.0) {
@@ -603,7 +606,7 @@ impl TileBook for Erren {
         }
         for (k, (_, w, _, _, _)) in rec.wins().enumerate() {
             let sc = &scores[k];
-            let ids: Vec<&str> = sc.fans.iter().map(|p| p.id.as_ref()).collect();
+            let ids: Vec<&str> = sc.fans.iter().map(|p| p.id()).collect();
             book.begin_win(k);
             book.pay(
                 "WIN",

@@ -22,7 +22,7 @@ fn example_3_da_san_yuan_is_the_cap() {
     let sc = r.score(&s).unwrap();
     assert_eq!(sc.total, 13);
     assert_eq!(sc.fans.len(), 1);
-    assert_eq!(sc.fans[0].id, "DA_SAN_YUAN");
+    assert_eq!(sc.fans[0].id(), "DA_SAN_YUAN");
 }
 
 #[test]
@@ -43,7 +43,7 @@ fn option4_additive_without_cap() {
     )
     .unwrap();
     let sc = r.score(&s).unwrap();
-    let ids: Vec<&str> = sc.fans.iter().map(|p| p.id.as_ref()).collect();
+    let ids: Vec<&str> = sc.fans.iter().map(|p| p.id()).collect();
     assert_eq!(
         ids,
         [
@@ -59,7 +59,7 @@ fn option4_additive_without_cap() {
     let seed = Variant::load("erren").unwrap();
     let r0 = rules(&seed);
     let sc0 = r0.score(&s).unwrap();
-    assert!(sc0.fans.iter().all(|p| !p.id.starts_with("B4_")));
+    assert!(sc0.fans.iter().all(|p| !p.id().starts_with("B4_")));
     // 筒 / 条 are not in the 72-tile set.
     let bad = Situation::from_json(
         r#"{"hand": {"concealed": ["1p","2p","3p","3m","4m","5m","5m","6m","7m","7m","8m","9m","9m"],

@@ -2,7 +2,6 @@
 //! or only at the end of a won hand (荒庄荒杠), 报听 at the table.
 
 use std::any::Any;
-use std::borrow::Cow;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
@@ -46,15 +45,8 @@ pub fn rules_of(v: &crate::Variant) -> Result<&HebeiRules> {
         .ok_or_else(|| Error::rule(format!("variant {} is not a hebei variant", v.id())))
 }
 
-fn hit((id, zh, en, v): (String, String, String, i64)) -> FanHit {
-    FanHit {
-        id: Cow::Owned(id),
-        zh: Cow::Owned(zh),
-        en: Cow::Owned(en),
-        value: v,
-        op: FanOp::Base,
-        count: 1,
-    }
+fn hit(p: &'static PresetData, (id, zh, en, v): (String, String, String, i64)) -> FanHit {
+    FanHit::new(p.fan_named(&id, &zh, &en), v, FanOp::Base, 1)
 }
 
 impl Hebei {
@@ -63,8 +55,8 @@ impl Hebei {
         if self.rules.zimo_double && self_drawn {
             per_payer *= 2;
         }
-        let mut fans = vec![hit(sc.pattern)];
-        fans.extend(sc.floor.map(hit));
+        let mut fans = vec![hit(self.preset, sc.pattern)];
+        fans.extend(sc.floor.map(|f| hit(self.preset, f)));
         Score {
             variant: self.preset.id.as_str(),
             fans,

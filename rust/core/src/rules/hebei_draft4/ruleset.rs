@@ -2,7 +2,6 @@
 //! payments, 上楼 floors, kongs paid only to the winner, 跟庄.
 
 use std::any::Any;
-use std::borrow::Cow;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
@@ -84,13 +83,8 @@ impl HebeiDraft4 {
             fans: sc
                 .fans
                 .into_iter()
-                .map(|(id, zh, en, v)| FanHit {
-                    id: Cow::Owned(id),
-                    zh: Cow::Owned(zh),
-                    en: Cow::Owned(en),
-                    value: v,
-                    op: FanOp::Add,
-                    count: 1,
+                .map(|(id, zh, en, v)| {
+                    FanHit::new(self.preset.fan_named(&id, &zh, &en), v, FanOp::Add, 1)
                 })
                 .collect(),
             raw_total: sc.fan_total,

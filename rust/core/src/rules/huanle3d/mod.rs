@@ -34,6 +34,8 @@ pub enum TileSet {
 #[derive(Clone, Debug)]
 pub struct Huanle3dRules {
     fans: Vec<FanDef>,
+    /// The preset data (the names of the fans).
+    data: &'static PresetData,
     pub tile_set: TileSet,
     /// 抢杠胡 on a 补杠 allowed (switch discard_win).
     pub rob_kong: bool,
@@ -51,13 +53,14 @@ pub struct Huanle3dRules {
 }
 
 impl Huanle3dRules {
-    pub fn compile(p: &PresetData, o: &Options) -> Result<Huanle3dRules> {
+    pub fn compile(p: &'static PresetData, o: &Options) -> Result<Huanle3dRules> {
         let tile_set = match o.str("tile_set")? {
             "suits3" => TileSet::Suits3,
             "full136" => TileSet::Full136,
             _ => TileSet::Suits3Red,
         };
         Ok(Huanle3dRules {
+            data: p,
             fans: enabled_fans(p),
             tile_set,
             rob_kong: o.str("discard_win")? == "also_rob_kong",
@@ -177,9 +180,9 @@ impl Huanle3dRules {
             })?;
         let (big, d) = best;
         let value = self.value_of(&big);
-        let mut fans: Vec<FanHit> = big.iter().map(|f| FanHit::of(f, 1)).collect();
+        let mut fans: Vec<FanHit> = big.iter().map(|f| FanHit::entry(self.data, f, 1)).collect();
         if big.is_empty() {
-            fans.push(FanHit::of(fan(&self.fans, "XIAO_HU")?, 1));
+            fans.push(FanHit::entry(self.data, fan(&self.fans, "XIAO_HU")?, 1));
         }
         Ok(Score {
             variant: "huanle3d",
@@ -317,7 +320,7 @@ impl TileBook for Huanle3d {
                     .map(|i| (i, w, sc.per_payer))
                     .collect(),
             };
-            let ids: Vec<&str> = sc.fans.iter().map(|p| p.id.as_ref()).collect();
+            let ids: Vec<&str> = sc.fans.iter().map(|p| p.id()).collect();
             book.begin_win(k);
             book.pay(
                 "WIN",

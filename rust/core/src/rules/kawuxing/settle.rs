@@ -18,7 +18,6 @@
 //! * `table.base_factor` multiplies the 底 (上楼: 2).
 
 use std::any::Any;
-use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -95,13 +94,13 @@ impl Kawuxing {
             fans: sc
                 .patterns
                 .into_iter()
-                .map(|p| FanHit {
-                    id: Cow::Owned(p.id),
-                    zh: Cow::Owned(p.zh),
-                    en: Cow::Owned(p.en),
-                    value: p.value,
-                    op: FanOp::Mul,
-                    count: p.count,
+                .map(|p| {
+                    FanHit::new(
+                        self.preset.fan_named(&p.id, &p.zh, &p.en),
+                        p.value,
+                        FanOp::Mul,
+                        p.count,
+                    )
                 })
                 .collect(),
             raw_total: sc.raw,

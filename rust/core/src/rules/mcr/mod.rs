@@ -11,7 +11,6 @@ pub use rules::{BlessingRule, McrRules};
 pub use score::{McrForm, McrScore, ScoredSet, formal_waits_of, score};
 
 use std::any::Any;
-use std::borrow::Cow;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -31,16 +30,23 @@ pub struct Mcr {
     pub rules: McrRules,
     preset: &'static PresetData,
     flow: FlowFacts,
+    /// The table entry of each fan index (`ids::FAN_IDS`).
+    defs: Vec<&'static crate::preset::FanDef>,
 }
 
 /// Compile the `mcr` preset.
 pub fn compile(p: &'static PresetData, o: &Options) -> Result<Arc<dyn Ruleset>> {
     let mut flow = FlowFacts::from_data(p, o);
     flow.shapes = Shapes::MCR;
+    let defs = ids::FAN_IDS
+        .iter()
+        .map(|id| p.fan_entry(id))
+        .collect::<Result<Vec<_>>>()?;
     Ok(Arc::new(Mcr {
         rules: McrRules::compile(p, o)?,
         preset: p,
         flow,
+        defs,
     }))
 }
 
@@ -55,16 +61,17 @@ impl Mcr {
     /// The generic score of an MCR result, with `payments`.
     fn to_score(&self, sc: McrScore, payments: Payments) -> Score {
         let r = &self.rules;
+        // (index, count) pairs become hits in place (both 16 bytes): no allocation
         let fans = sc
             .fans
-            .iter()
-            .map(|&(i, c)| FanHit {
-                id: Cow::Borrowed(ids::FAN_IDS[i]),
-                zh: Cow::Borrowed(r.zh[i]),
-                en: Cow::Borrowed(r.en[i]),
-                value: i64::from(r.values[i]),
-                op: FanOp::Add,
-                count: u32::from(c),
+            .into_iter()
+            .map(|(i, c)| {
+                FanHit::new(
+                    self.defs[i],
+                    i64::from(r.values[i]),
+                    FanOp::Add,
+                    u32::from(c),
+                )
             })
             .collect();
         let form = match sc.form {
@@ -106,7 +113,6 @@ impl Mcr {
             extras: Extras::new(),
         }
     }
-
 }
 
 impl TileBook for Mcr {
@@ -283,14 +289,20 @@ pub fn settle(
     discarder: Option<u8>,
 ) -> Result<Vec<SettlePayment>> {
     let mut out = Vec::with_capacity(3);
-    each_payment(total, base, winner, discarder, |payer, payee, amount, reason| {
-        out.push(SettlePayment {
-            payer,
-            payee,
-            amount,
-            reason,
-        })
-    })?;
+    each_payment(
+        total,
+        base,
+        winner,
+        discarder,
+        |payer, payee, amount, reason| {
+            out.push(SettlePayment {
+                payer,
+                payee,
+                amount,
+                reason,
+            })
+        },
+    )?;
     Ok(out)
 }
 

@@ -41,6 +41,8 @@ pub enum PaoZi {
 #[derive(Clone, Debug)]
 pub struct ShaanxiRules {
     fans: Vec<FanDef>,
+    /// The preset data (the names of the fans).
+    data: &'static PresetData,
     pub base: i64,
     pub kong_concealed: i64,
     pub kong_open: i64,
@@ -58,10 +60,11 @@ pub struct ShaanxiRules {
 }
 
 impl ShaanxiRules {
-    pub fn compile(p: &PresetData, o: &Options) -> Result<ShaanxiRules> {
+    pub fn compile(p: &'static PresetData, o: &Options) -> Result<ShaanxiRules> {
         let (fans, _, _) = p.fans_for_profile(Some(o.str("fan_profile")?));
         let seed_shapes = o.str("shapes")? == "seed";
         Ok(ShaanxiRules {
+            data: p,
             fans: fans.into_iter().filter(|f| f.enabled).collect(),
             base: param_int(p, "base")?,
             kong_concealed: param_int(p, "kong_concealed")?,
@@ -134,10 +137,10 @@ impl ShaanxiRules {
             "FANG_HU"
         };
         let mut patterns = vec![
-            FanHit::of(fan(&self.fans, shape)?, 1),
-            FanHit::of(fan(&self.fans, a_id)?, 1),
+            FanHit::entry(self.data, fan(&self.fans, shape)?, 1),
+            FanHit::entry(self.data, fan(&self.fans, a_id)?, 1),
         ];
-        let a = patterns[1].value;
+        let a = patterns[1].value();
         // optional doublings (profile kuaikai)
         let suits = (0..3)
             .filter(|&su| all[su * 9..su * 9 + 9].iter().any(|&c| c > 0))
@@ -162,7 +165,7 @@ impl ShaanxiRules {
         let mut mult = 1;
         for f in self.fans.iter().filter(|f| dbl.contains(&f.id.as_str())) {
             mult *= f.value;
-            patterns.push(FanHit::of(f, 1));
+            patterns.push(FanHit::entry(self.data, f, 1));
         }
         let value = mult;
         let form = [
@@ -351,7 +354,7 @@ impl TileBook for Shaanxi {
                 }
                 (Some(d), DiscardPayers::DiscarderOnly) => vec![(d, wi, share(d))],
             };
-            let ids: Vec<&str> = sc.fans.iter().map(|p| p.id.as_ref()).collect();
+            let ids: Vec<&str> = sc.fans.iter().map(|p| p.id()).collect();
             book.begin_win(k);
             book.pay(
                 "WIN",

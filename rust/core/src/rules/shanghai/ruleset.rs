@@ -2,7 +2,6 @@
 //! 勒子; the settlement (承包, 抢杠 three shares, 一炮多响); the table's special wins and carry.
 
 use std::any::Any;
-use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -66,17 +65,13 @@ impl Shanghai {
             fans: sc
                 .fans
                 .into_iter()
-                .map(|(id, zh, en, v, n)| FanHit {
-                    op: if ADDED.contains(&id.as_str()) {
+                .map(|(id, zh, en, v, n)| {
+                    let op = if ADDED.contains(&id.as_str()) {
                         FanOp::Add
                     } else {
                         FanOp::Base
-                    },
-                    id: Cow::Owned(id),
-                    zh: Cow::Owned(zh),
-                    en: Cow::Owned(en),
-                    value: v,
-                    count: n,
+                    };
+                    FanHit::new(self.preset.fan_named(&id, &zh, &en), v, op, n)
                 })
                 .collect(),
             raw_total: sc.fan_total,

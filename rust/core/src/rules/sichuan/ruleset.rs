@@ -2,7 +2,6 @@
 //! ledger's own 血战 flow (刮风下雨, 呼叫转移, 查花猪 → 查大叫 → 退税), and the table facts.
 
 use std::any::Any;
-use std::borrow::Cow;
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
@@ -62,13 +61,13 @@ impl Sichuan {
             fans: sc
                 .fans
                 .into_iter()
-                .map(|f| FanHit {
-                    id: Cow::Owned(f.id),
-                    zh: Cow::Owned(f.zh),
-                    en: Cow::Owned(f.en),
-                    value: f.value,
-                    op: f.op,
-                    count: f.count,
+                .map(|f| {
+                    FanHit::new(
+                        self.preset.fan_named(&f.id, &f.zh, &f.en),
+                        f.value,
+                        f.op,
+                        f.count,
+                    )
                 })
                 .collect(),
             raw_total: sc.fan_total,

@@ -31,6 +31,8 @@ const FACAI: Tile = Tile::new_unchecked(32);
 #[derive(Clone, Debug)]
 pub struct WuhanRules {
     fans: Vec<FanDef>,
+    /// The preset data (the names of the fans).
+    data: &'static PresetData,
     pub kou_kou_fan: bool,
     pub laizi_is_next: bool,
     pub cap: i64,
@@ -80,7 +82,7 @@ pub struct SeatFactors {
 }
 
 impl WuhanRules {
-    pub fn compile(p: &PresetData, o: &Options) -> Result<WuhanRules> {
+    pub fn compile(p: &'static PresetData, o: &Options) -> Result<WuhanRules> {
         let kkf = o.bool("kou_kou_fan")?;
         let round_to = o.int("round_to")?;
         if ![0, 5, 10].contains(&round_to) {
@@ -96,6 +98,7 @@ impl WuhanRules {
         }
         let qi_xiao_dui = o.str("big_hands")? == "extended";
         Ok(WuhanRules {
+            data: p,
             fans: p
                 .fans
                 .iter()
@@ -416,9 +419,12 @@ impl WuhanRules {
         if s.is_self_drawn() {
             w2 = if da { w2 * 3 / 2 } else { w2 * 2 };
         }
-        let mut fans: Vec<FanHit> = defs.iter().map(|f| FanHit::of(f, 1)).collect();
+        let mut fans: Vec<FanHit> = defs
+            .iter()
+            .map(|f| FanHit::entry(self.data, f, 1))
+            .collect();
         if !da {
-            fans.push(FanHit::of(fan(&self.fans, "XIAO_HU")?, 1));
+            fans.push(FanHit::entry(self.data, fan(&self.fans, "XIAO_HU")?, 1));
         }
         Ok(Score {
             variant: "wuhan",
@@ -593,7 +599,7 @@ impl TileBook for Wuhan {
             Some(b) => vec![(b, wi, capped.iter().map(|x| x.1).sum())],
             None => capped.iter().map(|&(l, a)| (l, wi, a)).collect(),
         };
-        let ids: Vec<&str> = sc.fans.iter().map(|p| p.id.as_ref()).collect();
+        let ids: Vec<&str> = sc.fans.iter().map(|p| p.id()).collect();
         let mut reason = format!("{} wins: {}", rec.seats[wi], ids.join(" + "));
         if jin {
             reason.push_str(" (金顶)");

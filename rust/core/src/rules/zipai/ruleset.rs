@@ -441,25 +441,19 @@ impl Zipai {
         let mut fans: Vec<FanHit> = sc
             .mingtang
             .iter()
-            .map(|m| FanHit {
-                id: m.id.into(),
-                zh: m.name.into(),
-                en: named(m.id).into(),
-                value: m.fan,
-                op: FanOp::Add,
-                count: 1,
+            .map(|m| {
+                let def = self.preset.fan_named(m.id, m.name, named(m.id));
+                FanHit::new(def, m.fan, FanOp::Add, 1)
             })
             .collect();
         fans.extend(sc.factors.iter().map(|f| {
             let id = factor_id(f.name);
-            FanHit {
-                id: id.into(),
-                zh: f.name.into(),
-                en: named(id).into(),
-                value: f.value,
-                op: FanOp::Mul,
-                count: 1,
-            }
+            FanHit::new(
+                self.preset.fan_named(id, f.name, named(id)),
+                f.value,
+                FanOp::Mul,
+                1,
+            )
         }));
         let cards = |c: &[Card]| c.iter().map(ToString::to_string).collect::<Vec<_>>();
         Score {
