@@ -73,6 +73,9 @@ from hupai.errors import (
 )
 from hupai.sichuan import max_win_value
 from hupai import zipai
+from hupai import doudizhu
+from hupai import dingniu
+from hupai import gouji
 from hupai import kawuxing
 from hupai import hebei, hebei_draft4, shanghai
 from hupai import game
@@ -90,6 +93,7 @@ __all__ = [
     "batch",
     "DefensiveBot",
     "game",
+    "gouji",
     "GreedyBot",
     "Match",
     "RandomBot",
@@ -97,7 +101,9 @@ __all__ = [
     "simulate",
     "Table",
     "decompose",
+    "dingniu",
     "discard_options",
+    "doudizhu",
     "Fan",
     "format_tiles",
     "from_counts",

@@ -484,6 +484,15 @@ def build_parser() -> argparse.ArgumentParser:
     demo.set_defaults(func=_cmd_demo)
     _add_score_parser(sub)
     _add_zipai(sub)
+    from hupai.doudizhu_cli import add_parsers as _add_doudizhu
+
+    _add_doudizhu(sub)
+    from hupai.dingniu_cli import add_parser as _add_dingniu
+
+    _add_dingniu(sub)
+    from hupai.gouji_cli import add_parsers as _add_gouji
+
+    _add_gouji(sub)
     _add_serve(sub)
     from hupai.game.cli import add_parsers as _add_game
 

@@ -5,9 +5,12 @@ mod analysis;
 mod batch;
 mod compat;
 mod convert;
+mod dingniu;
+mod doudizhu;
 mod errors;
 mod flow;
 mod flow_wuhan;
+mod gouji;
 mod hand;
 mod request;
 mod score;
@@ -32,6 +35,22 @@ mod _core {
     #[pymodule_export]
     use crate::compat::{_set_compat_error, mcr_fan_calculator, mcr_shanten};
     #[pymodule_export]
+    use crate::dingniu::{
+        PyDingniuGame, PyDingniuRules, dingniu_action_id, dingniu_action_name, dingniu_batch_legal,
+        dingniu_openings, dingniu_parse_hand, dingniu_place, dingniu_placements,
+        dingniu_play_match, dingniu_replay, dingniu_settle, dingniu_silan, dingniu_simulate,
+        dingniu_tile, dingniu_tile_set, dingniu_turn_actions, dingniu_zhang_check,
+        dingniu_zhang_settle,
+    };
+    #[pymodule_export]
+    use crate::doudizhu::{
+        PyDdzGame, PyDdzRules, ddz_action_cards, ddz_action_id, ddz_action_space,
+        ddz_action_space_size, ddz_auction, ddz_batch_legal_count, ddz_batch_legal_mask, ddz_beats,
+        ddz_chinese, ddz_classify, ddz_from_counts, ddz_legal_moves, ddz_legal_plays, ddz_parse,
+        ddz_profiles, ddz_readings, ddz_replay, ddz_settle, ddz_simulate, ddz_simulate_hand,
+        ddz_split, ddz_to_counts, ddz_variants,
+    };
+    #[pymodule_export]
     use crate::errors::{
         HupaiError, InvalidHandError, InvalidTileError, RuleConfigError, SettlementError,
     };
@@ -42,6 +61,16 @@ mod _core {
     };
     #[pymodule_export]
     use crate::flow_wuhan::{wuhan_flow_claims, wuhan_flow_turn, wuhan_laizi, wuhan_ready};
+    #[pymodule_export]
+    use crate::gouji::{
+        PyGoujiGame, PyGoujiPlay, PyGoujiRules, gouji_action_space, gouji_answer_rights,
+        gouji_batch_can_burn, gouji_batch_legal_count, gouji_beats, gouji_bie_san_ok,
+        gouji_burn_lead, gouji_burn_options, gouji_burn_priority, gouji_buy_three, gouji_compare,
+        gouji_decode_action, gouji_dian_gong, gouji_encode_action, gouji_first_leader,
+        gouji_format_cards, gouji_is_gouji, gouji_kaidian_eligible, gouji_legal_plays,
+        gouji_may_revolt, gouji_parse_cards, gouji_places, gouji_ranks, gouji_remainder_feasible,
+        gouji_replay, gouji_score, gouji_simulate, gouji_tribute, gouji_tribute_cards,
+    };
     #[pymodule_export]
     use crate::hand::{PyHand, PyMeld};
     #[pymodule_export]

@@ -25,7 +25,10 @@ use crate::scoring::score::{Payment, Score};
 use crate::situation::{KongKind, Situation, WinType};
 use crate::tile::{Counts, Tile};
 
+pub mod dingniu;
+pub mod doudizhu;
 pub mod erren;
+pub mod gouji;
 pub mod hebei;
 pub mod hebei_draft4;
 pub mod huanle3d;
