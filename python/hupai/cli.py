@@ -318,6 +318,7 @@ def _print_table(result: hupai.Score, out: TextIO) -> None:
     if d and d.get("form") != "zipai":
         sets = " ".join("".join(s["tiles"]) + ("" if s["concealed"] else "*") for s in d["sets"])
         extra = f" pair {d['pair']}" if d.get("pair") else ""
+        extra += f" pairs {' '.join(d['pairs'])}" if d.get("pairs") else ""
         out.write(f"reading: {d['form']} {sets}{extra}  (* = melded)\n")
     if result.extras:
         out.write("extras: " + ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in result.extras.items()) + "\n")
