@@ -12,10 +12,8 @@ mod flow;
 mod flow_wuhan;
 mod gouji;
 mod hand;
+mod request;
 mod score;
-mod score_presets;
-mod score_regional;
-mod score_sichuan;
 mod serve;
 mod settlement;
 mod table;
@@ -79,17 +77,9 @@ mod _core {
     use crate::hand::{PyHand, PyMeld};
     #[pymodule_export]
     use crate::score::{
-        PyFan, PyScore, PySituation, mcr_settlement, mcr_waits, score, score_batch, score_json,
+        PyFan, PyScore, PySituation, mcr_waits, score, score_batch, score_json, settle_hand,
+        waiting_value,
     };
-    #[pymodule_export]
-    use crate::score_presets::{PyPatternScore, settle_hand};
-    #[pymodule_export]
-    use crate::score_regional::{
-        PyVariantScore, hebei_draft4_settle, hebei_settle, kawuxing_da_jiao, kawuxing_score,
-        kawuxing_settle, shanghai_settle,
-    };
-    #[pymodule_export]
-    use crate::score_sichuan::{PySichuanScore, sichuan_max_win_value, sichuan_score};
     #[pymodule_export]
     use crate::serve::{serve_score, serve_score_batch, serve_shanten, serve_waits};
     #[pymodule_export]
@@ -109,7 +99,7 @@ mod _core {
         PyZipaiCard, zipai_batch_huxi, zipai_batch_is_winning, zipai_chi_options, zipai_claims,
         zipai_decompose, zipai_discard_check, zipai_duo, zipai_format_cards, zipai_from_counts,
         zipai_group_huxi, zipai_huxi, zipai_is_sanlong_wukan, zipai_next_dealer, zipai_parse_cards,
-        zipai_score, zipai_to_counts, zipai_waits,
+        zipai_to_counts, zipai_waits,
     };
 
     use super::*;

@@ -1597,7 +1597,7 @@ pub fn build_wall(variant: &Bound<'_, PyAny>, seed: &Bound<'_, PyAny>) -> BindRe
             let mut d: Vec<u8> = (0..20u8).flat_map(|k| [k; 4]).collect();
             d.extend(std::iter::repeat_n(
                 hupai_core::game::action::JOKER,
-                usize::from(v.zipai()?.jokers),
+                usize::from(hupai_core::rules::zipai::rules_of(&v)?.jokers),
             ));
             d
         }

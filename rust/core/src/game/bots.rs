@@ -376,7 +376,9 @@ fn zipai_greedy(z: &Zipai, seat: usize, legal: &[Action], rng: &mut BotRng) -> u
     if let Some(i) = find(legal, ActionKind::Pung) {
         return i;
     }
-    let Ok(r) = z.variant.zipai() else { return 0 };
+    let Ok(r) = crate::rules::zipai::rules_of(&z.variant) else {
+        return 0;
+    };
     if legal.iter().any(|a| a.kind == ActionKind::Chow) {
         let value = |a: &Action| -> i32 {
             a.tiles

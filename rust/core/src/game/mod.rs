@@ -5,7 +5,7 @@
 //!   `next_hand`, replay) and how a new game family plugs in.
 //! * [`mahjong`], [`zipai`] — the per-family state machines.
 //! * [`facts`] — the table facts of a variant, read in one place from the preset data.
-//! * [`dispatch`] — the one place that knows which presets exist.
+//! * [`dispatch`] — which state machine plays a variant (asked of its `Ruleset::table`).
 //! * [`flow`] — the rule queries (claims, turn options, waits, rotation …).
 //! * [`action`], [`event`] — the protocol's typed actions and the event-log format.
 //! * [`bots`], [`sim`], [`matches`] — built-in bots, the simulator (and its checking mode), matches.
@@ -20,7 +20,6 @@ pub mod flow;
 pub mod mahjong;
 pub mod matches;
 pub mod rng;
-pub mod scored;
 pub mod sim;
 pub mod table;
 #[cfg(test)]

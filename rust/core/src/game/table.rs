@@ -20,7 +20,8 @@
 //!    (kinds, a piece, pieces, a value — add the family's kinds to [`ActionKind`], e.g. `bid`,
 //!    `play`) and [`Event`] (add variants for its events; `to_json` names pieces with its
 //!    [`Pieces`] notation, which gains a variant for cards);
-//! 2. add a variant to [`Family`] and one arm in [`super::dispatch::family`];
+//! 2. add a variant to [`Family`] and to [`crate::rules::TablePart`] (the game's rulesets return
+//!    it from `Ruleset::table`);
 //! 3. add a variant to [`Table`] and one arm to each `match` below (they only forward);
 //! 4. give it a settlement into the shared [`Ledger`] (zero-sum events) and a `next_hand`.
 //!
@@ -75,7 +76,7 @@ pub struct Compiled {
 impl Compiled {
     /// Check that the table plays the variant and compile what its tables share.
     pub fn new(variant: Arc<Variant>) -> Result<Compiled> {
-        let family = dispatch::family(&variant);
+        let family = dispatch::family(&variant)?;
         let options = Arc::new(super::mahjong::options_json(&variant));
         match family {
             Family::Mahjong => {
@@ -91,7 +92,7 @@ impl Compiled {
                 })
             }
             Family::Zipai => {
-                variant.zipai()?;
+                crate::rules::zipai::rules_of(&variant)?;
                 Ok(Compiled {
                     variant,
                     family,

@@ -233,11 +233,12 @@ fn card(x: u8) -> Card {
 
 impl Zipai {
     fn rules(&self) -> &ZipaiRules {
-        self.variant.zipai().expect("a 字牌 variant")
+        crate::rules::zipai::rules_of(&self.variant)
+            .expect("a 字牌 variant (checked when the table was made)")
     }
 
     fn blank(variant: Arc<Variant>, seed: i128, dealer: usize) -> Result<Zipai> {
-        let r = variant.zipai()?;
+        let r = crate::rules::zipai::rules_of(&variant)?;
         if dealer >= N_SEATS {
             return Err(Error::rule(format!("dealer must be 0..2, got {dealer}")));
         }

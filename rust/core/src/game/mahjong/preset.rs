@@ -1,17 +1,18 @@
 //! What a mahjong preset adds to the shared table flow where data cannot say it: its rule queries
 //! when they differ from [`crate::game::flow`] (武汉), how its wins and kongs are paid, the
 //! record its settlement reads. One implementation per preset lives in `rules/<id>/table.rs`;
-//! [`crate::game::dispatch::preset_table`] picks it (the one place that knows the presets).
+//! the preset's `Ruleset::table` returns it.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::error::{Error, Result};
 use crate::game::flow::{self, Response, SeatState, TableCtx, TurnOptions};
 use crate::scoring::ledger::{Ledger, SettlementRules};
-use crate::situation::WinType;
+use crate::scoring::score::Score;
+use crate::situation::{KongKind, WinType};
 use crate::tile::Tile;
 
-use super::{KongRec, Mahjong, WinRec};
+use super::{KongRec, Mahjong, SEAT_NAMES, WinRec};
 
 /// The options of the seat to move.
 #[derive(Clone, Debug, Default)]
@@ -129,8 +130,8 @@ impl PresetTable for Deltas {
     }
 }
 
-/// Book the events of a preset's own ledger (settled over `seats`, a subset of the table's seat
-/// names) into the table's ledger, one zero-sum event each.
+/// Book the events of a preset's settlement (over `settled`'s seats, a subset of the table's
+/// seat names) into the table's ledger, one zero-sum event each.
 pub fn book(ledger: &mut Ledger, settled: &Ledger) -> Result<()> {
     let everyone = ledger.seats().to_vec();
     for e in settled.events() {
@@ -143,47 +144,55 @@ pub fn book(ledger: &mut Ledger, settled: &Ledger) -> Result<()> {
     Ok(())
 }
 
-/// The hand record of the chip-style presets (`scoring::pattern::HandRecord`): seats, dealer, the
-/// kongs (`owner`, `kind`, `feeder` for 直杠 and — where the preset charges him, fact
-/// `added_kong_feeder` — for 补杠) and the wins.
-pub fn pattern_record(t: &Mahjong) -> Value {
-    use crate::situation::KongKind;
-    let kongs: Vec<Value> = t
-        .kongs
-        .iter()
-        .map(|k| {
-            let kind = match k.kind {
-                KongKind::Open => "open",
-                KongKind::Added => "added",
-                KongKind::Concealed => "concealed",
-            };
-            let mut v = serde_json::json!({"owner": super::SEAT_NAMES[k.owner], "kind": kind});
-            let keep = match k.kind {
-                KongKind::Open => true,
-                KongKind::Added => t.facts.added_kong_feeder,
-                KongKind::Concealed => false,
-            };
-            if let (true, Some(f)) = (keep, k.feeder) {
-                v["feeder"] = serde_json::json!(super::SEAT_NAMES[f]);
-            }
-            v
-        })
-        .collect();
-    serde_json::json!({
-        "seats": (0..t.n).map(|k| super::SEAT_NAMES[k]).collect::<Vec<_>>(),
-        "dealer": super::SEAT_NAMES[t.dealer],
-        "kongs": kongs,
-        "wins": t.wins.iter().map(|w| w.record.clone()).collect::<Vec<_>>(),
+/// A kong as an event of the hand record (`scoring::record`): `type`, and the `feeder` of a 直杠
+/// and — where the preset charges him (fact `added_kong_feeder`) — of a 补杠.
+pub fn kong_event(t: &Mahjong, k: &KongRec) -> Value {
+    let ty = match k.kind {
+        KongKind::Open => "open",
+        KongKind::Added => "added",
+        KongKind::Concealed => "concealed",
+    };
+    let mut v = json!({"kind": "kong", "owner": SEAT_NAMES[k.owner], "type": ty});
+    let keep = match k.kind {
+        KongKind::Open => true,
+        KongKind::Added => t.facts.added_kong_feeder,
+        KongKind::Concealed => false,
+    };
+    if let (true, Some(f)) = (keep, k.feeder) {
+        v["feeder"] = json!(SEAT_NAMES[f]);
+    }
+    v
+}
+
+/// The hand record of the table (`scoring::record`, the one format every preset settles):
+/// `seats`, `dealer` and the events — the kongs (`kongs`: whether kong events are written) and
+/// the wins, in play order. The preset's table part adds its own keys.
+pub fn hand_record(t: &Mahjong, kongs: bool) -> Value {
+    let mut events: Vec<(usize, Value)> = Vec::new();
+    if kongs {
+        events.extend(t.kongs.iter().map(|k| (k.seq, kong_event(t, k))));
+    }
+    for w in &t.wins {
+        let mut e = w.record.clone();
+        e["kind"] = json!("win");
+        events.push((w.seq, e));
+    }
+    events.sort_by_key(|e| e.0);
+    json!({
+        "seats": (0..t.n).map(|k| SEAT_NAMES[k]).collect::<Vec<_>>(),
+        "dealer": SEAT_NAMES[t.dealer],
+        "events": events.into_iter().map(|e| e.1).collect::<Vec<_>>(),
     })
 }
 
-/// The pattern scores the wins were taken with, in order (stops at a win without one).
-pub fn pattern_scores(t: &Mahjong) -> Vec<crate::scoring::pattern::PatternScore> {
-    t.wins
+/// Settle `record` with the preset's ruleset and the scores the wins were taken with (each win
+/// scored once), booking its events into the table's ledger.
+pub fn settle_record(t: &Mahjong, record: &Value, ledger: &mut Ledger) -> Result<()> {
+    let scores: Vec<Score> = t
+        .wins
         .iter()
-        .map_while(|w| match w.option.score.as_deref() {
-            Some(crate::game::scored::Scored::Pattern(s)) => Some(s.clone()),
-            _ => None,
-        })
-        .collect()
+        .map_while(|w| w.option.score.as_deref().cloned())
+        .collect();
+    let settled = t.variant.ruleset().settle_scored(record, &scores)?;
+    book(ledger, &settled.ledger)
 }

@@ -3,12 +3,10 @@
 
 use serde_json::{Value, json};
 
-use crate::error::{Error, Result};
-use crate::game::mahjong::preset::{book, pattern_record, pattern_scores};
+use crate::error::Result;
+use crate::game::mahjong::preset::{hand_record, settle_record};
 use crate::game::mahjong::{Mahjong, Phase, PresetTable, WinRec};
 use crate::scoring::ledger::Ledger;
-use crate::scoring::pattern::HandRecord;
-use crate::variant::Rules;
 
 /// The 二人麻将 part of the table.
 #[derive(Debug)]
@@ -37,10 +35,6 @@ impl PresetTable for ErrenTable {
     }
 
     fn settle(&self, t: &Mahjong, ledger: &mut Ledger) -> Result<()> {
-        let Rules::Erren(r) = t.variant.rules() else {
-            return Err(Error::rule("the 二人麻将 table needs the erren preset"));
-        };
-        let rec = HandRecord::from_value(pattern_record(t))?;
-        book(ledger, &r.settle_scored(&rec, &pattern_scores(t))?.0)
+        settle_record(t, &hand_record(t, true), ledger)
     }
 }

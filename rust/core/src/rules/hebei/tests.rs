@@ -4,15 +4,10 @@ use serde_json::json;
 
 use super::*;
 use crate::preset::SwitchValue;
-use crate::test_util::{bal, tiles};
-use crate::variant::{Rules, Variant};
+use crate::test_util::{bal, settle, tiles};
 
-fn rules_with(opts: &[(&str, SwitchValue)]) -> HebeiRules {
-    let v = Variant::with_options("hebei", opts.iter().cloned()).unwrap();
-    match v.rules() {
-        Rules::Hebei(r) => (**r).clone(),
-        _ => unreachable!(),
-    }
+fn rules_with(opts: &[(&str, SwitchValue)]) -> crate::test_util::Rules<HebeiRules> {
+    crate::test_util::rules("hebei", opts, rules_of)
 }
 
 #[test]
@@ -45,7 +40,7 @@ fn example3_gang_shang_kai_hua_floor() {
     let r = rules_with(&[]);
     let win = json!({"winner": "W", "hand": {"concealed": tiles("123m567p789p6m"), "win_tile": "6m",
         "melds": [{"type": "kong_concealed", "tile": "4s"}]}, "situation": {"win_type": "kong_replacement"}});
-    let s = crate::situation::Situation::from_case(&win).unwrap();
+    let s = crate::test_util::case(&win);
     let sc = r.score(&s).unwrap();
     assert_eq!((sc.pattern.3, sc.points), (2, 4));
     let hand = json!({"seats": ["A", "W", "B", "C"], "dealer": "A", "win": win,
@@ -162,4 +157,40 @@ fn dai_hun_family() {
     )
     .unwrap();
     assert_eq!(ex2.points, 9);
+}
+
+/// 截胡 by default; under the switch `multi_ron` every winner on the one discard is paid by the
+/// discarder, and the kongs once.
+#[test]
+fn multi_ron_pays_each_winner_once() {
+    let w1 = json!({"kind": "win", "winner": "W", "discarder": "B", "hand": {"concealed": tiles("234m678m345s7p"),
+        "win_tile": "7p", "melds": [{"type": "kong_open", "tile": "9p", "offer": 2}]}, "situation": {}});
+    let w2 = json!({"kind": "win", "winner": "C", "discarder": "B", "hand": {"concealed": tiles("123m456m789m11s77p"),
+        "win_tile": "7p", "melds": []}, "situation": {}});
+    let kong = json!({"kind": "kong", "owner": "W", "type": "open", "feeder": "B"});
+    let rec = json!({"seats": ["A", "W", "B", "C"], "dealer": "A", "events": [kong, w1, w2]});
+    let plain = crate::Variant::load("hebei").unwrap();
+    let e = plain.ruleset().settle(&rec).unwrap_err().to_string();
+    assert!(
+        e.contains("one winner per hand") && e.contains("multi_ron"),
+        "{e}"
+    );
+    let v =
+        crate::Variant::with_options("hebei", [("multi_ron", SwitchValue::Bool(true))]).unwrap();
+    let s = v.ruleset().settle(&rec).unwrap();
+    assert_eq!(s.scores.len(), 2);
+    let bal: Vec<i64> = s.ledger.balances().into_iter().map(|x| x.1).collect();
+    let (p1, p2) = (s.scores[0].per_payer, s.scores[1].per_payer);
+    // the discarder pays both wins and the 直杠 (kong_open points) once
+    let k = bal[1] - p1;
+    assert!(k > 0, "{bal:?}");
+    assert_eq!(bal, [0, p1 + k, -(p1 + p2 + k), p2]);
+    // a second winner by self-draw is not an 一炮多响
+    let mut bad = rec.clone();
+    bad["events"][2]["situation"] = json!({"self_drawn": true});
+    bad["events"][2]
+        .as_object_mut()
+        .unwrap()
+        .remove("discarder");
+    assert!(v.ruleset().settle(&bad).is_err());
 }

@@ -1,17 +1,15 @@
 //! 卡五星 at the table: kongs with their 杠上杠 chain, wins with 亮倒 / 漂 / 买码, the K3 forced
-//! end and the 荒庄 查叫 hands, in play order, settled at the end by [`super::settle_scored`]
+//! end and the 荒庄 查叫 hands, in play order, settled at the end by the preset's ruleset
 //! between the seats in the hand.
 
 use serde_json::{Value, json};
 
-use crate::error::{Error, Result};
-use crate::game::mahjong::preset::book;
+use crate::error::Result;
+use crate::game::mahjong::preset::{kong_event, settle_record};
 use crate::game::mahjong::{Mahjong, PresetTable, SEAT_NAMES, WinRec};
-use crate::game::scored::Scored;
 use crate::scoring::ledger::Ledger;
 use crate::situation::KongKind;
 use crate::tile::Tile;
-use crate::variant::Rules;
 
 /// The 卡五星 part of the table.
 #[derive(Debug)]
@@ -41,20 +39,15 @@ impl PresetTable for KawuxingTable {
     }
 
     fn settle(&self, t: &Mahjong, ledger: &mut Ledger) -> Result<()> {
-        let Rules::Kawuxing(r) = t.variant.rules() else {
-            return Err(Error::rule("the 卡五星 table needs the kawuxing preset"));
-        };
         let mut events: Vec<(usize, Value)> = Vec::new();
         for k in &t.kongs {
-            let ty = match k.kind {
-                KongKind::Open => "open",
-                KongKind::Added => "added",
-                KongKind::Concealed => "concealed",
-            };
-            let mut e =
-                json!({"kind": "kong", "owner": SEAT_NAMES[k.owner], "type": ty, "chain": k.chain});
-            if let (KongKind::Open, Some(f)) = (k.kind, k.feeder) {
-                e["feeder"] = json!(SEAT_NAMES[f]);
+            let mut e = kong_event(t, k);
+            e["chain"] = json!(k.chain);
+            if k.kind != KongKind::Open {
+                // only a 直杠's feeder pays (a 补杠 is paid by everyone)
+                if let Some(o) = e.as_object_mut() {
+                    o.remove("feeder");
+                }
             }
             events.push((k.seq, e));
         }
@@ -93,18 +86,11 @@ impl PresetTable for KawuxingTable {
                 "liangdao_order": t.declared.iter().map(|&k| SEAT_NAMES[k]).collect::<Vec<_>>(),
             }));
         }
-        let seats: Vec<String> = playing.iter().map(|&k| SEAT_NAMES[k].to_string()).collect();
-        let scored: Vec<_> = t
-            .wins
-            .iter()
-            .map_while(|w| match w.option.score.as_deref() {
-                Some(Scored::Kawuxing(s)) => Some(s.clone()),
-                _ => None,
-            })
-            .collect();
-        book(
-            ledger,
-            &super::settle_scored(r, &seats, &events, 1, &scored)?,
-        )
+        let rec = json!({
+            "seats": playing.iter().map(|&k| SEAT_NAMES[k]).collect::<Vec<_>>(),
+            "dealer": SEAT_NAMES[t.dealer],
+            "events": events,
+        });
+        settle_record(t, &rec, ledger)
     }
 }

@@ -3,12 +3,10 @@
 
 use serde_json::json;
 
-use crate::error::{Error, Result};
-use crate::game::mahjong::preset::{book, pattern_record, pattern_scores};
+use crate::error::Result;
+use crate::game::mahjong::preset::{hand_record, settle_record};
 use crate::game::mahjong::{Mahjong, PresetTable, SEAT_NAMES};
 use crate::scoring::ledger::Ledger;
-use crate::scoring::pattern::HandRecord;
-use crate::variant::Rules;
 
 /// The 陕西 part of the table.
 #[derive(Debug)]
@@ -16,10 +14,7 @@ pub struct ShaanxiTable;
 
 impl PresetTable for ShaanxiTable {
     fn settle(&self, t: &Mahjong, ledger: &mut Ledger) -> Result<()> {
-        let Rules::Shaanxi(r) = t.variant.rules() else {
-            return Err(Error::rule("the 陕西 table needs the shaanxi preset"));
-        };
-        let mut rec = pattern_record(t);
+        let mut rec = hand_record(t, true);
         if let Some(p) = &t.pao_zi {
             let mut sd = serde_json::Map::new();
             for (k, &x) in p.iter().enumerate() {
@@ -30,7 +25,6 @@ impl PresetTable for ShaanxiTable {
         if let Some(e) = t.escaped {
             rec["table"] = json!({"escaped": SEAT_NAMES[e]});
         }
-        let rec = HandRecord::from_value(rec)?;
-        book(ledger, &r.settle_scored(&rec, &pattern_scores(t))?.0)
+        settle_record(t, &rec, ledger)
     }
 }

@@ -1,17 +1,15 @@
 //! 上海 at the table: each win's record (flowers, pending 开宝/黄番, the claims made from each
-//! player for 承包) settled at the end by [`super::settle_scored`] with the scores the wins were
+//! player for 承包) settled at the end by the preset's ruleset with the scores the wins were
 //! taken with.
 
 use serde_json::json;
 
-use crate::error::{Error, Result};
-use crate::game::mahjong::preset::book;
+use crate::error::Result;
+use crate::game::mahjong::preset::{hand_record, settle_record};
 use crate::game::mahjong::{Mahjong, PresetTable, SEAT_NAMES, WinRec};
-use crate::game::scored::Scored;
 use crate::hand::MeldKind;
 use crate::scoring::ledger::Ledger;
 use crate::situation::KongKind;
-use crate::variant::Rules;
 
 /// The 上海 part of the table.
 #[derive(Debug)]
@@ -43,21 +41,6 @@ impl PresetTable for ShanghaiTable {
     }
 
     fn settle(&self, t: &Mahjong, ledger: &mut Ledger) -> Result<()> {
-        let Rules::Shanghai(r) = t.variant.rules() else {
-            return Err(Error::rule("the 上海 table needs the shanghai preset"));
-        };
-        let rec = json!({
-            "seats": (0..t.n).map(|k| SEAT_NAMES[k]).collect::<Vec<_>>(),
-            "wins": t.wins.iter().map(|w| w.record.clone()).collect::<Vec<_>>(),
-        });
-        let scored: Vec<_> = t
-            .wins
-            .iter()
-            .map_while(|w| match w.option.score.as_deref() {
-                Some(Scored::Shanghai(s)) => Some(s.clone()),
-                _ => None,
-            })
-            .collect();
-        book(ledger, &super::settle_scored(r, &rec, &scored)?)
+        settle_record(t, &hand_record(t, true), ledger)
     }
 }

@@ -21,7 +21,7 @@ use crate::game::flow::{
 use crate::hand::MeldKind;
 use crate::situation::{ExtraFlags, WinType};
 use crate::tile::{Counts, N_KINDS, Tile};
-use crate::variant::{Rules, Variant};
+use crate::variant::Variant;
 
 use super::WuhanRules;
 
@@ -44,20 +44,14 @@ pub struct WuhanCtx {
 }
 
 /// The options of the seat to move: the generic ones plus the 痞子 / 癞子 it may 杠 out.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct WuhanTurn {
     pub base: TurnOptions,
     pub pizi_kongs: Vec<Tile>,
 }
 
 fn rules_of(variant: &Variant) -> Result<&WuhanRules> {
-    match variant.rules() {
-        Rules::Wuhan(w) => Ok(w),
-        _ => Err(Error::rule(format!(
-            "the 武汉 flow queries need the wuhan preset, not {}",
-            variant.id()
-        ))),
-    }
+    super::rules_of(variant)
 }
 
 /// The 癞子 of an indicator under the variant's switches.
@@ -113,7 +107,7 @@ impl Q<'_> {
             ..ExtraFlags::default()
         };
         let sc = self.r.score(&sit).ok()?;
-        Some(WinOption::from_patterns(
+        Some(WinOption::from_score(
             sc.per_payer,
             win_type.is_self_drawn(),
             sc,

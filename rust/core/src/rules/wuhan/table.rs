@@ -6,14 +6,12 @@ use serde_json::{Value, json};
 
 use crate::error::{Error, Result};
 use crate::game::flow::{Response, SeatState, TableCtx};
-use crate::game::mahjong::preset::{book, pattern_record, pattern_scores};
+use crate::game::mahjong::preset::{hand_record, settle_record};
 use crate::game::mahjong::{Mahjong, PresetTable, SEAT_NAMES, Turn, WinRec};
 use crate::hand::MeldKind;
 use crate::scoring::ledger::Ledger;
-use crate::scoring::pattern::HandRecord;
 use crate::situation::{KongKind, WinType};
 use crate::tile::Tile;
-use crate::variant::Rules;
 
 use super::flow::{self as wf, WuhanCtx, WuhanSeat};
 
@@ -109,13 +107,8 @@ impl PresetTable for WuhanTable {
     }
 
     fn settle(&self, t: &Mahjong, ledger: &mut Ledger) -> Result<()> {
-        let Rules::Wuhan(r) = t.variant.rules() else {
-            return Err(Error::rule("the 武汉 table needs the wuhan preset"));
-        };
-        let mut rec = pattern_record(t);
-        rec.as_object_mut()
-            .ok_or_else(|| Error::rule("record"))?
-            .remove("kongs");
+        // 武汉 counts kongs as seat factors: no kong events.
+        let mut rec = hand_record(t, false);
         let mut seat_data = serde_json::Map::new();
         let winners: Vec<usize> = t.wins.iter().map(|w| w.seat).collect();
         for w in &t.wins {
@@ -156,7 +149,6 @@ impl PresetTable for WuhanTable {
             }
         }
         rec["seat_data"] = Value::Object(seat_data);
-        let rec = HandRecord::from_value(rec)?;
-        book(ledger, &r.settle_scored(&rec, &pattern_scores(t))?.0)
+        settle_record(t, &rec, ledger)
     }
 }
