@@ -79,8 +79,10 @@ def test_same_seed_and_choices_same_hand() -> None:
 def test_bad_sessions_are_refused() -> None:
     with pytest.raises(hupai.RuleConfigError, match="human"):
         PlaySession("sichuan", human=4)
-    with pytest.raises(hupai.RuleConfigError, match="bots"):
+    with pytest.raises(hupai.RuleConfigError, match="unknown bot 'smart'"):
         PlaySession("sichuan", bots="smart")
+    with pytest.raises(hupai.RuleConfigError, match="one per seat"):
+        PlaySession("sichuan", bots=["greedy", "random"])
     s = PlaySession("sichuan", human=0, seed=1)
     with pytest.raises(hupai.RuleConfigError, match="index"):
         s.act(len(s.legal))
@@ -205,7 +207,11 @@ def test_play_requests_are_checked(client: TestClient) -> None:
     r = client.post("/v1/play", json={"variant": "sichuan", "colour": "red"})
     assert r.status_code == 422
     r = client.post("/v1/play", json={"variant": "sichuan", "seat": 5})
-    assert r.status_code == 422 and "seat" in r.json()["message"]
+    assert r.status_code == 422 and r.json()["field"] == "seat"
+    r = client.post("/v1/play", json={"variant": "sichuan", "bots": "smart"})
+    assert r.status_code == 422 and r.json()["field"] == "bots"
+    r = client.post("/v1/play", json={"variant": "sichuan", "options": {"mode": "nonsense"}})
+    assert r.status_code == 422 and r.json()["field"] == "options"
     ok = client.post("/v1/play", json={"variant": "mcr", "seed": 1}).json()
     r = client.post("/v1/play/act", json={"id": ok["id"], "game": ok["game"], "choice": 99})
     assert r.status_code == 422 and r.json()["field"] == "choice"
@@ -248,3 +254,15 @@ def test_replay_endpoint(client: TestClient, monkeypatch: pytest.MonkeyPatch, tm
         assert r.status_code == 200 and "<html" in r.text
     info = client.get("/v1/play/variants").json()
     assert {v["id"] for v in info["variants"]} == set(PRESETS) and "5m" in info["faces"]
+
+
+def test_docs_play_md_examples_run() -> None:
+    """The python blocks of docs/play.md run as written."""
+    import re
+    from pathlib import Path
+
+    doc = Path(__file__).resolve().parents[1] / "docs" / "play.md"
+    blocks = re.findall(r"```python\n(.*?)```", doc.read_text(encoding="utf-8"), re.S)
+    assert blocks
+    for code in blocks:
+        exec(compile(code, str(doc), "exec"), {"__name__": "docs"})

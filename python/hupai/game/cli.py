@@ -74,10 +74,12 @@ def _print_events(log: list[dict[str, Any]], out: Any) -> None:
 def _cmd_play(args: argparse.Namespace) -> int:
     v = _variant(args)
     if args.human is not None:
+        from hupai.errors import RuleConfigError
         from hupai.game.terminal import play_terminal
 
-        bots = args.agents if "," not in args.agents else "greedy"
-        return play_terminal(v, args.human, args.seed, bots, log=args.log)
+        if args.hands != 1:
+            raise RuleConfigError("--human plays one hand: leave out --hands")
+        return play_terminal(v, args.human, args.seed, _agent_names(args, table_seats(v)), log=args.log)
     n = table_seats(v)
     names = _agent_names(args, n)
     if args.hands > 1:

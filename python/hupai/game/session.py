@@ -56,23 +56,19 @@ KIND_ZH: dict[str, str] = {
     "declare_ready": "报听",
     "declare_pao_zi": "下炮子",
     "declare_piao": "漂",
-    "pizi_kong": "痞子杠",
     "escape": "逃跑",
     "auto_play": "托管",
     "bid": "叫分",
     "play": "出牌",
 }
 
-#: Event types worth a line in a caption, in Chinese.
+#: Event types worth a line in a caption, in Chinese (a declaration or a kong shows as its action).
 _EVENT_ZH: dict[str, str] = {
     "draw": "摸牌",
     "flower": "补花",
     "win": "胡",
     "wall_empty": "荒庄",
     "exhausted": "荒庄",
-    "ting": "报听",
-    "liangdao": "亮倒",
-    "bao_ting": "报听",
     "gen_zhuang": "跟庄",
     "mai_ma": "买码",
     "flip": "翻癞子",
@@ -248,11 +244,11 @@ def board(t: Table, viewer: int | None = None, *, reveal: bool = False) -> dict[
             if rec.get("type") == "action" and rec.get("kind") in ("discard", "declare_ting", "declare_ready"):
                 last = {"seat": rec["seat"], "name": names[rec["seat"]], "tile": rec["tile"], "zh": piece_zh(rec["tile"])}
                 break
-    v = t.variant
+    variant = t.variant
     drawn = t.drawn if t.family == "mahjong" and viewer is not None and to_act == viewer and not done else None
     out: dict[str, Any] = {
         "variant": t.vid,
-        "name": v.name,
+        "name": variant.name,
         "family": t.family,
         "n": n,
         "seat_names": names,
@@ -270,8 +266,8 @@ def board(t: Table, viewer: int | None = None, *, reveal: bool = False) -> dict[
     }
     if t.family == "mahjong" and t.laizi is not None:
         out["laizi"] = {"name": t.laizi, "zh": piece_zh(t.laizi)}
-    for a in legal:
-        seen.update(x for x in [a["tile"], *a["tiles"]] if x)
+    for act in legal:
+        seen.update(x for x in [act["tile"], *act["tiles"]] if x)
     out["zh"] = {x: piece_zh(x) for x in sorted(seen)}
     return out
 
@@ -292,7 +288,7 @@ def _fan_names(vid: str) -> dict[str, str]:
 
 def _payments(ledger: Any, ids: Sequence[str], names: Sequence[str]) -> list[dict[str, Any]]:
     """The ledger's events as ``{kind, reason, deltas (per seat), payments [{from, to, amount}]}``."""
-    zh = dict(zip(ids, names))
+    zh: dict[Any, str] = dict(zip(ids, names))
     out = []
     for e in ledger.get("events", []) if isinstance(ledger, dict) else []:
         if not isinstance(e, dict):
@@ -364,8 +360,11 @@ class PlaySession:
         if not isinstance(human, int) or isinstance(human, bool) or not 0 <= human < n:
             raise RuleConfigError(f"human: a seat 0..{n - 1} of {v.id}'s table, got {human!r}")
         kinds = [bots] * n if isinstance(bots, str) else list(bots)
-        if len(kinds) != n or any(k not in AGENTS for k in kinds):
-            raise RuleConfigError(f"bots: one of {', '.join(_CORE_BOTS)}, or one per seat ({n})")
+        bad = [k for k in kinds if k not in AGENTS]
+        if bad:
+            raise RuleConfigError(f"unknown bot {bad[0]!r}: the bots are {', '.join(_CORE_BOTS)}")
+        if len(kinds) != n:
+            raise RuleConfigError(f"bots: one name, or one per seat ({n} for {v.id}), got {len(kinds)}")
         self.human = human
         self.table = Table(v, seed=seed, dealer=dealer)
         self.agents: list[Any] = [None if k == human else make_agent(kinds[k], game_seed(seed, k)) for k in range(n)]
@@ -416,7 +415,7 @@ def replay_steps(log: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     step), ``record`` (the index of its last log record) and ``actions`` (decisions applied)."""
     from hupai.game.log import replay
 
-    records = list(log)
+    records = [dict(r) for r in log]
     replay(records)  # the whole log first: a log that does not replay is refused
     t = replay(records, actions=0)
     names = seat_labels(t.n)

@@ -88,7 +88,8 @@ def render(b: dict[str, Any], human: int, st: _Style) -> str:
         out.extend(_seat_lines(b["seats"][(human + k) % n], human, b, st))
     me = b["seats"][human]
     if me["hand"] is not None:
-        out.append(f"    手牌 {st(_pieces(me['hand'], b['zh']), '1')}    ({' '.join(me['hand'])})")
+        drawn = f"   摸 {st(b['zh'].get(b['drawn'], b['drawn']), '1;33')}" if b.get("drawn") else ""
+        out.append(f"    手牌 {st(_pieces(me['hand'], b['zh']), '1')}    ({' '.join(me['hand'])}){drawn}")
     return "\n".join(out)
 
 
@@ -143,7 +144,7 @@ def play_terminal(
     variant: Variant,
     human: int,
     seed: int,
-    bots: str = "greedy",
+    bots: str | Sequence[str] = "greedy",
     *,
     log: str | None = None,
     stdin: IO[str] | None = None,

@@ -207,7 +207,9 @@ def install(app: FastAPI) -> None:
         try:
             s = _build(spec)
         except hupai.HupaiError as e:
-            return _fail(422, type(e).__name__, "variant", str(e))
+            msg = str(e)
+            field = "seat" if msg.startswith("human") else "bots" if "bot" in msg else "options" if req.options else "variant"
+            return _fail(422, type(e).__name__, field, msg)
         key = secrets.token_urlsafe(12)
         STORE.put(key, spec, s)
         return JSONResponse(_answer(key, spec, s, 0))

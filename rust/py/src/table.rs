@@ -620,76 +620,76 @@ fn drive<'py>(
     max_steps: u64,
 ) -> BindResult<()> {
     let py = slf.py();
-        let bots: Vec<Option<Bound<'py, PyBot>>> =
-            ag.iter().map(|a| a.cast::<PyBot>().ok().cloned()).collect();
-        let mut steps = 0u64;
-        loop {
-            let (seat, auto, pieces) = {
-                let t = slf.borrow();
-                let Some(s) = t.t.to_act() else { break };
-                if stop.contains(&s) {
-                    break;
-                }
-                let auto = t.mahjong().is_some_and(|m| m.auto[s]);
-                (s, auto, t.t.pieces())
-            };
-            steps += 1;
-            if steps > max_steps {
-                return Err(rule("the hand did not end"));
+    let bots: Vec<Option<Bound<'py, PyBot>>> =
+        ag.iter().map(|a| a.cast::<PyBot>().ok().cloned()).collect();
+    let mut steps = 0u64;
+    loop {
+        let (seat, auto, pieces) = {
+            let t = slf.borrow();
+            let Some(s) = t.t.to_act() else { break };
+            if stop.contains(&s) {
+                break;
             }
-            if auto {
-                let mut t = slf.borrow_mut();
-                let a = t.auto_choice(seat)?;
-                t.apply_checked(&a)?;
-                continue;
-            }
-            if let Some(b) = &bots[seat] {
-                let mut t = slf.borrow_mut();
-                let legal = t.legal_vec(seat).to_vec();
-                if legal.is_empty() {
-                    return Err(illegal(format!(
-                        "seat {seat} is to act with no legal action"
-                    )));
-                }
-                let i = b.borrow_mut().bot.choose(&t.t, seat, &legal);
-                t.t.apply(&legal[i])?;
-                continue;
-            }
-            let list = {
-                let mut t = slf.borrow_mut();
-                let legal = t.legal_vec(seat);
-                action_list(py, legal, pieces)?
-            };
-            let obs = Py::new(
-                py,
-                PyObservation {
-                    table: slf.clone().unbind(),
-                    seat,
-                },
-            )?;
-            let choice = ag[seat].call1((obs, &list))?;
-            let mut idx = None;
-            for (i, x) in list.iter().enumerate() {
-                if x.is(&choice) {
-                    idx = Some(i);
-                    break;
-                }
-            }
-            let mut t = slf.borrow_mut();
-            let a = match idx {
-                Some(i) => t.legal_vec(seat)[i].clone(),
-                None => {
-                    let c = choice.cast::<PyAction>().map_err(|_| {
-                        illegal(format!(
-                            "seat {seat}'s agent returned {}, not an Action",
-                            choice.repr().map(|r| r.to_string()).unwrap_or_default()
-                        ))
-                    })?;
-                    c.get().a.clone()
-                }
-            };
-            t.apply_checked(&a)?;
+            let auto = t.mahjong().is_some_and(|m| m.auto[s]);
+            (s, auto, t.t.pieces())
+        };
+        steps += 1;
+        if steps > max_steps {
+            return Err(rule("the hand did not end"));
         }
+        if auto {
+            let mut t = slf.borrow_mut();
+            let a = t.auto_choice(seat)?;
+            t.apply_checked(&a)?;
+            continue;
+        }
+        if let Some(b) = &bots[seat] {
+            let mut t = slf.borrow_mut();
+            let legal = t.legal_vec(seat).to_vec();
+            if legal.is_empty() {
+                return Err(illegal(format!(
+                    "seat {seat} is to act with no legal action"
+                )));
+            }
+            let i = b.borrow_mut().bot.choose(&t.t, seat, &legal);
+            t.t.apply(&legal[i])?;
+            continue;
+        }
+        let list = {
+            let mut t = slf.borrow_mut();
+            let legal = t.legal_vec(seat);
+            action_list(py, legal, pieces)?
+        };
+        let obs = Py::new(
+            py,
+            PyObservation {
+                table: slf.clone().unbind(),
+                seat,
+            },
+        )?;
+        let choice = ag[seat].call1((obs, &list))?;
+        let mut idx = None;
+        for (i, x) in list.iter().enumerate() {
+            if x.is(&choice) {
+                idx = Some(i);
+                break;
+            }
+        }
+        let mut t = slf.borrow_mut();
+        let a = match idx {
+            Some(i) => t.legal_vec(seat)[i].clone(),
+            None => {
+                let c = choice.cast::<PyAction>().map_err(|_| {
+                    illegal(format!(
+                        "seat {seat}'s agent returned {}, not an Action",
+                        choice.repr().map(|r| r.to_string()).unwrap_or_default()
+                    ))
+                })?;
+                c.get().a.clone()
+            }
+        };
+        t.apply_checked(&a)?;
+    }
     Ok(())
 }
 

@@ -43,6 +43,8 @@ function meldBox(m, size) {
   return el("span", { class: `meld${m.concealed ? " concealed" : ""}`, title: tip }, tiles);
 }
 
+const RELATION = { right: "下家", top: "对家", left: "上家" };
+
 /** Where seat `s` sits seen from `viewer`: bottom, right, top, left (the next seat is on the right). */
 export function position(s, viewer, n) {
   const k = (s - viewer + n) % n;
@@ -86,6 +88,7 @@ export function drawBoard(root, b, opts = {}) {
     const bal = b.result ? b.result.balances[s.seat] : null;
     const head = el("div", { class: "seat-head" },
       el("span", { class: "seat-name", text: s.name + (s.seat === viewer && !opts.reveal ? " (你 you)" : "") }),
+      opts.reveal || s.seat === viewer ? null : el("span", { class: "rel", text: RELATION[pos] || "" }),
       flags,
       bal !== null ? el("span", { class: `bal ${bal > 0 ? "plus" : bal < 0 ? "minus" : ""}`, text: (bal > 0 ? "+" : "") + bal }) : null);
     const last = b.last_discard;

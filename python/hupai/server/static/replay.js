@@ -17,6 +17,13 @@ function show(k) {
   $("stepno").textContent = `第 ${at} / ${steps.length - 1} 步 step · 决策 decisions ${b.actions}`;
   $("caption").replaceChildren(...(b.caption.length ? b.caption : [at === 0 ? "发牌 the deal" : "—"]).map((t) => el("li", { text: t })));
   drawResult($("result"), b);
+  for (const li of document.querySelectorAll("#moves li")) {
+    const k = Number(li.dataset.step);
+    li.classList.toggle("now", k === at);
+    li.classList.toggle("later", k > at);
+  }
+  const now = document.querySelector("#moves li.now");
+  if (now) now.scrollIntoView({ block: "nearest" });
   $("prev").disabled = $("first").disabled = at === 0;
   $("next").disabled = $("last").disabled = at === steps.length - 1;
   document.body.dataset.step = String(at);
@@ -28,6 +35,8 @@ function load(data, source) {
   $("slider").max = String(steps.length - 1);
   $("source").textContent = source;
   document.body.dataset.steps = String(steps.length);
+  $("moves").replaceChildren(...steps.flatMap((b, k) => b.caption.map((t) =>
+    el("li", { text: t, "data-step": String(k), onclick: () => show(k) }))));
   show(0);
 }
 
@@ -53,7 +62,7 @@ async function init() {
   });
   $("file").addEventListener("change", async () => {
     const f = $("file").files[0];
-    if (f) await open(await f.text(), f.name);
+    if (f) await open(await f.text(), "");
   });
   document.body.dataset.ready = "1";
   if (location.hash === "#session" && sessionStorage.getItem("hupai-replay-log")) {
