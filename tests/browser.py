@@ -59,7 +59,7 @@ def serving(argv: list[str] | None = None, env: Mapping[str, str] | None = None)
 
 
 @contextmanager
-def chromium(width: int = 1400, height: int = 950) -> Iterator[Any]:
+def chromium(width: int = 1400, height: int = 860) -> Iterator[Any]:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
