@@ -39,6 +39,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 import hupai
 from hupai._core import table_seats
+from hupai.server.schemas import ERROR_RESPONSES, ErrorBody
 from hupai.game.session import PlaySession, event_text, seat_labels
 
 STATIC = Path(__file__).with_name("static")
@@ -198,7 +199,7 @@ def install(app: FastAPI) -> None:
         names that have a picture in ``/static/tiles``."""
         return JSONResponse({"variants": _table_variants(), "faces": _faces()})
 
-    @app.post("/v1/play", tags=["play"])
+    @app.post("/v1/play", tags=["play"], responses=ERROR_RESPONSES)
     async def new_game(req: NewGame) -> JSONResponse:
         """Deal a table with the person at ``seat`` and the bots elsewhere; the bots play until the
         person must act. Answers ``{id, game, board}``."""
@@ -214,7 +215,7 @@ def install(app: FastAPI) -> None:
         STORE.put(key, spec, s)
         return JSONResponse(_answer(key, spec, s, 0))
 
-    @app.post("/v1/play/act", tags=["play"])
+    @app.post("/v1/play/act", tags=["play"], responses=ERROR_RESPONSES)
     async def act(req: ActRequest) -> JSONResponse:
         """Take the person's choice (an index into ``board.legal``); the bots play on until the
         person must act again or the hand is over. Answers ``{id, game, board, events}`` (and
@@ -233,7 +234,20 @@ def install(app: FastAPI) -> None:
         STORE.put(key, spec, s)
         return JSONResponse(_answer(key, spec, s, since))
 
-    @app.post("/v1/replay", tags=["play"])
+    @app.post(
+        "/v1/replay",
+        tags=["play"],
+        responses=ERROR_RESPONSES,
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "text/plain": {"schema": {"type": "string", "description": "the log as JSON Lines"}},
+                    "application/json": {"schema": {"type": "array", "items": {"type": "object"}, "description": "the log's records"}},
+                },
+            }
+        },
+    )
     async def replay_log(request: Request) -> JSONResponse:
         """Step through a logged hand: the body is its JSON Lines (or a JSON array of records).
         Answers ``{steps, log}``: the table after the deal and after each decision, every hand
@@ -241,10 +255,14 @@ def install(app: FastAPI) -> None:
         try:
             text = (await request.body()).decode("utf-8")
             return JSONResponse(replay_answer(text))
-        except (UnicodeDecodeError, ValueError) as e:  # json errors and HupaiError are ValueErrors
+        except (UnicodeDecodeError, ValueError, TypeError, KeyError, OverflowError) as e:  # json errors and HupaiError are ValueErrors
             return _fail(422, type(e).__name__, "log", str(e))
 
-    @app.get("/v1/replay/preloaded", tags=["play"])
+    @app.get(
+        "/v1/replay/preloaded",
+        tags=["play"],
+        responses={**ERROR_RESPONSES, 404: {"model": ErrorBody, "description": "no log given to hupai replay --serve"}},
+    )
     async def preloaded() -> JSONResponse:
         """The log of ``hupai replay --serve LOG``, stepped (404 when the server has none)."""
         path = os.environ.get(REPLAY_ENV)
