@@ -65,10 +65,10 @@ def _settled(d: Any) -> str:
     return _state(d)
 
 
-def _play_hand(d: Any, base: str, variant: str, seed: int, shots: bool = False) -> dict[str, Any]:
+def _play_hand(d: Any, base: str, variant: str, seed: int, shots: bool = False, options: str = "") -> dict[str, Any]:
     """Play one hand as seat 0: take a win when offered, else the first legal action."""
     d.get("about:blank")
-    d.get(f"{base}/play#v={variant}&seat=0&seed={seed}")
+    d.get(f"{base}/play#v={variant}&seat=0&seed={seed}" + (f"&o={options}" if options else ""))
     clicks = 0
     shot_at: int | None = 6 if shots else None
     kinds: set[str] = set()
@@ -108,8 +108,15 @@ def _play_hand(d: Any, base: str, variant: str, seed: int, shots: bool = False) 
 
 
 def test_play_a_sichuan_hand_to_the_settlement(server: str, browser: Any) -> None:
-    out = _play_hand(browser, server, "sichuan", 7, shots=True)
+    out = _play_hand(browser, server, "sichuan", 7, shots=True, options="huan_san_zhang:true,ding_que:true")
     assert out["table"].done
+    # the switches chosen on the page are played: 换三张 and 定缺 come first
+    opts = out["log"][0]["options"]
+    assert opts["huan_san_zhang"] is True and opts["ding_que"] is True
+    mine = [r["kind"] for r in out["log"] if r["type"] == "action" and r["seat"] == 0]
+    assert mine[:2] == ["exchange", "declare_void"]
+    box = browser.find_element(By.CSS_SELECTOR, '#switches [data-switch="huan_san_zhang"]')
+    assert box.get_attribute("type") == "checkbox" and box.is_selected()
 
 
 def test_play_an_mcr_hand_to_the_settlement(server: str, browser: Any) -> None:

@@ -125,7 +125,11 @@ def _table_variants() -> list[dict[str, Any]]:
             n = table_seats(hupai.Variant.load(v["id"]))
         except (hupai.HupaiError, ValueError):
             continue  # not played at the table (yet)
-        out.append({"id": v["id"], "name": v.get("name", v["id"]), "seats": n, "seat_names": seat_labels(n)})
+        switches = [
+            {k: sw.get(k) for k in ("name", "default", "values", "min", "max", "description")}
+            for sw in hupai.Variant.load(v["id"]).describe().get("switches", [])
+        ]
+        out.append({"id": v["id"], "name": v.get("name", v["id"]), "seats": n, "seat_names": seat_labels(n), "switches": switches})
     return out
 
 
@@ -195,8 +199,8 @@ def install(app: FastAPI) -> None:
 
     @app.get("/v1/play/variants", tags=["play"])
     async def play_variants() -> JSONResponse:
-        """The presets the table plays (``id``, ``name``, ``seats``, ``seat_names``) and the piece
-        names that have a picture in ``/static/tiles``."""
+        """The presets the table plays (``id``, ``name``, ``seats``, ``seat_names``, ``switches``)
+        and the piece names that have a picture in ``/static/tiles``."""
         return JSONResponse({"variants": _table_variants(), "faces": _faces()})
 
     @app.post("/v1/play", tags=["play"], responses=ERROR_RESPONSES)

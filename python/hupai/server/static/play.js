@@ -8,7 +8,52 @@ let busy = false;
 
 function params() {
   const h = new URLSearchParams(location.hash.slice(1));
-  return { v: h.get("v"), seat: h.get("seat"), seed: h.get("seed"), bots: h.get("bots") };
+  return { v: h.get("v"), seat: h.get("seat"), seed: h.get("seed"), bots: h.get("bots"), o: h.get("o") };
+}
+
+// The preset's switches as controls (from /v1/play/variants: the core's describe()); only the
+// changed ones are sent, and the URL names them (o=name:value,...).
+function switchControls(v, given) {
+  const box = $("switches");
+  box.replaceChildren();
+  for (const sw of v.switches) {
+    const val = sw.name in given ? given[sw.name] : sw.default;
+    let input;
+    if (typeof sw.default === "boolean") {
+      input = el("input", { type: "checkbox", checked: val === true || val === "true" });
+    } else if (sw.values && sw.values.length) {
+      input = el("select", {}, sw.values.map((x) => el("option", { value: x, text: x })));
+      input.value = String(val);
+    } else {
+      input = el("input", { type: "number", value: String(val), min: sw.min ?? undefined, max: sw.max ?? undefined });
+    }
+    input.dataset.switch = sw.name;
+    box.append(el("label", { title: sw.description }, input, ` ${sw.name}`));
+  }
+}
+
+function switchValues() {
+  const out = {};
+  const v = VARIANTS.get($("variant").value);
+  for (const sw of v.switches) {
+    const input = document.querySelector(`#switches [data-switch="${sw.name}"]`);
+    if (!input) continue;
+    let val = input.type === "checkbox" ? input.checked : input.value;
+    if (typeof sw.default === "number") val = Number(val);
+    if (val !== sw.default) out[sw.name] = val;
+  }
+  return out;
+}
+
+function parseOptions(text) {
+  const out = {};
+  for (const part of (text || "").split(",")) {
+    const [k, ...rest] = part.split(":");
+    if (!k) continue;
+    const x = rest.join(":");
+    out[k] = x === "true" ? true : x === "false" ? false : /^-?\d+$/.test(x) ? Number(x) : x;
+  }
+  return out;
 }
 
 function setBusy(on) {
@@ -50,8 +95,9 @@ function render() {
   const other = b.legal.filter((a) => a.kind !== "discard");
   const discards = b.legal.filter((a) => a.kind === "discard");
   for (const a of other) {
-    acts.append(el("button", { type: "button", class: `act ${a.kind}`, "data-i": a.i, "data-kind": a.kind, onclick: () => act(a.i) },
-      a.tile && a.kind !== "chow" ? piece(a.tile, "tiny") : null, a.label));
+    const pics = a.tiles.length ? a.tiles.map((t) => piece(t, "tiny")) : a.tile && a.kind !== "chow" ? [piece(a.tile, "tiny")] : [];
+    const text = a.tiles.length ? a.label.split(" ")[0] : a.label;
+    acts.append(el("button", { type: "button", class: `act ${a.kind}`, "data-i": a.i, "data-kind": a.kind, title: a.label, onclick: () => act(a.i) }, pics, text));
   }
   if (discards.length) {
     acts.append(el("div", { class: "discard-row" }, discards.map((a) =>
@@ -82,13 +128,14 @@ async function deal(ev) {
   setBusy(true);
   showError(null);
   const seed = $("seed").value.trim();
-  const body = { variant: $("variant").value, seat: Number($("seat").value), bots: $("bots").value };
+  const body = { variant: $("variant").value, seat: Number($("seat").value), bots: $("bots").value, options: switchValues() };
   if (seed !== "") body.seed = Number(seed);
   try {
     state = await getJSON("/v1/play", body);
     $("moves").replaceChildren();
     addMoves(state.events);
-    history.replaceState(null, "", `#v=${state.game.variant}&seat=${state.game.seat}&seed=${state.game.seed}&bots=${state.game.bots}`);
+    const o = Object.entries(state.game.options).map(([k, x]) => `${k}:${x}`).join(",");
+    history.replaceState(null, "", `#v=${state.game.variant}&seat=${state.game.seat}&seed=${state.game.seed}&bots=${state.game.bots}${o ? "&o=" + o : ""}`);
     render();
   } catch (e) { showError(e); setBusy(false); }
 }
@@ -121,10 +168,11 @@ async function init() {
   const p = params();
   if (p.v && VARIANTS.has(p.v)) $("variant").value = p.v;
   seatOptions();
+  switchControls(VARIANTS.get($("variant").value), parseOptions(p.o));
   if (p.seat) $("seat").value = p.seat;
   if (p.seed) $("seed").value = p.seed;
   if (p.bots) $("bots").value = p.bots;
-  $("variant").addEventListener("change", seatOptions);
+  $("variant").addEventListener("change", () => { seatOptions(); switchControls(VARIANTS.get($("variant").value), {}); });
   $("setup").addEventListener("submit", deal);
   $("again").addEventListener("click", () => { $("seed").value = ""; deal(); });
   document.body.dataset.ready = "1";
