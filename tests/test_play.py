@@ -254,6 +254,11 @@ def test_replay_endpoint(client: TestClient, monkeypatch: pytest.MonkeyPatch, tm
         assert r.status_code == 200 and "<html" in r.text
     info = client.get("/v1/play/variants").json()
     assert {v["id"] for v in info["variants"]} == set(PRESETS) and "5m" in info["faces"]
+    sichuan = next(v for v in info["variants"] if v["id"] == "sichuan")
+    assert {"huan_san_zhang", "ding_que", "mode"} <= {sw["name"] for sw in sichuan["switches"]}
+    # a switch chosen on the page is played
+    r = client.post("/v1/play", json={"variant": "sichuan", "seed": 1, "options": {"huan_san_zhang": True}})
+    assert r.status_code == 200 and {a["kind"] for a in r.json()["board"]["legal"]} == {"exchange"}
 
 
 def test_docs_play_md_examples_run() -> None:

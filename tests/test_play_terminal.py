@@ -25,7 +25,8 @@ class Term:
 
     def __init__(self, argv: list[str]) -> None:
         self.master, slave = pty.openpty()
-        env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "100", "LINES": "40", "PYTHONIOENCODING": "utf-8"}
+        env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+        env.update({"TERM": "xterm-256color", "COLUMNS": "100", "LINES": "40", "PYTHONIOENCODING": "utf-8"})
         self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True)
         os.close(slave)
         self.buf = b""
