@@ -54,6 +54,11 @@ def test_a_person_plays_every_preset_to_its_end(preset: str, pick: str) -> None:
     b = s.board()
     assert b["done"] and b["legal"] == [] and s.legal == []
     assert b["result"]["balances"] == list(s.table.balances) and sum(s.table.balances) == 0
+    # the payments are the ledger's, by seat name, and add up to the balances
+    pays = b["result"]["payments"]
+    assert all(p["from"] in b["seat_names"] and p["to"] in b["seat_names"] for e in pays for p in e["payments"])
+    total = [sum(e["deltas"][k] for e in pays) for k in range(n)]
+    assert total == list(s.table.balances)
     # the end reveals every hand; the log replays exactly and holds the person's decisions
     assert all(d["hand"] == s.table.hand(d["seat"]) for d in b["seats"])
     hupai.replay(s.table.log)

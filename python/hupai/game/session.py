@@ -289,6 +289,7 @@ def _fan_names(vid: str) -> dict[str, str]:
 def _payments(ledger: Any, ids: Sequence[str], names: Sequence[str]) -> list[dict[str, Any]]:
     """The ledger's events as ``{kind, reason, deltas (per seat), payments [{from, to, amount}]}``."""
     zh: dict[Any, str] = dict(zip(ids, names))
+    zh.update({str(k): x for k, x in enumerate(names)})  # ledgers that name seats by index (字牌)
     out = []
     for e in ledger.get("events", []) if isinstance(ledger, dict) else []:
         if not isinstance(e, dict):
@@ -298,7 +299,7 @@ def _payments(ledger: Any, ids: Sequence[str], names: Sequence[str]) -> list[dic
             {
                 "kind": e.get("kind"),
                 "reason": e.get("reason", ""),
-                "deltas": [deltas.get(i, 0) for i in ids] if isinstance(deltas, dict) else list(deltas),
+                "deltas": [deltas.get(i, deltas.get(str(k), 0)) for k, i in enumerate(ids)] if isinstance(deltas, dict) else list(deltas),
                 "payments": [
                     {"from": zh.get(p.get("payer"), p.get("payer")), "to": zh.get(p.get("payee"), p.get("payee")), "amount": p.get("amount")}
                     for p in e.get("payments", [])
@@ -325,7 +326,7 @@ def _result(t: Table, names: Sequence[str]) -> dict[str, Any]:
                 "how": WIN_TYPE_ZH.get(str(w.get("win_type")), str(w.get("win_type", ""))),
                 "from": names[w["from"]] if isinstance(w.get("from"), int) and 0 <= w["from"] < len(names) else None,
                 "value": w.get("value"),
-                "fans": [[fan_zh.get(str(f), str(f)), c] for f, c in w.get("fans", [])],
+                "fans": [[fan_zh.get(str(f), WIN_TYPE_ZH.get(str(f), str(f))), c] for f, c in w.get("fans", [])],
             }
         )
     ledger = t.ledger
