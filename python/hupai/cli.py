@@ -516,6 +516,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             " about 40x fewer requests per second here (delayed ACKs); pip install 'hupai[server]'",
             file=sys.stderr,
         )
+    print(f"hupai: serving the fan calculator at {serve_url(args.host, args.port)} (API docs /docs, /redoc); Ctrl-C stops", flush=True)
     uvicorn.run(
         "hupai.server.app:create_app",
         factory=True,
@@ -529,6 +530,15 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         timeout_keep_alive=args.keep_alive,
     )
     return 0
+
+
+def serve_url(host: str, port: int) -> str:
+    """The URL to open for ``hupai serve --host HOST --port PORT`` (a wildcard host is reached
+    through localhost; an IPv6 address is bracketed)."""
+    shown = "localhost" if host in ("0.0.0.0", "::", "") else host
+    if ":" in shown and not shown.startswith("["):
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}/"
 
 
 def default_workers() -> int:
