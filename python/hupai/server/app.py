@@ -257,8 +257,8 @@ def palette(variant: hupai.Variant) -> dict[str, list[str]]:
     core's order; for 字牌 the cards) and ``flowers`` (the flower tiles of its tile set, else empty).
     Presets whose input is neither tiles nor cards get empty lists."""
     if variant.input == "zipai":
-        kinds = len(hupai.zipai.to_counts([]))
-        return {"tiles": [str(hupai.zipai.Card.from_index(i)) for i in range(kinds)], "flowers": []}
+        cards = len(hupai.zipai.to_counts([]))
+        return {"tiles": [str(hupai.zipai.Card.from_index(i)) for i in range(cards)], "flowers": []}
     if variant.input != "tiles":
         return {"tiles": [], "flowers": []}
     kinds = sorted(set(variant.tile_set()))
