@@ -260,6 +260,10 @@ def test_readme_share_link_opens_as_written(server: str, browser: Any) -> None:
     assert d.find_element(By.ID, "summary-total").text.startswith(str(want.total))
     assert d.find_element(By.ID, "error").text == ""
     assert d.find_element(By.ID, "notation-error").text == ""
+    # a link in the older form (flags by name, '+' written as is) opens the same result
+    _open(d, server + f"/#v=mcr&h={hand}&f=self_drawn&sw=S&pw=E")
+    assert _total(d) == str(want.total)
+    assert Select(d.find_element(By.ID, "win_type")).first_selected_option.get_attribute("value") == "self_draw"
 
 
 @pytest.mark.parametrize(
