@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from hupai._core import Variant
+from hupai._paths import output_format
 from hupai.game.actions import tile_name
 from hupai.game.agents import make_agent
 from hupai.game.log import read_jsonl, replay
@@ -25,6 +26,8 @@ def _variant(args: argparse.Namespace) -> Variant:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
+    if args.out is not None:
+        output_format(args.out, "--out")  # refused before any hand is played
     agents = args.agents.split(",")
     res = simulate(
         _variant(args),
@@ -134,23 +137,23 @@ def add_parsers(sub: Any) -> None:
         help="sichuan, mcr, hebei, huanle3d, shaanxi, hebei_draft4, shanghai, wuhan, kawuxing (3 seats), erren (2 seats), or zipai_guilin / zipai_hunan (3 seats)",
     )
     common.add_argument("--set", action="append", metavar="SWITCH=VALUE", help="override a switch (repeatable)")
-    common.add_argument("--seed", type=int, default=0)
+    common.add_argument("--seed", type=int, default=0, help="master seed (the same seed plays the same hands)")
     common.add_argument("--agents", default="random", help="random, greedy, defensive (one, or four comma-separated; zipai: random, greedy, one or three)")
     s = sub.add_parser("simulate", help="simulate many hands and print a summary", parents=[common])
     s.add_argument("-n", type=int, default=1000, help="number of hands")
-    s.add_argument("--workers", type=int, default=1)
-    s.add_argument("--backend", choices=["local", "ray"], default="local")
+    s.add_argument("--workers", type=int, default=1, help="worker processes (local) or Ray CPUs (default 1)")
+    s.add_argument("--backend", choices=["local", "ray"], default="local", help="local processes or Ray tasks (default local)")
     s.add_argument("--ray-address", default=None, help="an existing Ray cluster (else RAY_ADDRESS or a local one)")
-    s.add_argument("--out", help="per-game records: .parquet or .jsonl")
-    s.add_argument("--json", action="store_true")
-    s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.add_argument("--out", metavar="FILE", help="per-hand records: FILE.parquet (needs pyarrow) or FILE.jsonl; checked before any hand is played")
+    s.add_argument("--json", action="store_true", help="print the summary as JSON")
+    s.add_argument("--quiet", action="store_true", help="no progress line (hands done, hands/s, ETA)")
     s.set_defaults(func=_cmd_simulate)
     p = sub.add_parser("play", help="play one hand and print it turn by turn", parents=[common])
     p.add_argument("--log", help="write the event log as JSON Lines")
     p.add_argument("--hands", type=int, default=1, help="zipai: play a match of this many hands (dealer rotation by the rules)")
     p.set_defaults(func=_cmd_play)
     r = sub.add_parser("replay", help="replay a JSON Lines event log and check it")
-    r.add_argument("log")
+    r.add_argument("log", help="the JSON Lines event log (written by play --log)")
     r.set_defaults(func=_cmd_replay)
 
 

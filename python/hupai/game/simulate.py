@@ -16,6 +16,7 @@ import hashlib
 import json
 import os
 import sys
+import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from hupai._core import Variant
+from hupai._paths import output_format
 from hupai.errors import RuleConfigError
 from hupai.game.agents import make_agent
 from hupai.game.table import Table, players_of
@@ -128,13 +130,22 @@ class SimResult:
             lines.append(f"{k:<6}{self.agents[k]:<11}{self.win_rate[k]:>10.3f}{self.avg_score[k]:>12.2f}")
         lines.append(f"draw rate {self.draw_rate:.3f}   average length {self.avg_turns:.1f} discards")
         top = sorted(self.fan_frequency.items(), key=lambda kv: (-kv[1], kv[0]))[:8]
-        lines.append("top fans: " + ", ".join(f"{k} {v}" for k, v in top))
+        names = fan_names(self.variant)
+        lines.append("top fans: " + ", ".join(f"{names.get(k, k)} {v}" for k, v in top))
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, Any]:
         d = dict(self.__dict__)
         d.pop("records")
         return d
+
+
+def fan_names(variant: str) -> dict[str, str]:
+    """Chinese names of a preset's fan ids (``FLOWER_TILES`` → ``花牌``), from its fan table."""
+    try:
+        return {f["id"]: f["zh"] for f in Variant.load(variant).describe().get("fans") or []}
+    except (RuleConfigError, KeyError, TypeError):
+        return {}
 
 
 def _aggregate(vid: str, agents: list[str], recs: list[dict[str, Any]]) -> SimResult:
@@ -199,6 +210,8 @@ def simulate(
     log (JSON text) to its record; ``progress``: a progress bar on stderr (default: on for runs
     of 2000+ games in a terminal).
     """
+    if out is not None:
+        output_format(out, "out")  # before any work: a known extension, a writable place
     v = variant if isinstance(variant, Variant) else Variant.load(variant)
     seats = 3 if _is_zipai(v) else players_of(v)
     names = [agents] * seats if isinstance(agents, str) else list(agents)
@@ -221,6 +234,7 @@ def simulate(
     bounds = [b for b in bounds if b[1] > b[0]]
     show = progress if progress is not None else (n_games >= 2000 and sys.stderr.isatty())
     recs: list[dict[str, Any]] = []
+    t0 = time.perf_counter()
     if backend == "ray":
         try:
             import ray
@@ -234,26 +248,26 @@ def simulate(
                 ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
         task = ray.remote(_shard)
         futures = [task.remote(spec, names, seed, lo, hi, keep_logs) for lo, hi in bounds]
-        for i, part in enumerate(ray.get(futures)):
+        for part in ray.get(futures):
             recs.extend(part)
             if show:
-                _bar(i + 1, len(futures))
+                _bar(len(recs), n_games, t0)
     elif workers == 1:
         step = max(n_games // 100, 1)
         for i in range(n_games):
             recs.append(play_game(v, names, seed, i, keep_logs))
             if show and (i + 1) % step == 0:
-                _bar(i + 1, n_games)
+                _bar(i + 1, n_games, t0)
     else:
         import multiprocessing as mp
 
         ctx = mp.get_context("fork" if sys.platform == "linux" else "spawn")
         with ctx.Pool(workers) as pool:
             res = [pool.apply_async(_shard, (spec, names, seed, lo, hi, keep_logs)) for lo, hi in bounds]
-            for i, r in enumerate(res):
+            for r in res:
                 recs.extend(r.get())
                 if show:
-                    _bar(i + 1, len(res))
+                    _bar(len(recs), n_games, t0)
     if show:
         sys.stderr.write("\n")
     result = _aggregate(v.id, names, recs)
@@ -262,8 +276,17 @@ def simulate(
     return result
 
 
-def _bar(done: int, total: int) -> None:
-    w = 40
+def _bar(done: int, total: int, t0: float) -> None:
+    """``[####....] done/total hands  rate hands/s  ETA m:ss`` on stderr."""
+    w = 30
     k = w * done // max(total, 1)
-    sys.stderr.write(f"\r[{'#' * k}{'.' * (w - k)}] {done}/{total}")
+    dt = time.perf_counter() - t0
+    rate = done / dt if dt > 0 else 0.0
+    eta = _clock((total - done) / rate) if rate > 0 else "?"
+    sys.stderr.write(f"\r[{'#' * k}{'.' * (w - k)}] {done}/{total} hands  {rate:,.0f} hands/s  ETA {eta} ")
     sys.stderr.flush()
+
+
+def _clock(seconds: float) -> str:
+    s = int(seconds + 0.5)
+    return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
