@@ -478,7 +478,7 @@ def _pieces(text: str) -> tuple[list[hupai.Meld], list[hupai.Tile], hupai.Tile |
     for inner in _BRACKET.findall(text):
         tiles, _, offer = inner.partition(",")
         seat = offer.strip()
-        if seat and not seat.isdigit():
+        if seat and not (seat.isdigit() and len(seat) == 1):
             raise hupai.InvalidHandError(f"meld [{inner}]: the seat after ',' is 1, 2 or 3 (left, across, right)")
         from_seat = int(seat) if seat else 0
         melds.append(hupai.Meld(tiles, concealed=not seat, from_seat=from_seat))
@@ -578,7 +578,7 @@ def parse_one(req: ParseRequest) -> dict[str, Any]:
             return _parse_tiles_hand(req.hand, req.situation)
     except hupai.HupaiError as e:
         raise _engine_error(e, "situation" if _mentions_situation(e) else "hand") from None
-    except TypeError as e:
+    except (TypeError, KeyError, OverflowError) as e:
         raise ApiError(422, "InvalidHandError", "situation", f"invalid situation: {e}") from None
     raise ApiError(422, "RuleConfigError", "variant", f"{v.id} takes {v.input}, not a tile hand: write it as POST /v1/score takes it")
 
