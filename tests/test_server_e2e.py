@@ -230,6 +230,8 @@ def test_every_preset_is_listed_and_its_example_scores_with_payments(server: str
     for p in want.payments:
         assert any(str(p["amount"]) in t for t in (pays[p["payer"]],)), (p, pays)
     assert d.find_element(By.ID, "error").text == ""
+    # nothing is wider than the window (long extras wrap)
+    assert int(d.execute_script("return document.documentElement.scrollWidth")) <= int(d.execute_script("return window.innerWidth"))
     # the share link names the preset and gives the same total in a fresh page
     link = str(d.find_element(By.ID, "share").get_attribute("href"))
     assert f"v={preset}" in link
