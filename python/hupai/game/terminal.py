@@ -12,23 +12,15 @@ from __future__ import annotations
 
 import os
 import sys
-import unicodedata
 from collections.abc import Sequence
 from typing import IO, Any
 
 from hupai._core import Variant
+from hupai._text import pad as _pad
+from hupai._text import width as _width
 from hupai.game.session import PlaySession, event_text
 
 __all__ = ["play_terminal"]
-
-
-def _width(s: str) -> int:
-    """Display width in a terminal (CJK characters take two columns)."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
-
-
-def _pad(s: str, w: int) -> str:
-    return s + " " * max(0, w - _width(s))
 
 
 class _Style:
