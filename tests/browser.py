@@ -24,15 +24,21 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+class Served(str):
+    """The base URL of a server, with ``banner``: the first line it printed."""
+
+    banner: str = ""
+
+
 @contextmanager
-def serving(argv: list[str] | None = None, env: Mapping[str, str] | None = None) -> Iterator[str]:
+def serving(argv: list[str] | None = None, env: Mapping[str, str] | None = None) -> Iterator[Served]:
     """Run ``python -m hupai <argv>`` (default ``serve``) on a free port until ``/healthz`` answers;
-    yield its base URL; stop it after."""
+    yield its base URL (``.banner``: the line it printed first); stop it after."""
     port = free_port()
     args = argv or ["serve", "--workers", "1"]
     proc = subprocess.Popen(
         [sys.executable, "-m", "hupai", *args, "--host", "127.0.0.1", "--port", str(port)],
-        stdout=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env={**os.environ, **(env or {})},
     )
@@ -49,7 +55,9 @@ def serving(argv: list[str] | None = None, env: Mapping[str, str] | None = None)
                 time.sleep(0.1)
         else:
             raise RuntimeError("server did not become ready")
-        yield base
+        served = Served(base)
+        served.banner = proc.stdout.readline().decode().strip() if proc.stdout else ""
+        yield served
     finally:
         proc.terminate()
         try:

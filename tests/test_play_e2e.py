@@ -39,6 +39,7 @@ SHOTS = os.environ.get("HUPAI_SCREENSHOTS")
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     with serving() as base:
+        assert f"play against the bots: {base}/play" in base.banner
         yield base
 
 
@@ -182,6 +183,7 @@ def test_replay_serve_opens_the_log(browser: Any, tmp_path: Path) -> None:
     """``hupai replay --serve LOG``: the viewer opens with the log, stepped to its end."""
     path, t = _logged_hand(tmp_path, "zipai_guilin", 4)
     with serving(["replay", str(path), "--serve"]) as base:
+        assert base.banner == f"hupai: the replay viewer of {path} at {base}/replay; Ctrl-C stops"
         d = browser
         d.get("about:blank")
         d.get(base + "/replay")

@@ -133,7 +133,9 @@ def _serve_replay(args: argparse.Namespace) -> int:
     from hupai.server.play import REPLAY_ENV
 
     os.environ[REPLAY_ENV] = os.path.abspath(args.log)
-    print(f"replay viewer: http://{args.host}:{args.port}/replay  (Ctrl-C to stop)", flush=True)
+    from hupai.cli import serve_url
+
+    print(f"hupai: the replay viewer of {args.log} at {serve_url(args.host, args.port)}replay; Ctrl-C stops", flush=True)
     uvicorn.run("hupai.server.app:create_app", factory=True, host=args.host, port=args.port, workers=1, log_level="warning")
     return 0
 
