@@ -538,7 +538,12 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             " about 40x fewer requests per second here (delayed ACKs); pip install 'hupai[server]'",
             file=sys.stderr,
         )
-    print(f"hupai: serving the fan calculator at {serve_url(args.host, args.port)} (API docs /docs, /redoc); Ctrl-C stops", flush=True)
+    url = serve_url(args.host, args.port)
+    print(
+        f"hupai: serving the fan calculator at {url} (play against the bots: {url}play, replays: {url}replay;"
+        " API docs /docs, /redoc); Ctrl-C stops",
+        flush=True,
+    )
     uvicorn.run(
         "hupai.server.app:create_app",
         factory=True,

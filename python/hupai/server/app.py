@@ -702,6 +702,9 @@ def create_app() -> FastAPI:
             with_google_fonts=False,
         )
 
+    from hupai.server.play import install as install_play  # the /play and /replay pages
+
+    install_play(app)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     return app
