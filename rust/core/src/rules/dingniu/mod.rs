@@ -13,8 +13,10 @@ pub mod bots;
 pub mod rng;
 pub mod round;
 pub mod rules;
+pub mod ruleset;
 pub mod settle;
 pub mod sim;
+pub mod table;
 pub mod tile;
 pub mod zhang;
 
@@ -23,6 +25,7 @@ pub use round::{
     Action, ActionList, Carry, EndReason, Event, N_ACTION_IDS, Observation, Outcome, Round,
     openings, replay, turn_actions,
 };
+pub use ruleset::compile;
 pub use rules::DingniuRules;
 pub use settle::{Places, ZhangOutcome, rank};
 pub use sim::{MatchResult, SimConfig, SimStats, play_match, simulate};
