@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from hupai._core import Match, Table, Variant, seat_names, table_seats
+from hupai._paths import output_format
 from hupai.game.agents import make_agent
 from hupai.game.log import read_jsonl, replay, write_jsonl
 from hupai.game.simulate import simulate
@@ -28,6 +29,9 @@ def _agent_names(args: argparse.Namespace, seats: int) -> list[str]:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
+    for path, option in ((args.out, "--out"), (args.trajectories, "--trajectories")):
+        if path is not None:
+            output_format(path, option)  # refused before any hand is played
     v = _variant(args)
     names = _agent_names(args, table_seats(v))
     res = simulate(
@@ -123,10 +127,10 @@ def add_parsers(sub: Any, default_variant: str) -> None:
     s.add_argument("--workers", type=int, default=1, help="threads (local) or Ray CPUs")
     s.add_argument("--backend", choices=["local", "ray"], default="local", help="local threads or Ray tasks")
     s.add_argument("--ray-address", default=None, help="an existing Ray cluster (else RAY_ADDRESS or a local one)")
-    s.add_argument("--out", help="per-hand summaries: .parquet or .jsonl")
-    s.add_argument("--trajectories", help="every event, one row each: .parquet or .jsonl")
+    s.add_argument("--out", metavar="FILE", help="per-hand summaries: FILE.parquet (needs pyarrow) or FILE.jsonl; checked before any hand is played")
+    s.add_argument("--trajectories", metavar="FILE", help="every event, one row each: FILE.parquet or FILE.jsonl; checked before any hand is played")
     s.add_argument("--json", action="store_true", help="print the summary as JSON")
-    s.add_argument("--quiet", action="store_true", help="no progress line")
+    s.add_argument("--quiet", action="store_true", help="no progress line (hands done, hands/s, ETA)")
     s.set_defaults(func=_cmd_simulate)
     p = sub.add_parser("play", help="play one hand and print it turn by turn", parents=[common])
     p.add_argument("--log", help="write the event log as JSON Lines")
