@@ -201,7 +201,9 @@ impl Pieces {
                 .iter()
                 .position(|n| *n == text)
                 .map(|i| i as u8)
-                .ok_or_else(|| Error::tile(text, format!("a piece of this game: {}", names.join(" ")))),
+                .ok_or_else(|| {
+                    Error::tile(text, format!("a piece of this game: {}", names.join(" ")))
+                }),
         }
     }
 

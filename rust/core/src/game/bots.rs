@@ -19,9 +19,9 @@ use crate::rules::zipai::{self as zr, MeldType, WinSource};
 use crate::tile::{Counts, N_KINDS};
 
 use super::action::{Action, ActionKind, JOKER};
+use super::cards::CardHand;
 use super::flow;
 use super::mahjong::{Mahjong, Phase};
-use super::cards::CardHand;
 use super::rng::{BotRng, SplitMix64, game_seed};
 use super::table::Table;
 use super::zipai::Zipai;

@@ -257,7 +257,10 @@ impl CardTable {
             }
             ActionKind::Escape => {
                 if usize::from(a.seat) >= self.seats {
-                    return Err(Error::illegal(format!("seat {} is not at the table", a.seat)));
+                    return Err(Error::illegal(format!(
+                        "seat {} is not at the table",
+                        a.seat
+                    )));
                 }
             }
             _ if usize::from(a.seat) != to_act => {

@@ -366,7 +366,10 @@ pub fn settle_cases<R: Ruleset + ?Sized>(r: &R, record: &Value) -> Result<Settle
         .get("events")
         .and_then(Value::as_array)
         .ok_or_else(|| Error::hand("hand record needs \"events\": a list of deals (cases)"))?;
-    let mut ledger = Ledger::new(seats.clone(), crate::scoring::ledger::SettlementRules::default())?;
+    let mut ledger = Ledger::new(
+        seats.clone(),
+        crate::scoring::ledger::SettlementRules::default(),
+    )?;
     let mut scores = Vec::with_capacity(events.len());
     for (i, e) in events.iter().enumerate() {
         let ctx = |e: Error| e.context(&format!("events[{i}]"));
@@ -413,10 +416,7 @@ pub fn case_seat(o: &Map<String, Value>, key: &str, players: u8, default: u8) ->
             .filter(|&s| s < u64::from(players))
             .map(|s| s as u8)
             .ok_or_else(|| {
-                Error::hand(format!(
-                    "situation.{key} = {v}: a seat 0..{}",
-                    players - 1
-                ))
+                Error::hand(format!("situation.{key} = {v}: a seat 0..{}", players - 1))
             }),
     }
 }
@@ -434,16 +434,16 @@ pub fn case_int(o: &Map<String, Value>, key: &str, default: i64, max: i64) -> Re
 
 /// The `{"hand", "situation"}` envelope of a card game's case: the hand string and the
 /// situation's keys, refusing keys outside `allowed`.
-pub fn card_case<'a>(
-    case: &'a Value,
-    allowed: &[&str],
-) -> Result<(&'a str, Map<String, Value>)> {
+pub fn card_case<'a>(case: &'a Value, allowed: &[&str]) -> Result<(&'a str, Map<String, Value>)> {
     let Value::Object(m) = case else {
         return Err(Error::hand(
             "a case is an object {\"hand\": ..., \"situation\": {...}}",
         ));
     };
-    if let Some(k) = m.keys().find(|k| !matches!(k.as_str(), "hand" | "situation")) {
+    if let Some(k) = m
+        .keys()
+        .find(|k| !matches!(k.as_str(), "hand" | "situation"))
+    {
         return Err(Error::hand(format!(
             "unknown key {k:?} in a case (keys: hand, situation)"
         )));

@@ -25,8 +25,8 @@ pub use round::{
     Action, ActionList, Carry, EndReason, Event, N_ACTION_IDS, Observation, Outcome, Round,
     openings, replay, turn_actions,
 };
-pub use ruleset::compile;
 pub use rules::DingniuRules;
+pub use ruleset::compile;
 pub use settle::{Places, ZhangOutcome, rank};
 pub use sim::{MatchResult, SimConfig, SimStats, play_match, simulate};
 pub use tile::{Counts, Ends, Placement, Side, Tile, parse_hand, placements};

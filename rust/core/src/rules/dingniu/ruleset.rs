@@ -16,7 +16,9 @@ use super::rules::DingniuRules;
 use super::settle::{ZhangOutcome, check_order, net, plain_lines, rank, zhang_lines};
 use crate::error::{Error, Result};
 use crate::preset::{FanOp, Options, PresetData};
-use crate::rules::{Case, CaseRef, Ruleset, Settled, TablePart, card_case, case_seat, settle_cases};
+use crate::rules::{
+    Case, CaseRef, Ruleset, Settled, TablePart, card_case, case_seat, settle_cases,
+};
 use crate::scoring::score::{FanHit, Payment, Score, Unit};
 
 /// The 顶牛 ruleset.

@@ -193,9 +193,7 @@ impl CardHand for DingniuHand {
         out.extend(l.as_slice().iter().map(|&a| to_table(seat as u8, a)));
     }
     fn legal_count(&mut self) -> usize {
-        self.r
-            .to_act()
-            .map_or(0, |s| self.r.legal_actions(s).len())
+        self.r.to_act().map_or(0, |s| self.r.legal_actions(s).len())
     }
     fn legal_nth(&mut self, i: usize) -> Action {
         let s = self.r.to_act().unwrap_or(0);
@@ -232,7 +230,12 @@ impl CardHand for DingniuHand {
     fn piece_count(&self) -> (usize, usize) {
         let mut n: usize = self.r.laid().iter().map(|&x| usize::from(x)).sum();
         for s in 0..4u8 {
-            n += self.r.hand(s).iter().map(|&x| usize::from(x)).sum::<usize>();
+            n += self
+                .r
+                .hand(s)
+                .iter()
+                .map(|&x| usize::from(x))
+                .sum::<usize>();
             n += self.r.kou(s).iter().map(|&x| usize::from(x)).sum::<usize>();
         }
         (n, 24)

@@ -51,7 +51,11 @@ impl CardPart for DdzPart {
     }
     fn deal(&self, seed: u64, dealer: usize, carry: Option<&Value>) -> Result<Box<dyn CardHand>> {
         let c = carry_of(carry, dealer)?;
-        Ok(Box::new(DdzHand::new(Game::new(self.rules.clone(), seed, c))))
+        Ok(Box::new(DdzHand::new(Game::new(
+            self.rules.clone(),
+            seed,
+            c,
+        ))))
     }
 }
 
@@ -256,7 +260,9 @@ fn convert(e: &DEvent, out: &mut Vec<Event>) {
             ));
         }
         DEvent::Act { .. } => {}
-        DEvent::Redeal { deal } => out.push(card("redeal", None, Vec::new(), Some(i64::from(*deal)))),
+        DEvent::Redeal { deal } => {
+            out.push(card("redeal", None, Vec::new(), Some(i64::from(*deal))))
+        }
         DEvent::Landlord {
             seat,
             bid,
@@ -264,7 +270,12 @@ fn convert(e: &DEvent, out: &mut Vec<Event>) {
             bottom,
             forced,
         } => out.push(with(
-            card("landlord", Some(*seat), bit_codes(*bottom), Some(i64::from(*bid))),
+            card(
+                "landlord",
+                Some(*seat),
+                bit_codes(*bottom),
+                Some(i64::from(*bid)),
+            ),
             json!({"robs": robs, "forced": forced}),
         )),
         DEvent::Double {
@@ -278,7 +289,10 @@ fn convert(e: &DEvent, out: &mut Vec<Event>) {
         DEvent::Escape { seat, penalty } => {
             out.push(card("escape", Some(*seat), Vec::new(), Some(*penalty)));
         }
-        DEvent::End(o) => out.push(with(card("settle", None, Vec::new(), None), outcome_json(o))),
+        DEvent::End(o) => out.push(with(
+            card("settle", None, Vec::new(), None),
+            outcome_json(o),
+        )),
     }
 }
 
@@ -358,7 +372,9 @@ impl DdzHand {
             fans,
             value: o.settlement.map_or(0, |s| s.unit),
             next_dealer: Some(usize::from(next.first_bidder)),
-            carry: Some(json!({"first_bidder": next.first_bidder, "last_winner": next.last_winner})),
+            carry: Some(
+                json!({"first_bidder": next.first_bidder, "last_winner": next.last_winner}),
+            ),
         })
     }
 }

@@ -252,7 +252,9 @@ pub struct Rng(pub crate::game::rng::SplitMix64);
 
 impl Rng {
     pub fn new(seed: u64) -> Rng {
-        Rng(crate::game::rng::SplitMix64::new(seed ^ 0x6A09_E667_F3BC_C909))
+        Rng(crate::game::rng::SplitMix64::new(
+            seed ^ 0x6A09_E667_F3BC_C909,
+        ))
     }
     pub fn next_u64(&mut self) -> u64 {
         self.0.next_u64()

@@ -24,8 +24,8 @@ pub use bots::BotKind;
 pub use hand::{Action, Ask, Carry, Event, GoujiHand, Phase, Top};
 pub use outcome::{Obligation, Outcome, TributeKind};
 pub use play::{Play, beats, burn_options, is_gouji, kaidian_eligible, legal_plays};
-pub use ruleset::compile;
 pub use rules::GoujiRules;
+pub use ruleset::compile;
 pub use sim::{SimStats, play_hands, simulate};
 
 use serde_json::Value;

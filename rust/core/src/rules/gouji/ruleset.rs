@@ -110,10 +110,7 @@ impl Gouji {
             decomposition: None,
             extras: Vec::new(),
         }
-        .with_extras(vec![
-            ("chuan_san_hu", json!(csh)),
-            ("scores", json!(sc)),
-        ]))
+        .with_extras(vec![("chuan_san_hu", json!(csh)), ("scores", json!(sc))]))
     }
 }
 

@@ -152,10 +152,17 @@ impl GoujiTableHand {
         let mut ledger = Ledger::new(names.clone(), SettlementRules::default())?;
         if !o.void && o.scores.iter().any(|&x| x != 0) {
             let deltas: Vec<(String, i64)> = names.into_iter().zip(o.scores).collect();
-            ledger.record_deltas("ADJUSTMENT", "够级: team sums of place points", &deltas, None)?;
+            ledger.record_deltas(
+                "ADJUSTMENT",
+                "够级: team sums of place points",
+                &deltas,
+                None,
+            )?;
         }
         let top = o.scores.iter().copied().max().unwrap_or(0);
-        let winners: Vec<usize> = (0..SEATS).filter(|&s| top > 0 && o.scores[s] == top).collect();
+        let winners: Vec<usize> = (0..SEATS)
+            .filter(|&s| top > 0 && o.scores[s] == top)
+            .collect();
         let mut fans: Vec<String> = Vec::new();
         if let Some(&w) = winners.first() {
             for (i, &s) in o.places.iter().enumerate() {
