@@ -98,6 +98,11 @@ fn pieces_in(obj: &Bound<'_, PyAny>, pieces: Pieces, what: &str) -> BindResult<V
                 ));
                 Ok(v)
             }
+            Pieces::Named(_) => s
+                .to_str()?
+                .split_whitespace()
+                .map(|x| pieces.parse(x).map_err(BindError::from))
+                .collect(),
         };
     }
     let mut out = Vec::new();
@@ -116,6 +121,17 @@ fn pieces_in(obj: &Bound<'_, PyAny>, pieces: Pieces, what: &str) -> BindResult<V
         out.push(c);
     }
     Ok(out)
+}
+
+/// A card table seat's pieces as counts per code.
+fn card_counts(c: &hupai_core::game::cards::CardTable, seat: usize) -> Vec<u32> {
+    let mut v = vec![0u32; c.pieces.codes()];
+    for k in c.hand.hand(seat) {
+        if let Some(x) = v.get_mut(usize::from(k)) {
+            *x += 1;
+        }
+    }
+    v
 }
 
 /// Counts as a Python list (not bytes).
@@ -294,7 +310,7 @@ impl PyAction {
 
 /// Interned actions: one shared object per (family, kind, seat, piece or value).
 fn interned(py: Python<'_>, a: &Action, pieces: Pieces) -> PyResult<Py<PyAction>> {
-    const KINDS: usize = 17;
+    const KINDS: usize = ActionKind::ALL.len();
     const CODES: usize = 76;
     static CACHE: OnceLock<Vec<OnceLock<Py<PyAction>>>> = OnceLock::new();
     let code = match (a.tile, a.value) {
@@ -306,7 +322,11 @@ fn interned(py: Python<'_>, a: &Action, pieces: Pieces) -> PyResult<Py<PyAction>
     let (Some(code), true) = (code, a.seat < 8) else {
         return Py::new(py, PyAction::of(a.clone(), pieces));
     };
-    let fam = usize::from(pieces == Pieces::Cards);
+    let fam = match pieces {
+        Pieces::Tiles => 0,
+        Pieces::Cards => 1,
+        Pieces::Named(_) => return Py::new(py, PyAction::of(a.clone(), pieces)),
+    };
     let i = ((fam * KINDS + a.kind as usize) * 8 + usize::from(a.seat)) * CODES + code;
     let cache = CACHE.get_or_init(|| {
         (0..2 * KINDS * 8 * CODES)
@@ -534,7 +554,14 @@ impl PyTable {
                 if v.as_object().is_some_and(|m| m.is_empty()) {
                     None
                 } else {
-                    Some(Carry::from_json(&v, &variant, seats)?)
+                    if c.family == Family::Cards {
+                        Some(Carry {
+                            cards: Some(v),
+                            ..Carry::default()
+                        })
+                    } else {
+                        Some(Carry::from_json(&v, &variant, seats)?)
+                    }
                 }
             }
         };
@@ -564,14 +591,14 @@ impl PyTable {
     fn mahjong(&self) -> Option<&Mahjong> {
         match &self.t {
             Table::Mahjong(m) => Some(m),
-            Table::Zipai(_) => None,
+            Table::Zipai(_) | Table::Cards(_) => None,
         }
     }
 
     fn zipai(&self) -> Option<&Zipai> {
         match &self.t {
             Table::Zipai(z) => Some(z),
-            Table::Mahjong(_) => None,
+            Table::Mahjong(_) | Table::Cards(_) => None,
         }
     }
 
@@ -878,6 +905,7 @@ impl PyTable {
         match self.t.family() {
             Family::Mahjong => "mahjong",
             Family::Zipai => "zipai",
+            Family::Cards => "cards",
         }
     }
     /// Seats at the table.
@@ -890,6 +918,7 @@ impl PyTable {
         match &self.t {
             Table::Mahjong(m) => m.seed,
             Table::Zipai(z) => z.seed,
+            Table::Cards(c) => c.seed,
         }
     }
     #[getter]
@@ -1143,6 +1172,7 @@ impl PyTable {
         match &self.t {
             Table::Mahjong(m) => names(Pieces::Tiles, &m.wall),
             Table::Zipai(z) => z.wall.iter().map(|&c| Pieces::Cards.name(c)).collect(),
+            Table::Cards(_) => Vec::new(),
         }
     }
     /// Tiles outside the wall still in the box (二人麻将: the unused pool), names.
@@ -1157,6 +1187,7 @@ impl PyTable {
         match &self.t {
             Table::Mahjong(m) => m.wall_remaining(),
             Table::Zipai(z) => z.wall.len(),
+            Table::Cards(_) => 0,
         }
     }
     /// Tiles that may still be drawn in turn (the wall minus a 荒庄 reserve or dead wall).
@@ -1165,6 +1196,7 @@ impl PyTable {
         match &self.t {
             Table::Mahjong(m) => m.live_remaining(),
             Table::Zipai(z) => z.wall.len(),
+            Table::Cards(_) => 0,
         }
     }
     /// Standing tiles per seat as 34 counts (mahjong).
@@ -1173,6 +1205,7 @@ impl PyTable {
         match &self.t {
             Table::Mahjong(m) => m.seats.iter().map(|s| counts(&s.counts)).collect(),
             Table::Zipai(z) => z.players.iter().map(|p| counts(&p.hand)).collect(),
+            Table::Cards(c) => (0..c.seats).map(|k| card_counts(c, k)).collect(),
         }
     }
     /// A seat's standing tiles / concealed cards, names.
@@ -1189,6 +1222,7 @@ impl PyTable {
                 ));
                 v
             }
+            Table::Cards(c) => names(c.pieces, &c.hand.hand(s)),
         })
     }
     /// Every seat's melds: ``(kind, tile, from, kong_kind)`` (mahjong); 字牌 see ``players``.
@@ -1211,6 +1245,7 @@ impl PyTable {
                 .iter()
                 .map(|p| names(Pieces::Cards, &p.river))
                 .collect(),
+            Table::Cards(c) => vec![Vec::new(); c.seats],
         }
     }
     #[getter]
@@ -1409,6 +1444,7 @@ impl PyTable {
             Table::Zipai(z) => {
                 hupai_core::rules::zipai::format_cards(&z.players[s].concealed(), false)
             }
+            Table::Cards(c) => names(c.pieces, &c.hand.hand(s)).concat(),
         })
     }
     fn __repr__(&self) -> String {
@@ -1485,6 +1521,7 @@ impl PyObservation {
         self.with(py, |t| match &t.t {
             Table::Mahjong(m) => counts(&m.seats[self.seat].counts),
             Table::Zipai(z) => counts(&z.players[self.seat].hand),
+            Table::Cards(c) => card_counts(c, self.seat),
         })
     }
     /// The seat's standing tiles / concealed cards, names.
@@ -1495,7 +1532,7 @@ impl PyObservation {
     #[getter]
     fn melds<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         self.with(py, |t| match &t.t {
-            Table::Mahjong(_) => t.melds(py),
+            Table::Mahjong(_) | Table::Cards(_) => t.melds(py),
             Table::Zipai(z) => {
                 let out = PyList::empty(py);
                 for p in &z.players {
@@ -1644,6 +1681,12 @@ pub fn build_wall(variant: &Bound<'_, PyAny>, seed: &Bound<'_, PyAny>) -> BindRe
                 usize::from(hupai_core::rules::zipai::rules_of(&v)?.jokers),
             ));
             d
+        }
+        Family::Cards => {
+            return Err(rule(format!(
+                "{} deals from the seed with its own generator (no wall)",
+                v.id()
+            )));
         }
     };
     PyRandom::new(seed).shuffle(&mut set);
