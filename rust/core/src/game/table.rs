@@ -409,11 +409,21 @@ impl Table {
                 })]
             }
             Table::Cards(c) => match c.result() {
-                Some(r) if !r.winners.is_empty() => vec![json!({
-                    "seats": r.winners,
-                    "value": r.value,
-                    "fans": r.fans,
-                })],
+                Some(r) if !r.winners.is_empty() => {
+                    // `[id, count]` pairs like the other families' fans, first occurrence order.
+                    let mut fans: Vec<(&str, u32)> = Vec::new();
+                    for f in &r.fans {
+                        match fans.iter_mut().find(|(id, _)| *id == f.as_str()) {
+                            Some(x) => x.1 += 1,
+                            None => fans.push((f.as_str(), 1)),
+                        }
+                    }
+                    vec![json!({
+                        "seats": r.winners,
+                        "value": r.value,
+                        "fans": fans,
+                    })]
+                }
                 _ => Vec::new(),
             },
         }
