@@ -91,3 +91,23 @@ def test_typed_dingniu_and_gouji_moves() -> None:
     play = next(a for a in g.legal_actions() if a.kind == "play")
     ev = g.step(hupai.Action("play", play.seat, " ".join(_cards(play))))
     assert ev[0].action == play
+
+
+def test_play_endpoint_deals_and_plays_a_doudizhu_hand() -> None:
+    from fastapi.testclient import TestClient
+
+    from hupai.server.app import create_app
+
+    c = TestClient(create_app())
+    r = c.post("/v1/play", json={"variant": "doudizhu_qq", "seat": 0, "seed": 4})
+    assert r.status_code == 200, r.text
+    g = r.json()
+    for _ in range(200):
+        b = g["board"]
+        assert b["family"] == "cards" and len(b["seats"]) == 3 and b["seats"][0]["hand"] is not None
+        if b["done"]:
+            break
+        r = c.post("/v1/play/act", json={"id": g["id"], "game": g.get("game"), "choice": len(b["legal"]) - 1})
+        assert r.status_code == 200, r.text
+        g = {**g, **r.json()}
+    assert g["board"]["done"] and sum(g["board"]["result"]["balances"]) == 0
