@@ -111,3 +111,17 @@ def test_play_endpoint_deals_and_plays_a_doudizhu_hand() -> None:
         assert r.status_code == 200, r.text
         g = {**g, **r.json()}
     assert g["board"]["done"] and sum(g["board"]["result"]["balances"]) == 0
+
+
+@pytest.mark.parametrize("doc", ["doudizhu", "gouji", "dingniu"])
+def test_at_the_table_examples_run(doc: str) -> None:
+    """The ``## At the table`` block of docs/<game>.md runs as written."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).parents[1] / "docs" / f"{doc}.md").read_text(encoding="utf-8")
+    section = text.split("## At the table", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert blocks
+    for code in blocks:
+        exec(compile(code, f"docs/{doc}.md", "exec"), {})
