@@ -11,6 +11,8 @@ use hupai_core::rules::mcr::{self, ids};
 use hupai_core::situation::WinType;
 use hupai_core::{Error as CoreError, Hand, Meld, MeldKind, Situation, Tile, Variant};
 use pyo3::prelude::*;
+
+use crate::convert::Text;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyString, PyTuple, PyType};
 
@@ -211,7 +213,7 @@ fn build(
 ) -> Result<Situation, CoreError> {
     let melds = extract_pack(pack)?;
     let standing = extract_tiles(hand, 13)?;
-    let win = ref_tile(win_tile)?;
+    let win = ref_tile(&win_tile)?;
     if standing.len() + 3 * melds.len() != 13 {
         return Err(err(
             "ERROR_WRONG_TILES_COUNT",
@@ -373,12 +375,12 @@ pub fn mcr_fan_calculator<'py>(
 /// `hupai_core::rules::mcr::shanten`): `kind` is "all", "regular", "seven_pairs", "thirteen_orphans",
 /// "honors_and_knitted" or "knitted_straight"; returns `(shanten, useful tiles as reference codes)`.
 #[pyfunction]
-#[pyo3(signature = (pack, hand, kind="all"))]
+#[pyo3(signature = (pack, hand, kind=Text::from("all")))]
 pub fn mcr_shanten(
     py: Python<'_>,
     pack: &Bound<'_, PyAny>,
     hand: &Bound<'_, PyAny>,
-    kind: &str,
+    kind: Text,
 ) -> BindResult<(i32, Vec<String>)> {
     shanten_inner(pack, hand, kind).map_err(|e| compat_err(py, e))
 }
@@ -386,7 +388,7 @@ pub fn mcr_shanten(
 fn shanten_inner(
     pack: &Bound<'_, PyAny>,
     hand: &Bound<'_, PyAny>,
-    kind: &str,
+    kind: Text,
 ) -> Result<(i32, Vec<String>), CoreError> {
     let melds = extract_pack(pack)?;
     let tiles = extract_tiles(hand, 14)?;
@@ -404,7 +406,7 @@ fn shanten_inner(
         m.add_to(&mut all);
     }
     hupai_core::hand::check_copies(&all).map_err(|e| err("ERROR_TILE_COUNT_GREATER_THAN_4", e))?;
-    let kind = match kind {
+    let kind = match kind.as_str() {
         "all" => mcr::shanten::Kind::All,
         "regular" => mcr::shanten::Kind::Regular,
         "seven_pairs" => mcr::shanten::Kind::SevenPairs,
