@@ -192,7 +192,7 @@ pub fn shapes_from_py(obj: Option<&Bound<'_, PyAny>>) -> BindResult<Shapes> {
         return Ok(Shapes::ALL);
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(shapes_from_names(&[crate::convert::text(&s, "shapes")?.to_owned()])?.inner);
+        return Ok(shapes_from_names(&[crate::convert::text(s, "shapes")?.to_owned()])?.inner);
     }
     let mut names = Vec::new();
     if let Ok(it) = obj.try_iter() {
@@ -201,7 +201,7 @@ pub fn shapes_from_py(obj: Option<&Bound<'_, PyAny>>) -> BindResult<Shapes> {
             let Ok(s) = item.cast::<PyString>() else {
                 return Err(CoreError::rule("shapes must be a hupai.Shapes or shape names").into());
             };
-            names.push(crate::convert::text(&s, "shapes")?.to_owned());
+            names.push(crate::convert::text(s, "shapes")?.to_owned());
         }
         return Ok(shapes_from_names(&names)?.inner);
     }
@@ -297,7 +297,7 @@ pub fn hand_input_opt(obj: &Bound<'_, PyAny>, with_melds: bool) -> BindResult<Ha
         });
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        return hand_input_str(crate::convert::text(&s, "hand")?);
+        return hand_input_str(crate::convert::text(s, "hand")?);
     }
     HandInput::from_parts(&tiles_from_py(obj)?, Vec::new())
 }

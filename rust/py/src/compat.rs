@@ -213,7 +213,7 @@ fn build(
 ) -> Result<Situation, CoreError> {
     let melds = extract_pack(pack)?;
     let standing = extract_tiles(hand, 13)?;
-    let win = ref_tile(&win_tile)?;
+    let win = ref_tile(win_tile)?;
     if standing.len() + 3 * melds.len() != 13 {
         return Err(err(
             "ERROR_WRONG_TILES_COUNT",

@@ -401,7 +401,7 @@ impl Conv {
         }
         if let Ok(s) = obj.cast::<PyString>() {
             let what = if path.0.is_empty() { "str" } else { &path.0 };
-            return Ok(Value::String(text(&s, what)?.to_string()));
+            return Ok(Value::String(text(s, what)?.to_string()));
         }
         if let Ok(t) = obj.cast::<crate::tiles::PyTile>() {
             return Ok(Value::String(t.get().inner.to_string()));
@@ -424,7 +424,7 @@ impl Conv {
                         ),
                     )));
                 };
-                let key = text(&ks, &format!("{}key", path.prefix()))?.to_string();
+                let key = text(ks, &format!("{}key", path.prefix()))?.to_string();
                 let sub = path.key(&key);
                 let val = self.value(&v, &sub, depth + 1)?;
                 m.insert(key, val);
@@ -447,11 +447,10 @@ impl Conv {
             self.stack.pop();
             return Ok(Value::Array(a));
         }
-        if obj.hasattr("__index__").unwrap_or(false) && obj.cast::<PyFloat>().is_err() {
-            if let Ok(i) = obj.call_method0("__index__") {
+        if obj.hasattr("__index__").unwrap_or(false) && obj.cast::<PyFloat>().is_err()
+            && let Ok(i) = obj.call_method0("__index__") {
                 return int_value(&i, path);
             }
-        }
         Err(BindError::Py(pyo3::exceptions::PyTypeError::new_err(
             format!(
                 "{}expected plain data (dict, list, tuple, str, int, float, bool, None), got {}",
@@ -508,7 +507,7 @@ pub fn json_text(s: &Bound<'_, PyString>, what: &str) -> BindResult<Value> {
 /// A dict or JSON text argument as JSON (`what` names it in errors).
 pub fn json_arg(obj: &Bound<'_, PyAny>, what: &str) -> BindResult<Value> {
     if let Ok(s) = obj.cast::<PyString>() {
-        return json_text(&s, what);
+        return json_text(s, what);
     }
     to_json(obj, what)
 }

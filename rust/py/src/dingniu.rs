@@ -60,14 +60,14 @@ fn tile_arg(v: &Bound<'_, PyAny>) -> BindResult<Tile> {
             v.get_type()
         )))
     })?;
-    Ok(Tile::parse(crate::convert::text(&s, "tile")?)?)
+    Ok(Tile::parse(crate::convert::text(s, "tile")?)?)
 }
 
 /// A hand from a str (`"66 56 46"`) or a sequence of tile strs.
 fn hand_arg(v: &Bound<'_, PyAny>) -> BindResult<Counts> {
     if let Ok(s) = v.cast::<PyString>() {
         return Ok(counts_of(&dtile::parse_hand(crate::convert::text(
-            &s, "hand",
+            s, "hand",
         )?)?)?);
     }
     let mut tiles = Vec::new();
@@ -331,7 +331,7 @@ pub fn dingniu_tile_set<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
 #[pyfunction]
 pub fn dingniu_parse_hand(hand: &Bound<'_, PyAny>) -> BindResult<Vec<&'static str>> {
     let tiles = if let Ok(s) = hand.cast::<PyString>() {
-        dtile::parse_hand(crate::convert::text(&s, "hand")?)?
+        dtile::parse_hand(crate::convert::text(s, "hand")?)?
     } else {
         let mut v = Vec::new();
         for x in hand.try_iter().map_err(|_| {

@@ -123,7 +123,7 @@ fn rules_any(rules: Option<&Bound<'_, PyAny>>) -> BindResult<Arc<DdzRules>> {
         return Ok(r.get().inner.clone());
     }
     if let Ok(s) = r.cast::<PyString>() {
-        let id = crate::convert::text(&s, "variant")?;
+        let id = crate::convert::text(s, "variant")?;
         let mut map = BY_ID
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -184,7 +184,7 @@ fn cards_arg(obj: &Bound<'_, PyAny>, what: &str) -> BindResult<Cards> {
                 .unwrap_or_default()
         )))
     })?;
-    Ok(Cards::parse(crate::convert::text(&s, "cards")?)?)
+    Ok(Cards::parse(crate::convert::text(s, "cards")?)?)
 }
 
 fn hand_arg(obj: &Bound<'_, PyAny>) -> BindResult<Cards> {
@@ -907,7 +907,7 @@ pub fn ddz_action_id(
     let r = rules_any(rules)?;
     let sp = space_for(&r, &encoding)?;
     let c = match cards.cast::<PyString>() {
-        Ok(s) if crate::convert::text(&s, "action")? == "pass" => Cards::EMPTY,
+        Ok(s) if crate::convert::text(s, "action")? == "pass" => Cards::EMPTY,
         _ => cards_arg(cards, "cards")?,
     };
     sp.id(c).ok_or_else(|| {

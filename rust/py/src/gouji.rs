@@ -28,7 +28,7 @@ fn repr(obj: &Bound<'_, PyAny>) -> String {
 /// Cards from a compact string or a sequence of card strings.
 fn counts_from_py(obj: &Bound<'_, PyAny>) -> BindResult<card::Counts> {
     if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(card::parse_counts(crate::convert::text(&s, "cards")?)?);
+        return Ok(card::parse_counts(crate::convert::text(s, "cards")?)?);
     }
     if let Ok(p) = obj.cast::<PyGoujiPlay>() {
         return Ok(p.get().inner.counts());
@@ -43,7 +43,7 @@ fn counts_from_py(obj: &Bound<'_, PyAny>) -> BindResult<card::Counts> {
                     repr(&x)
                 )))
             })?;
-            text.push_str(crate::convert::text(&s, "cards")?);
+            text.push_str(crate::convert::text(s, "cards")?);
             text.push(' ');
         }
         return Ok(card::parse_counts(&text)?);
@@ -758,7 +758,7 @@ pub fn gouji_batch_can_burn<'py>(
 
 fn bots_arg(bots: &Bound<'_, PyAny>) -> BindResult<[BotKind; SEATS]> {
     if let Ok(s) = bots.cast::<PyString>() {
-        return Ok([BotKind::parse(crate::convert::text(&s, "bots")?)?; SEATS]);
+        return Ok([BotKind::parse(crate::convert::text(s, "bots")?)?; SEATS]);
     }
     let v: Seq<Text> = bots.extract().map_err(|_| {
         BindError::Py(pyo3::exceptions::PyTypeError::new_err(
@@ -850,7 +850,7 @@ fn carry_arg(carry: Option<&str>) -> BindResult<Carry> {
 
 fn action_arg(a: &Bound<'_, PyAny>) -> BindResult<Action> {
     if let Ok(s) = a.cast::<PyString>() {
-        return Ok(Action::parse(crate::convert::text(&s, "action")?)?);
+        return Ok(Action::parse(crate::convert::text(s, "action")?)?);
     }
     if let Ok(p) = a.cast::<PyGoujiPlay>() {
         return Ok(Action::Play(p.get().inner));

@@ -230,7 +230,7 @@ pub fn hand_from_py(obj: &Bound<'_, PyAny>) -> BindResult<Hand> {
         return Ok(h.get().inner.clone());
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        let (mut standing, melds, win) = hand::parse_notation(crate::convert::text(&s, "text")?)?;
+        let (mut standing, melds, win) = hand::parse_notation(crate::convert::text(s, "text")?)?;
         standing.extend(win);
         return Ok(Hand::new(standing, melds)?);
     }

@@ -61,7 +61,7 @@ pub struct PySituation {
 
 fn tiles_json(obj: &Bound<'_, PyAny>, what: &str) -> BindResult<Value> {
     if let Ok(s) = obj.cast::<PyString>() {
-        let tiles = hupai_core::parse_tiles(crate::convert::text(&s, what)?)?;
+        let tiles = hupai_core::parse_tiles(crate::convert::text(s, what)?)?;
         return Ok(Value::Array(
             tiles.iter().map(|t| Value::String(t.to_string())).collect(),
         ));
@@ -187,7 +187,7 @@ pub(crate) fn variant_from_py(obj: Option<&Bound<'_, PyAny>>) -> BindResult<Arc<
         return Ok(v.get().inner.clone());
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(variant_by_id(crate::convert::text(&s, "variant")?)?);
+        return Ok(variant_by_id(crate::convert::text(s, "variant")?)?);
     }
     Err(BindError::Py(PyTypeError::new_err(
         "variant must be a preset id (str) or a hupai.Variant",
@@ -461,7 +461,7 @@ fn input_of<'a>(
             Some(f) => py_to_json(f.as_any(), "situation")?,
             None => json!({}),
         };
-        let case = json!({"hand": crate::convert::text(&s, "hand")?, "situation": situation});
+        let case = json!({"hand": crate::convert::text(s, "hand")?, "situation": situation});
         return Ok(Input::Parsed(v.ruleset().parse_case(&case)?));
     }
     if let Some(f) = flags {

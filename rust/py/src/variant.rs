@@ -37,7 +37,7 @@ fn switch_value(name: &str, v: &Bound<'_, PyAny>) -> BindResult<SwitchValue> {
     }
     if let Ok(s) = v.cast::<PyString>() {
         return Ok(SwitchValue::Str(
-            crate::convert::text(&s, "switch value")?.to_string(),
+            crate::convert::text(s, "switch value")?.to_string(),
         ));
     }
     Err(BindError::Py(RuleConfigError::new_err(format!(

@@ -115,7 +115,7 @@ pub fn card_from_py(obj: &Bound<'_, PyAny>) -> BindResult<Card> {
         return Ok(c.get().inner);
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(Card::parse(crate::convert::text(&s, "cards")?)?);
+        return Ok(Card::parse(crate::convert::text(s, "cards")?)?);
     }
     Err(CoreError::tile(
         repr(obj),
@@ -127,7 +127,7 @@ pub fn card_from_py(obj: &Bound<'_, PyAny>) -> BindResult<Card> {
 /// Cards from a string (any notation) or a list/tuple of card strings / `ZipaiCard`s.
 pub fn cards_from_py(obj: &Bound<'_, PyAny>) -> BindResult<Vec<Card>> {
     if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(zipai::parse_cards(crate::convert::text(&s, "cards")?)?);
+        return Ok(zipai::parse_cards(crate::convert::text(s, "cards")?)?);
     }
     if obj.cast::<PyList>().is_ok() || obj.cast::<PyTuple>().is_ok() {
         let mut out = Vec::new();
@@ -136,7 +136,7 @@ pub fn cards_from_py(obj: &Bound<'_, PyAny>) -> BindResult<Vec<Card>> {
             if let Ok(c) = item.cast::<PyZipaiCard>() {
                 out.push(c.get().inner);
             } else if let Ok(s) = item.cast::<PyString>() {
-                out.extend(zipai::parse_cards(crate::convert::text(&s, "cards")?)?);
+                out.extend(zipai::parse_cards(crate::convert::text(s, "cards")?)?);
             } else {
                 return Err(CoreError::tile(
                     repr(&item),
@@ -159,7 +159,7 @@ pub fn hand_cards_from_py(obj: &Bound<'_, PyAny>) -> BindResult<(Vec<Card>, u8)>
     let mut cards = Vec::new();
     let mut jokers = 0usize;
     if let Ok(s) = obj.cast::<PyString>() {
-        let (c, j) = zipai::parse_hand_cards(crate::convert::text(&s, "cards")?)?;
+        let (c, j) = zipai::parse_hand_cards(crate::convert::text(s, "cards")?)?;
         return Ok((c, j));
     }
     if obj.cast::<PyList>().is_ok() || obj.cast::<PyTuple>().is_ok() {
@@ -168,7 +168,7 @@ pub fn hand_cards_from_py(obj: &Bound<'_, PyAny>) -> BindResult<(Vec<Card>, u8)>
             if let Ok(c) = item.cast::<PyZipaiCard>() {
                 cards.push(c.get().inner);
             } else if let Ok(s) = item.cast::<PyString>() {
-                let (c, j) = zipai::parse_hand_cards(crate::convert::text(&s, "cards")?)?;
+                let (c, j) = zipai::parse_hand_cards(crate::convert::text(s, "cards")?)?;
                 cards.extend(c);
                 jokers += usize::from(j);
             } else {
@@ -223,7 +223,7 @@ fn meld_from_py(obj: &Bound<'_, PyAny>) -> BindResult<Meld> {
         )?);
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        let s = crate::convert::text(&s, "cards")?;
+        let s = crate::convert::text(s, "cards")?;
         if let Some((ty, cards)) = s.split_once(':') {
             return Ok(Meld::new(MeldType::parse(ty)?, zipai::parse_cards(cards)?)?);
         }
@@ -275,7 +275,7 @@ fn variant_from_py(obj: &Bound<'_, PyAny>) -> BindResult<Arc<Variant>> {
         return Ok(v.get().inner.clone());
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        return load_cached(crate::convert::text(&s, "variant")?);
+        return load_cached(crate::convert::text(s, "variant")?);
     }
     Err(BindError::Core(CoreError::rule(format!(
         "variant must be a preset id or a hupai.Variant, got {}",
