@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hupai._args import int_arg
 from hupai._core import Variant
 from hupai.errors import RuleConfigError
 from hupai.game.agents import make_agent
@@ -177,6 +178,10 @@ def _write_records(recs: list[dict[str, Any]], out: str | Path) -> None:
                 f.write(json.dumps(r, ensure_ascii=False) + "\n")
 
 
+#: Most worker processes / Ray tasks ``simulate`` starts (a typo like ``workers=10**6`` is refused).
+MAX_WORKERS = 1024
+
+
 def simulate(
     variant: Variant | str,
     n_games: int,
@@ -199,6 +204,9 @@ def simulate(
     log (JSON text) to its record; ``progress``: a progress bar on stderr (default: on for runs
     of 2000+ games in a terminal).
     """
+    n_games = int_arg("n_games", n_games, 0, 10**9)
+    workers = int_arg("workers", workers, 1, MAX_WORKERS)
+    seed = int_arg("seed", seed, -(2**63), 2**64 - 1)
     v = variant if isinstance(variant, Variant) else Variant.load(variant)
     seats = 3 if _is_zipai(v) else players_of(v)
     names = [agents] * seats if isinstance(agents, str) else list(agents)

@@ -435,8 +435,6 @@ impl PyScore {
 /// keyword flags), a case dict.
 enum Input<'a> {
     Borrowed(&'a Situation),
-    /// A batch job's situation (jobs outlive the Python borrow: they run without the GIL).
-    Shared(Arc<Situation>),
     Parsed(Case),
 }
 
@@ -444,7 +442,6 @@ impl Input<'_> {
     fn as_ref(&self) -> CaseRef<'_> {
         match self {
             Input::Borrowed(s) => CaseRef::Tiles(s),
-            Input::Shared(s) => CaseRef::Tiles(s),
             Input::Parsed(c) => c.as_ref(),
         }
     }
@@ -622,8 +619,11 @@ fn error_dict<'py>(py: Python<'py>, e: &CoreError) -> PyResult<Bound<'py, PyAny>
     Ok(d.into_any())
 }
 
-/// One parsed batch item: its input and the variant to score it under.
-type Job = (Input<'static>, Arc<Variant>);
+/// One batch item after the Python copy: a validated situation or a request to parse.
+enum Pending {
+    Situation(Arc<Situation>),
+    Request(Value),
+}
 
 fn pool(threads: Option<usize>) -> Result<Option<Arc<rayon::ThreadPool>>, CoreError> {
     let Some(n) = threads else { return Ok(None) };
@@ -661,32 +661,43 @@ pub fn score_batch<'py>(
         .map(|t| t.within("threads", 1, 1024, |m| CoreError::rule(m).into()))
         .transpose()?;
     let default_v = variant_from_py(variant)?;
-    let mut parsed: Vec<Result<Job, CoreError>> = Vec::new();
+    let n = if items.hasattr("__len__")? {
+        crate::convert::bounded_len(items, crate::convert::MAX_ITEMS, "items")?
+    } else {
+        0
+    };
+    // Under the GIL only the Python → JSON copy (one pass per item); parsing the request and
+    // scoring run in parallel with the GIL released.
+    let mut parsed: Vec<Result<Pending, CoreError>> = Vec::with_capacity(n);
     for item in items.try_iter()? {
         let item = item?;
+        if parsed.len() >= crate::convert::MAX_ITEMS {
+            return Err(CoreError::hand(format!(
+                "items: more than the {} accepted in one batch",
+                crate::convert::MAX_ITEMS
+            ))
+            .into());
+        }
         if let Ok(s) = item.cast::<PySituation>() {
-            parsed.push(Ok((
-                Input::Shared(s.get().inner.clone()),
-                default_v.clone(),
-            )));
+            parsed.push(Ok(Pending::Situation(s.get().inner.clone())));
             continue;
         }
-        let r = (|| -> Result<Job, BindError> {
-            let v = json_arg(&item, "case")?;
-            let r = request::parse(&v, Some(&default_v))?;
-            Ok((Input::Parsed(r.case), r.variant))
-        })();
-        parsed.push(r.map_err(|e| match e {
-            BindError::Core(c) => c,
-            BindError::Py(p) => CoreError::hand(p.to_string()),
-        }));
+        parsed.push(match json_arg(&item, "case") {
+            Ok(v) => Ok(Pending::Request(v)),
+            Err(BindError::Core(c)) => Err(c),
+            Err(BindError::Py(p)) => Err(CoreError::hand(p.to_string())),
+        });
     }
     let pool = pool(threads)?;
     let work = || -> Vec<Result<Score, CoreError>> {
         parsed
             .par_iter()
             .map(|p| match p {
-                Ok((input, v)) => v.ruleset().score(input.as_ref()),
+                Ok(Pending::Situation(s)) => default_v.ruleset().score(CaseRef::Tiles(s)),
+                Ok(Pending::Request(v)) => {
+                    let r = request::parse(v, Some(&default_v))?;
+                    r.variant.ruleset().score(r.case.as_ref())
+                }
                 Err(e) => Err(e.clone()),
             })
             .collect()

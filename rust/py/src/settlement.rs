@@ -130,19 +130,43 @@ impl PySettlement {
     /// player's 大叫 amount, e.g. ``hupai.sichuan.max_win_value(...)["da_jiao"]``; None = not
     /// ready). Returns the new event ids; the hand then ends.
     fn draw_end(&mut self, states: &Bound<'_, PyDict>) -> BindResult<Vec<usize>> {
+        const KEYS: &[&str] = &["huazhu", "da_jiao"];
+        let Value::Object(states) = crate::convert::to_json(states.as_any(), "states")? else {
+            return Err(settlement_err("states: a dict {seat: {\"huazhu\", \"da_jiao\"}}".into()));
+        };
         let mut out = Vec::new();
-        for (k, v) in states.iter() {
-            let seat: String = k.extract()?;
-            let d = v.cast::<PyDict>().map_err(PyErr::from)?;
-            let huazhu = match d.get_item("huazhu")? {
-                Some(x) => x.extract::<bool>()?,
-                None => false,
+        for (seat, v) in states {
+            let Value::Object(d) = v else {
+                return Err(settlement_err(format!(
+                    "states.{seat}: a dict {{\"huazhu\": bool, \"da_jiao\": int | None}}, got {v}"
+                )));
             };
-            let da_jiao = match d.get_item("da_jiao")? {
-                Some(x) if !x.is_none() => {
-                    Some(money(x.extract::<AnyInt>()?, &format!("{seat}: da_jiao"))?)
+            if let Some(k) = d.keys().find(|k| !KEYS.contains(&k.as_str())) {
+                return Err(settlement_err(format!(
+                    "states.{seat}: unknown key {k:?}; accepted: {}",
+                    KEYS.join(", ")
+                )));
+            }
+            let huazhu = match d.get("huazhu") {
+                None => false,
+                Some(Value::Bool(b)) => *b,
+                Some(x) => {
+                    return Err(settlement_err(format!(
+                        "states.{seat}.huazhu: true or false, got {x}"
+                    )));
                 }
-                _ => None,
+            };
+            let da_jiao = match d.get("da_jiao") {
+                None | Some(Value::Null) => None,
+                Some(Value::Number(n)) if n.is_i64() => Some(money(
+                    AnyInt(n.as_i64().unwrap_or_default()),
+                    &format!("states.{seat}.da_jiao"),
+                )?),
+                Some(x) => {
+                    return Err(settlement_err(format!(
+                        "states.{seat}.da_jiao: an int amount or None (not ready), got {x}"
+                    )));
+                }
             };
             out.push((seat, DrawEndState { huazhu, da_jiao }));
         }
