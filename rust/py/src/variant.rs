@@ -51,7 +51,10 @@ pub(crate) fn overrides(
     let mut out = Vec::new();
     if let Some(kw) = kwargs {
         for (k, v) in kw.iter() {
-            let name: String = k.extract()?;
+            let name = match k.cast::<PyString>() {
+                Ok(s) => crate::convert::text(s, "switch name")?.to_string(),
+                Err(_) => k.extract::<String>()?,
+            };
             let value = switch_value(&name, &v)?;
             out.push((name, value));
         }
