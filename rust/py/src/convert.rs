@@ -447,10 +447,12 @@ impl Conv {
             self.stack.pop();
             return Ok(Value::Array(a));
         }
-        if obj.hasattr("__index__").unwrap_or(false) && obj.cast::<PyFloat>().is_err()
-            && let Ok(i) = obj.call_method0("__index__") {
-                return int_value(&i, path);
-            }
+        if obj.hasattr("__index__").unwrap_or(false)
+            && obj.cast::<PyFloat>().is_err()
+            && let Ok(i) = obj.call_method0("__index__")
+        {
+            return int_value(&i, path);
+        }
         Err(BindError::Py(pyo3::exceptions::PyTypeError::new_err(
             format!(
                 "{}expected plain data (dict, list, tuple, str, int, float, bool, None), got {}",

@@ -132,7 +132,9 @@ impl PySettlement {
     fn draw_end(&mut self, states: &Bound<'_, PyDict>) -> BindResult<Vec<usize>> {
         const KEYS: &[&str] = &["huazhu", "da_jiao"];
         let Value::Object(states) = crate::convert::to_json(states.as_any(), "states")? else {
-            return Err(settlement_err("states: a dict {seat: {\"huazhu\", \"da_jiao\"}}".into()));
+            return Err(settlement_err(
+                "states: a dict {seat: {\"huazhu\", \"da_jiao\"}}".into(),
+            ));
         };
         let mut out = Vec::new();
         for (seat, v) in states {
