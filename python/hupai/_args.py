@@ -9,7 +9,7 @@ from typing import Any
 
 from hupai._core import RuleConfigError
 
-__all__ = ["int_arg"]
+__all__ = ["MAX_ITEMS", "int_arg", "items"]
 
 
 def int_arg(name: str, value: Any, lo: int, hi: int) -> int:
@@ -24,3 +24,32 @@ def int_arg(name: str, value: Any, lo: int, hi: int) -> int:
         shown = str(v) if abs(v) < 10**12 else f"{'-' if v < 0 else ''}{len(str(abs(v)))}-digit int"
         raise RuleConfigError(f"{name}={shown}: expected {lo}..={hi}")
     return v
+
+
+#: Most items a sequence argument may hold (the Rust layer's ``MAX_ITEMS``).
+MAX_ITEMS = 1 << 22
+
+
+def items(value: Any, name: str = "items") -> list[Any]:
+    """A sequence argument as a list, its ``len()`` checked before anything is copied (``list()``
+    would pre-allocate whatever ``len()`` claims); a ``str``/``bytes``/``dict`` or a non-iterable is a
+    ``TypeError``, too many items an ``InvalidHandError``."""
+    from hupai._core import InvalidHandError
+
+    if isinstance(value, list):
+        n = len(value)
+    elif isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
+        raise TypeError(f"{name} must be a list or tuple, got {type(value).__name__}")
+    else:
+        try:
+            n = len(value) if hasattr(value, "__len__") else 0
+        except OverflowError:
+            n = MAX_ITEMS + 1
+    if n > MAX_ITEMS:
+        raise InvalidHandError(f"invalid hand: {name}: more than the {MAX_ITEMS} items accepted")
+    out: list[Any] = []
+    for x in value:
+        if len(out) >= MAX_ITEMS:
+            raise InvalidHandError(f"invalid hand: {name}: more than the {MAX_ITEMS} items accepted")
+        out.append(x)
+    return out

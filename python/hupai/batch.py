@@ -27,7 +27,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from hupai import _core
-from hupai._args import int_arg
+from hupai._args import int_arg, items
 from hupai._core import batch_is_winning as is_winning
 from hupai._core import batch_shanten as shanten
 from hupai._core import batch_waits as waits
@@ -58,6 +58,8 @@ def score(
     """
     if isinstance(situations, (list, tuple)):
         return _core.score_batch(situations, variant, threads)
+    if hasattr(situations, "__len__"):  # a sized collection: its size is checked before any work
+        return _core.score_batch(items(situations, "situations"), variant, threads)
     out: list[_core.Score | dict[str, str]] = []
     for chunk in _chunks(iter(situations), _CHUNK):
         out.extend(_core.score_batch(chunk, variant, threads))

@@ -36,6 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from hupai import _core
+from hupai._args import items as _items
 from hupai._core import DingniuRules as Rules
 
 __all__ = [
@@ -203,7 +204,7 @@ def settle(
     """Places and payments of a hand played out from the 扣 pips per seat (§5): ``winner``,
     ``da_zhuang``, ``er_zhuang``, ``xiao_zhuang`` (seats) and ``pay`` (per seat, zero-sum).
     ``play_order``: the seats from the 头牌 (default 0, 1, 2, 3)."""
-    result: dict[str, Any] = _core.dingniu_settle(rules(variant, **switches), list(points), None if play_order is None else list(play_order))
+    result: dict[str, Any] = _core.dingniu_settle(rules(variant, **switches), _items(points, "points"), None if play_order is None else _items(play_order, "play_order"))
     return result
 
 
@@ -222,7 +223,7 @@ def zhang_settle(
     [0, 0, 12, -12]
     """
     result: dict[str, Any] = _core.dingniu_zhang_settle(
-        rules(variant, **switches), list(counts), by, None if play_order is None else list(play_order)
+        rules(variant, **switches), _items(counts, "counts"), by, None if play_order is None else _items(play_order, "play_order")
     )
     return result
 
@@ -255,7 +256,7 @@ def detect_zhang(
     """
     tile, side = _split(move)
     result: dict[str, Any] = _core.dingniu_zhang_check(
-        rules(variant, **switches), ends, hands, seat, tile, side, toupai, None if kou is None else list(kou)
+        rules(variant, **switches), ends, hands, seat, tile, side, toupai, None if kou is None else _items(kou, "kou")
     )
     return result
 
@@ -277,7 +278,7 @@ def silan(
     succeed (``silan_if_hongzhang_succeeds``)."""
     tile, side = _split(move)
     result: dict[str, Any] = _core.dingniu_silan(
-        rules(variant, **switches), ends, hands, seat, next_seat, tile, side, toupai, None if kou is None else list(kou)
+        rules(variant, **switches), ends, hands, seat, next_seat, tile, side, toupai, None if kou is None else _items(kou, "kou")
     )
     return result
 
@@ -310,7 +311,7 @@ def batch_legal(ends: npt.ArrayLike, hands: npt.ArrayLike) -> npt.NDArray[np.boo
 
 
 def _bots(bots: str | Sequence[str]) -> list[str]:
-    return [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)
+    return [b.strip() for b in bots.split(",")] if isinstance(bots, str) else _items(bots, "bots")
 
 
 def simulate(
@@ -482,7 +483,7 @@ class Game:
 
     def ledger(self, seats: Sequence[str] | None = None) -> dict[str, Any]:
         """The settlement as a zero-sum ledger (``seats``, ``events``, ``balances``)."""
-        result: dict[str, Any] = self._g.ledger(None if seats is None else list(seats))
+        result: dict[str, Any] = self._g.ledger(None if seats is None else _items(seats, "seats"))
         return result
 
     def copy(self) -> Game:
@@ -496,4 +497,4 @@ def replay(events: Sequence[dict[str, Any]], *, variant: str = "dingniu", **swit
     """Rebuild a hand from its event log, checking that every event is reproduced exactly;
     raises ``InvalidHandError`` at the first difference."""
     r = rules(variant, **switches)
-    return Game._wrap(_core.dingniu_replay(r, list(events)), r)
+    return Game._wrap(_core.dingniu_replay(r, _items(events, "events")), r)

@@ -54,6 +54,7 @@ import numpy as np
 import numpy.typing as npt
 
 from hupai import _core
+from hupai._args import items as _items
 from hupai._core import GoujiGame as _Game
 from hupai._core import GoujiPlay as Play
 from hupai._core import GoujiRules as Rules
@@ -284,7 +285,7 @@ def answer_rights(
     >>> answer_rights(2, "99", passed=[1, 4, 5])["answerers"]
     [3, 5, 0]
     """
-    return _core.gouji_answer_rights(top_seat, play, list(active), list(passed), luanchan, _rules(rules, variant, switches))
+    return _core.gouji_answer_rights(top_seat, play, _items(active, "active"), _items(passed, "passed"), luanchan, _rules(rules, variant, switches))
 
 
 def burn_priority(gouji_seat: int, declarers: Iterable[int]) -> list[int]:
@@ -293,7 +294,7 @@ def burn_priority(gouji_seat: int, declarers: Iterable[int]) -> list[int]:
     >>> burn_priority(0, [1, 4])
     [4, 1]
     """
-    return _core.gouji_burn_priority(gouji_seat, list(declarers))
+    return _core.gouji_burn_priority(gouji_seat, _items(declarers, "declarers"))
 
 
 def places(events: Iterable[tuple[str, int]], revolution: int | None = None) -> list[int]:
@@ -302,7 +303,7 @@ def places(events: Iterable[tuple[str, int]], revolution: int | None = None) -> 
     >>> places([("burn_fail", 4), ("out", 1), ("out", 0), ("out", 3), ("out", 5)])
     [1, 0, 3, 5, 2, 4]
     """
-    return _core.gouji_places(list(events), revolution)
+    return _core.gouji_places(_items(events, "events"), revolution)
 
 
 def score(place_seats: Sequence[int], *, rules: Rules | None = None, variant: str = "gouji", **switches: SwitchArg) -> tuple[list[int], bool]:
@@ -311,7 +312,7 @@ def score(place_seats: Sequence[int], *, rules: Rules | None = None, variant: st
     >>> score([0, 3, 2, 1, 4, 5])
     ([2, -2, 2, -2, 2, -2], False)
     """
-    s, c = _core.gouji_score(list(place_seats), _rules(rules, variant, switches))
+    s, c = _core.gouji_score(_items(place_seats, "place_seats"), _rules(rules, variant, switches))
     return list(s), c
 
 
@@ -345,11 +346,11 @@ def tribute(
     {'type': '落贡', 'from': 5, 'to': 0, 'n': 2}
     """
     return _core.gouji_tribute(
-        list(place_seats),
-        list(kaidian),
-        list(xuandian),
-        list(burns),
-        list(men),
+        _items(place_seats, "place_seats"),
+        _items(kaidian, "kaidian"),
+        _items(xuandian, "xuandian"),
+        _items(burns, "burns"),
+        _items(men, "men"),
         first_hand,
         revolution,
         _rules(rules, variant, switches),
@@ -373,7 +374,7 @@ def buy_three(
     >>> buy_three(0, [0, 1, 2, 2, 0, 3], "2")
     {'action': 'buy', 'from': 3, 'pay': '2'}
     """
-    return _core.gouji_buy_three(buyer, list(threes), paycards, _rules(rules, variant, switches))
+    return _core.gouji_buy_three(buyer, _items(threes, "threes"), paycards, _rules(rules, variant, switches))
 
 
 def first_leader(shows: Iterable[tuple[int, int]]) -> int | None:
@@ -382,7 +383,7 @@ def first_leader(shows: Iterable[tuple[int, int]]) -> int | None:
     >>> first_leader([(2, 3), (4, 3), (1, 2)]), first_leader([])
     (2, None)
     """
-    return _core.gouji_first_leader(list(shows))
+    return _core.gouji_first_leader(_items(shows, "shows"))
 
 
 def may_revolt(hand: Cards) -> bool:
@@ -489,7 +490,7 @@ class Game:
         ``revolution`` a 革命 seat (``yaotou``: his 对头 chose 要头).
         """
         r = _rules(rules, variant, switches)
-        g = _Game.from_position(list(hands), leader, list(out), revolution, yaotou, r)
+        g = _Game.from_position(_items(hands, "hands"), leader, _items(out, "out"), revolution, yaotou, r)
         return cls._wrap(g, r)
 
     @property
@@ -585,7 +586,7 @@ def replay(events: Sequence[Mapping[str, Any]] | str) -> Game:
 
     Raises ``InvalidHandError`` naming the first event that differs.
     """
-    text = events if isinstance(events, str) else json.dumps(list(events), ensure_ascii=False)
+    text = events if isinstance(events, str) else json.dumps(_items(events, "events"), ensure_ascii=False)
     return Game._wrap(_core.gouji_replay(text))
 
 
@@ -615,7 +616,7 @@ class Match:
         if len(agents) != 6:
             raise _core.RuleConfigError(f"a 够级 match needs six agents, got {len(agents)}")
         self.rules = _rules(rules, variant, switches)
-        self.agents = list(agents)
+        self.agents = _items(agents, "agents")
         self.seed = seed
         self.carry: dict[str, Any] | None = None
         self.totals = [0] * 6

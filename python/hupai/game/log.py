@@ -56,14 +56,18 @@ def replay(log: Iterable[dict[str, Any]] | str | Path) -> Table:
 
 
 def write_jsonl(log: Iterable[dict[str, Any]], path: str | Path) -> None:
+    if not isinstance(path, (str, Path)):
+        raise TypeError(f"path must be a str or a Path, got {type(path).__name__}")
     with open(path, "w", encoding="utf-8") as f:
         for r in log:
             f.write(json.dumps(r, ensure_ascii=False) + "\n")
 
 
 def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
+    if not isinstance(path, (str, Path)):
+        raise TypeError(f"path must be a str or a Path, got {type(path).__name__}")
     try:
         with open(path, encoding="utf-8") as f:
             return [json.loads(line) for line in f if line.strip()]
-    except (OSError, json.JSONDecodeError) as e:
-        raise ReplayError(f"cannot read log {path}: {e}") from None
+    except (OSError, ValueError) as e:  # ValueError: bad JSON, a NUL or a lone surrogate in the path
+        raise ReplayError(f"cannot read log {path!r}: {e}") from None

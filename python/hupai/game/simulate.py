@@ -32,6 +32,9 @@ __all__ = ["simulate", "SimResult", "game_seed", "play_game"]
 
 
 def game_seed(master: int, index: int) -> int:
+    """The seed of game ``index`` of a run with master seed ``master`` (BLAKE2b of both)."""
+    master = int_arg("master", master, -(2**127), 2**127)
+    index = int_arg("index", index, 0, 2**63)
     h = hashlib.blake2b(f"{master}:{index}".encode(), digest_size=8).digest()
     return int.from_bytes(h, "little") & ((1 << 63) - 1)
 

@@ -324,9 +324,54 @@ where
                 .into());
             }
             let item = item?;
-            out.push(item.extract::<T>().map_err(Into::into)?);
+            let i = out.len();
+            out.push(
+                item.extract::<T>()
+                    .map_err(|e| shape_error(obj.py(), e.into(), i))?,
+            );
         }
         Ok(Seq(out))
+    }
+}
+
+/// PyO3 reports a tuple or array of the wrong length as `ValueError`; that is a wrong Python
+/// shape, so it becomes a `TypeError` (typed errors of ours pass through unchanged).
+fn shape_error(py: Python<'_>, e: PyErr, index: usize) -> PyErr {
+    if e.is_instance_of::<pyo3::exceptions::PyValueError>(py)
+        && !e.is_instance_of::<crate::errors::HupaiError>(py)
+    {
+        pyo3::exceptions::PyTypeError::new_err(format!("item {index}: {}", e.value(py)))
+    } else {
+        e
+    }
+}
+
+/// A fixed-shape argument (a tuple such as `(left, right)`, an array of 6): extracted as `T`, a
+/// wrong length is a `TypeError` (PyO3 alone raises `ValueError`).
+#[derive(Clone, Copy, Debug)]
+pub struct Tup<T>(pub T);
+
+impl<'a, 'py, T> FromPyObject<'a, 'py> for Tup<T>
+where
+    T: for<'b> FromPyObject<'b, 'py>,
+{
+    type Error = PyErr;
+
+    fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let py = obj.py();
+        obj.to_owned()
+            .extract::<T>()
+            .map(Tup)
+            .map_err(Into::into)
+            .map_err(|e: PyErr| {
+                if e.is_instance_of::<pyo3::exceptions::PyValueError>(py)
+                    && !e.is_instance_of::<crate::errors::HupaiError>(py)
+                {
+                    pyo3::exceptions::PyTypeError::new_err(e.value(py).to_string())
+                } else {
+                    e
+                }
+            })
     }
 }
 

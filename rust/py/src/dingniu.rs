@@ -17,6 +17,7 @@ use pyo3::types::{PyDict, PyList, PyString};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
+use crate::convert::Tup;
 use crate::convert::{AnyInt, json_to_py};
 use crate::convert::{Seq, Text};
 use crate::errors::{BindError, BindResult, hand_err};
@@ -90,6 +91,7 @@ fn hands_arg(v: &Bound<'_, PyAny>) -> BindResult<[Counts; 4]> {
             "hands is a list of four hands (each a str or a list of tiles)",
         )));
     }
+    // at most five items are read: a `len()` or an iterator that claims more is not pre-allocated
     let items: Vec<Bound<'_, PyAny>> = v
         .try_iter()
         .map_err(|_| {
@@ -97,11 +99,16 @@ fn hands_arg(v: &Bound<'_, PyAny>) -> BindResult<[Counts; 4]> {
                 "hands is a list of four hands",
             ))
         })?
+        .take(5)
         .collect::<PyResult<_>>()?;
     if items.len() != 4 {
         return Err(hand_err(format!(
             "hands: four hands are needed (seat 0 = 头牌 … 3 = 末牌), got {}",
-            items.len()
+            if items.len() > 4 {
+                "more".to_string()
+            } else {
+                items.len().to_string()
+            }
         )));
     }
     let mut out = [[0u8; N_KINDS]; 4];
@@ -356,11 +363,11 @@ pub fn dingniu_tile(tile: &Bound<'_, PyAny>) -> BindResult<&'static str> {
 /// The ends after laying `tile` on `side`, or None if it does not fit there.
 #[pyfunction]
 pub fn dingniu_place(
-    ends: (AnyInt, AnyInt),
+    ends: Tup<(AnyInt, AnyInt)>,
     tile: &Bound<'_, PyAny>,
     side: Text,
 ) -> BindResult<Option<(u8, u8)>> {
-    let e = ends_arg(ends)?;
+    let e = ends_arg(ends.0)?;
     Ok(e.place(tile_arg(tile)?, side_arg(&side)?).map(ends_tuple))
 }
 
@@ -368,10 +375,10 @@ pub fn dingniu_place(
 #[pyfunction]
 pub fn dingniu_placements<'py>(
     py: Python<'py>,
-    ends: (AnyInt, AnyInt),
+    ends: Tup<(AnyInt, AnyInt)>,
     hand: &Bound<'py, PyAny>,
 ) -> BindResult<Vec<PlacementTuple<'py>>> {
-    let e = ends_arg(ends)?;
+    let e = ends_arg(ends.0)?;
     let h = hand_arg(hand)?;
     Ok(placements(e, &h)
         .iter()
@@ -383,10 +390,10 @@ pub fn dingniu_placements<'py>(
 #[pyfunction]
 pub fn dingniu_turn_actions<'py>(
     py: Python<'py>,
-    ends: (AnyInt, AnyInt),
+    ends: Tup<(AnyInt, AnyInt)>,
     hand: &Bound<'py, PyAny>,
 ) -> BindResult<Vec<Bound<'py, PyString>>> {
-    let e = ends_arg(ends)?;
+    let e = ends_arg(ends.0)?;
     let h = hand_arg(hand)?;
     Ok(actions_py(py, turn_actions(e, &h).as_slice()))
 }
@@ -463,13 +470,13 @@ fn check_json(c: &ZhangCheck, p: &Placement) -> Value {
 }
 
 fn position_args(
-    ends: (AnyInt, AnyInt),
+    ends: Tup<(AnyInt, AnyInt)>,
     hands: &Bound<'_, PyAny>,
     toupai: AnyInt,
     kou: Option<Seq<AnyInt>>,
 ) -> BindResult<Position> {
     Ok(Position {
-        ends: ends_arg(ends)?,
+        ends: ends_arg(ends.0)?,
         hands: hands_arg(hands)?,
         kou_count: kou_counts_arg(kou)?,
         toupai: seat_arg(toupai, "toupai")?,
@@ -483,7 +490,7 @@ fn position_args(
 pub fn dingniu_zhang_check<'py>(
     py: Python<'py>,
     rules: &PyDingniuRules,
-    ends: (AnyInt, AnyInt),
+    ends: Tup<(AnyInt, AnyInt)>,
     hands: &Bound<'_, PyAny>,
     seat: AnyInt,
     tile: &Bound<'_, PyAny>,
@@ -509,7 +516,7 @@ pub fn dingniu_zhang_check<'py>(
 pub fn dingniu_silan<'py>(
     py: Python<'py>,
     rules: &PyDingniuRules,
-    ends: (AnyInt, AnyInt),
+    ends: Tup<(AnyInt, AnyInt)>,
     hands: &Bound<'_, PyAny>,
     seat: AnyInt,
     next_seat: AnyInt,

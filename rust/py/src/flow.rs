@@ -10,6 +10,7 @@ use hupai_core::tile::{N_KINDS, Tile};
 use pyo3::prelude::*;
 
 use crate::convert::AnyInt;
+use crate::convert::Tup;
 use crate::convert::{Seq, Text};
 use crate::errors::{BindResult, hand_err};
 use crate::variant::PyVariant;
@@ -285,7 +286,7 @@ pub fn flow_claims(
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub fn flow_turn(
     variant: PyRef<'_, PyVariant>,
-    seat: SeatIn,
+    seat: Tup<SeatIn>,
     index: AnyInt,
     drawn: Option<AnyInt>,
     win_type: Text,
@@ -301,7 +302,7 @@ pub fn flow_turn(
     ready_first_turn: Seq<AnyInt>,
 ) -> BindResult<TurnOut> {
     let index: usize = index.within("index", 0, 3, hand_err)?;
-    let s = self::seat(seat, index)?;
+    let s = self::seat(seat.0, index)?;
     let d = drawn.map(|t| tile(t, "drawn")).transpose()?;
     let wt = turn_win_type(&win_type)?;
     let c = ctx(
@@ -427,12 +428,12 @@ pub fn flow_kai_bao(variant: PyRef<'_, PyVariant>, d1: AnyInt, d2: AnyInt) -> Bi
 #[pyo3(text_signature = "(variant, seat, index, prevalent=27)")]
 pub fn flow_waits(
     variant: PyRef<'_, PyVariant>,
-    seat: SeatIn,
+    seat: Tup<SeatIn>,
     index: AnyInt,
     prevalent: AnyInt,
 ) -> BindResult<Vec<u8>> {
     let index: usize = index.within("index", 0, 3, hand_err)?;
-    let s = self::seat(seat, index)?;
+    let s = self::seat(seat.0, index)?;
     let c = plain_ctx(prevalent, false)?;
     Ok(idx(&flow::waits(&variant.inner, &s, index, &c)?))
 }
@@ -444,12 +445,12 @@ pub fn flow_waits(
 #[pyo3(text_signature = "(variant, seat, index, prevalent=27)")]
 pub fn flow_ready_discards(
     variant: PyRef<'_, PyVariant>,
-    seat: SeatIn,
+    seat: Tup<SeatIn>,
     index: AnyInt,
     prevalent: AnyInt,
 ) -> BindResult<Vec<(u8, Vec<u8>)>> {
     let index: usize = index.within("index", 0, 3, hand_err)?;
-    let s = self::seat(seat, index)?;
+    let s = self::seat(seat.0, index)?;
     let c = plain_ctx(prevalent, false)?;
     Ok(flow::ready_discards(&variant.inner, &s, index, &c)?
         .into_iter()

@@ -4,6 +4,7 @@
 use hupai_core::rules::wuhan::flow::{self as wf, WuhanCtx, WuhanSeat};
 use pyo3::prelude::*;
 
+use crate::convert::Tup;
 use crate::convert::{AnyInt, Seq, Text};
 
 use crate::errors::{BindResult, hand_err};
@@ -76,8 +77,8 @@ pub fn wuhan_flow_claims(
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub fn wuhan_flow_turn(
     variant: PyRef<'_, PyVariant>,
-    seat: SeatIn,
-    kongs: (AnyInt, AnyInt),
+    seat: Tup<SeatIn>,
+    kongs: Tup<(AnyInt, AnyInt)>,
     index: AnyInt,
     drawn: Option<AnyInt>,
     win_type: Text,
@@ -95,14 +96,14 @@ pub fn wuhan_flow_turn(
     Vec<u8>,
 )> {
     let index: usize = index.within("index", 0, 3, hand_err)?;
-    let s = self::seat(seat, index)?;
+    let s = self::seat(seat.0, index)?;
     let d = drawn.map(|t| tile(t, "drawn")).transpose()?;
     let wt = turn_win_type(&win_type)?;
     let c = plain_ctx(prevalent, wall_empty)?;
     let o = wf::turn(
         &variant.inner,
         &s,
-        &wseat(kongs)?,
+        &wseat(kongs.0)?,
         index,
         d,
         wt,
@@ -125,9 +126,9 @@ pub fn wuhan_flow_turn(
 #[pyfunction]
 pub fn wuhan_ready(
     variant: PyRef<'_, PyVariant>,
-    seat: SeatIn,
+    seat: Tup<SeatIn>,
     indicator: AnyInt,
 ) -> BindResult<bool> {
-    let s = self::seat(seat, 0)?;
+    let s = self::seat(seat.0, 0)?;
     Ok(wf::ready(&variant.inner, &s, wctx(indicator, false)?)?)
 }

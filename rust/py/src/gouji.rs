@@ -12,6 +12,7 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use rayon::prelude::*;
 use serde_json::Value;
 
+use crate::convert::Tup;
 use crate::convert::{AnyInt, json_to_py};
 use crate::convert::{Seq, Text};
 use crate::errors::{BindError, BindResult, hand_err};
@@ -554,8 +555,8 @@ fn pairs_arg(v: Vec<(AnyInt, AnyInt)>, name: &str) -> BindResult<Vec<[u8; 2]>> {
 pub fn gouji_tribute<'py>(
     py: Python<'py>,
     places: Seq<AnyInt>,
-    kaidian: [bool; 6],
-    xuandian: [bool; 6],
+    kaidian: Tup<[bool; 6]>,
+    xuandian: Tup<[bool; 6]>,
     burns: Seq<(AnyInt, AnyInt)>,
     men: Seq<(AnyInt, AnyInt)>,
     first_hand: bool,
@@ -570,8 +571,8 @@ pub fn gouji_tribute<'py>(
             .transpose()?
             .map(|r| r as u8),
         void: false,
-        kaidian,
-        xuandian,
+        kaidian: kaidian.0,
+        xuandian: xuandian.0,
         burns: pairs_arg(burns.0, "burns")?,
         men: pairs_arg(men.0, "men")?,
         chuan_san_hu: outcome::chuan_san_hu(&places),
