@@ -9,7 +9,7 @@ from typing import Any
 
 from hupai._core import RuleConfigError
 
-__all__ = ["MAX_ITEMS", "int_arg", "items"]
+__all__ = ["MAX_ITEMS", "int_arg", "items", "uint8_array"]
 
 
 def int_arg(name: str, value: Any, lo: int, hi: int) -> int:
@@ -53,3 +53,29 @@ def items(value: Any, name: str = "items") -> list[Any]:
             raise InvalidHandError(f"invalid hand: {name}: more than the {MAX_ITEMS} items accepted")
         out.append(x)
     return out
+
+
+def uint8_array(value: Any, name: str) -> Any:
+    """A count array for the batch calls as a C-contiguous ``uint8`` numpy array. A ``uint8`` array
+    passes as is; anything else is converted only when every entry is an integer in 0..=255 (no
+    silent wrap-around: ``300`` is an error, not ``44``). Bad shapes, types or sizes raise
+    ``InvalidHandError`` (``TypeError`` for a non-array-like)."""
+    import numpy as np
+
+    from hupai._core import InvalidHandError
+
+    if isinstance(value, np.ndarray) and value.dtype == np.uint8:
+        return np.ascontiguousarray(value)
+    if not isinstance(value, np.ndarray):
+        if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
+            raise TypeError(f"{name} must be a numpy array or a list of rows, got {type(value).__name__}")
+        items(value, name)  # its size, before numpy allocates what len() claims
+    try:
+        a = np.asarray(value)
+    except (ValueError, OverflowError, MemoryError) as e:
+        raise InvalidHandError(f"invalid hand: {name}: not a rectangular array of integers ({e})") from None
+    if a.size and not np.issubdtype(a.dtype, np.integer):
+        raise InvalidHandError(f"invalid hand: {name}: entries must be integers, got dtype {a.dtype}")
+    if a.size and (a.min() < 0 or a.max() > 255):
+        raise InvalidHandError(f"invalid hand: {name}: entries must lie in 0..=255")
+    return np.ascontiguousarray(a, dtype=np.uint8)

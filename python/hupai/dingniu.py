@@ -37,6 +37,7 @@ import numpy.typing as npt
 
 from hupai import _core
 from hupai._args import items as _items
+from hupai._args import uint8_array
 from hupai._core import DingniuRules as Rules
 
 __all__ = [
@@ -305,8 +306,8 @@ def batch_legal(ends: npt.ArrayLike, hands: npt.ArrayLike) -> npt.NDArray[np.boo
     """Legal-move masks of many positions at once (GIL released, all cores): ``ends`` (N, 2)
     pips, ``hands`` (N, 13) copies per kind in ``tile_set()`` order → (N, 58) bool over the
     flat action ids (lays and 扣; openings are not generated)."""
-    e = np.ascontiguousarray(ends, dtype=np.uint8)
-    h = np.ascontiguousarray(hands, dtype=np.uint8)
+    e = uint8_array(ends, "ends")
+    h = uint8_array(hands, "hands")
     return _core.dingniu_batch_legal(e, h)
 
 

@@ -123,7 +123,7 @@ def from_counts(counts: Sequence[int] | npt.NDArray[np.integer[Any]]) -> str:
     >>> from_counts([3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1])
     '333444xX'
     """
-    return _core.ddz_from_counts([int(x) for x in counts])
+    return _core.ddz_from_counts(counts.tolist() if isinstance(counts, np.ndarray) else counts)
 
 
 def readings(cards: str, *, rules: RulesLike = None) -> list[Reading]:

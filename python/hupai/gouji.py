@@ -55,6 +55,7 @@ import numpy.typing as npt
 
 from hupai import _core
 from hupai._args import items as _items
+from hupai._args import uint8_array
 from hupai._core import GoujiGame as _Game
 from hupai._core import GoujiPlay as Play
 from hupai._core import GoujiRules as Rules
@@ -113,6 +114,8 @@ def _compiled(variant: str, switches: tuple[tuple[str, str, SwitchArg], ...]) ->
 
 
 def _rules(rules: Rules | None, variant: str, switches: Mapping[str, SwitchArg]) -> Rules:
+    if not isinstance(variant, str):
+        raise TypeError(f"variant must be a preset id (str), got {type(variant).__name__}")
     if rules is not None:
         if switches or variant != "gouji":
             raise _core.RuleConfigError("give either rules=... or variant/switches, not both")
@@ -420,14 +423,14 @@ def batch_legal_count(
     >>> batch_legal_count(np.array([[0, 2, 2] + [0] * 12], np.uint8), "33")
     array([2], dtype=uint32)
     """
-    return _core.gouji_batch_legal_count(np.ascontiguousarray(hands, np.uint8), top, _rules(rules, variant, switches))
+    return _core.gouji_batch_legal_count(uint8_array(hands, "hands"), top, _rules(rules, variant, switches))
 
 
 def batch_can_burn(
     hands: npt.NDArray[np.uint8], top: Cards, *, rules: Rules | None = None, variant: str = "gouji", **switches: SwitchArg
 ) -> npt.NDArray[np.bool_]:
     """Whether each row of an ``(N, 15)`` uint8 count array can burn ``top``."""
-    return _core.gouji_batch_can_burn(np.ascontiguousarray(hands, np.uint8), top, _rules(rules, variant, switches))
+    return _core.gouji_batch_can_burn(uint8_array(hands, "hands"), top, _rules(rules, variant, switches))
 
 
 # ------------------------------------------------------------------------------------- the hand
@@ -586,8 +589,7 @@ def replay(events: Sequence[Mapping[str, Any]] | str) -> Game:
 
     Raises ``InvalidHandError`` naming the first event that differs.
     """
-    text = events if isinstance(events, str) else json.dumps(_items(events, "events"), ensure_ascii=False)
-    return Game._wrap(_core.gouji_replay(text))
+    return Game._wrap(_core.gouji_replay(events))
 
 
 Agent = Callable[[Game, int], str]

@@ -57,6 +57,7 @@ import numpy.typing as npt
 
 from hupai import _core
 from hupai._args import items as _items
+from hupai._args import uint8_array
 from hupai._core import Score, Variant
 from hupai._core import ZipaiCard as Card
 
@@ -256,7 +257,7 @@ def split(s: Score) -> Decomposition | None:
 
 
 def _batch_array(counts: npt.ArrayLike) -> npt.NDArray[np.uint8]:
-    a = np.asarray(counts)
+    a = uint8_array(counts, "counts") if not isinstance(counts, np.ndarray) else counts
     if a.dtype != np.uint8:
         if a.size and not np.issubdtype(a.dtype, np.integer):
             raise _core.InvalidHandError(f"invalid hand: batch counts must be integers, got dtype {a.dtype}")

@@ -814,14 +814,15 @@ pub fn gouji_simulate<'py>(
     Ok(json_to_py(py, &v)?)
 }
 
-/// Rebuild a hand from its JSON log (a JSON array string) and check it replays to the same log.
+/// Rebuild a hand from its log (a list of event dicts or its JSON text) and check it replays to
+/// the same log.
 #[pyfunction]
-pub fn gouji_replay(events_json: Text) -> BindResult<PyGoujiGame> {
-    let v: Vec<Value> = serde_json::from_str(&events_json).map_err(|e| {
-        hand_err(format!(
-            "replay: the log is not a JSON array of events: {e}"
-        ))
-    })?;
+pub fn gouji_replay(events: &Bound<'_, PyAny>) -> BindResult<PyGoujiGame> {
+    let Value::Array(v) = crate::convert::json_arg(events, "events")? else {
+        return Err(hand_err(
+            "replay: the log is a list of event dicts (or its JSON text)",
+        ));
+    };
     Ok(PyGoujiGame {
         inner: gouji::replay(&v)?,
         buf: Vec::new(),
