@@ -110,6 +110,7 @@ def targets() -> list[Target]:
     """Every public callable, once (by identity), in a stable order."""
     out: list[Target] = []
     seen: set[int] = set()
+    done: set[tuple[str, int]] = set()
     samples = _samples()
 
     def add(name: str, fn: Any) -> None:
@@ -139,7 +140,8 @@ def targets() -> list[Target]:
                     ):
                         add(f"{full}.{attr}", getattr(obj, attr))
                 make = samples.get(obj)
-                if make is not None:
+                if make is not None and ("instance", id(obj)) not in done:
+                    done.add(("instance", id(obj)))
                     for attr in sorted(dir(obj)):
                         if attr.startswith("_"):
                             continue

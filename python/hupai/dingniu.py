@@ -36,6 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from hupai import _core
+from hupai._args import int_arg
 from hupai._args import items as _items
 from hupai._args import uint8_array
 from hupai._core import DingniuRules as Rules
@@ -230,6 +231,8 @@ def zhang_settle(
 
 
 def _split(move: str) -> tuple[str, str]:
+    if not isinstance(move, str):
+        raise TypeError(f"a placement is a str such as '46:L', got {type(move).__name__}")
     tile, sep, side = move.partition(":")
     if not sep:
         raise _core.InvalidHandError(f"a placement is written tile:side, e.g. '46:L', got {move!r}")
@@ -450,6 +453,7 @@ class Game:
     def play_bots(self, bots: str | Sequence[str] = "greedy", seed: int = 0) -> dict[str, Any]:
         """Let bots play the rest of the hand; returns the result."""
         names = _bots(bots)
+        seed = int_arg("seed", seed, 0, 2**53)
         if len(names) not in (1, 4):
             raise _core.RuleConfigError("bots: one name for all seats or four names")
         k = 0

@@ -260,6 +260,8 @@ class Game:
         rules: Rules | None = None,
         **switches: Any,
     ) -> None:
+        if profile is not None and not isinstance(profile, str):
+            raise TypeError(f"profile must be a str, got {type(profile).__name__}")
         if rules is None:
             rules = Rules(variant, profile=profile, **switches) if (switches or profile) else _rules_of_id(variant)
         elif switches or profile:

@@ -464,7 +464,12 @@ class Game:
     ) -> None:
         self.rules = _rules(rules, variant, switches)
         if carry is not None and not isinstance(carry, str):
-            carry = json.dumps(dict(carry), ensure_ascii=False)
+            if not isinstance(carry, Mapping):
+                raise TypeError(f"carry must be the next_carry dict (or its JSON), got {type(carry).__name__}")
+            try:
+                carry = json.dumps(dict(carry), ensure_ascii=False)
+            except (ValueError, RecursionError) as e:  # a cycle or a NaN: not a carry record
+                raise _core.InvalidHandError(f"invalid hand: carry: {e}") from None
         self._g = _Game(self.rules, seed, carry, log)
 
     @classmethod

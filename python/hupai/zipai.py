@@ -156,6 +156,15 @@ class Decomposition:
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Decomposition:
         """From the one decomposition shape (``sets`` of the split, each group a set)."""
+        if not isinstance(d, Mapping):
+            raise TypeError(f"a decomposition is a dict, got {type(d).__name__}")
+        try:
+            return cls._from_dict(d)
+        except (KeyError, IndexError, ValueError, TypeError, AttributeError) as e:
+            raise _core.InvalidHandError(f"invalid hand: not a 字牌 decomposition dict ({type(e).__name__}: {e})") from None
+
+    @classmethod
+    def _from_dict(cls, d: Mapping[str, Any]) -> Decomposition:
         return cls(
             huxi=int(d["huxi"]),
             groups=tuple(

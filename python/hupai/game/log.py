@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from hupai._args import items
 from hupai._core import ReplayError, Table
 from hupai._core import replay as _replay
 
@@ -22,7 +23,7 @@ __all__ = ["replay", "write_jsonl", "read_jsonl"]
 
 def replay(log: Iterable[dict[str, Any]] | str | Path) -> Table:
     """Rebuild the table of a log (records, or a JSON Lines path) and check it matches exactly."""
-    records = read_jsonl(log) if isinstance(log, (str, Path)) else list(log)
+    records = read_jsonl(log) if isinstance(log, (str, Path)) else items(log, "log")
     if not records:
         raise ReplayError("empty log")
     return _replay(records)

@@ -558,3 +558,19 @@ pub fn json_arg(obj: &Bound<'_, PyAny>, what: &str) -> BindResult<Value> {
     }
     to_json(obj, what)
 }
+
+/// A short `repr()` for error messages: never fails (a deep or cyclic value whose `repr()` raises
+/// `RecursionError` shows as its type name) and at most 80 characters.
+pub fn shown(obj: &Bound<'_, PyAny>) -> String {
+    match obj.repr() {
+        Ok(r) => {
+            let r = r.to_string();
+            if r.chars().count() > 80 {
+                format!("{}…", r.chars().take(77).collect::<String>())
+            } else {
+                r
+            }
+        }
+        Err(_) => format!("<{}>", type_name(obj)),
+    }
+}

@@ -531,7 +531,11 @@ pub fn gouji_score(
 
 /// 点贡 of a 对家 pair (§8.4): ``(cards A → B, cards B → A)``.
 #[pyfunction]
-pub fn gouji_dian_gong(declared: (bool, bool), opened: (bool, bool)) -> (u8, u8) {
+pub fn gouji_dian_gong(
+    declared: crate::convert::Tup<(bool, bool)>,
+    opened: crate::convert::Tup<(bool, bool)>,
+) -> (u8, u8) {
+    let (declared, opened) = (declared.0, opened.0);
     outcome::dian_gong([declared.0, declared.1], [opened.0, opened.1])
 }
 
