@@ -160,3 +160,29 @@ def test_http_gives_4xx_json_and_allow() -> None:
         assert set(r.json()) == {"error", "field", "message"}
     r = c.post("/v1/score", content=b"x" * (1 << 20), headers={"content-type": "application/json"})
     assert r.status_code == 413
+
+
+def test_table_actions_are_strict() -> None:
+    t = hupai.Table("mcr", seed=1)
+    s = t.to_act
+    for bad in (
+        {"kind": "discard", "seat": s, "tile": "\ud800"},
+        {"kind": "nope", "seat": s},
+        {"kind": "discard", "seat": s, "tile": "5m", "bogus": 1},
+        {"kind": "discard", "seat": 99, "tile": "5m"},
+        "discard 9z",
+        5,
+        None,
+    ):
+        with pytest.raises(hupai.game.IllegalActionError):
+            t.step(bad)
+    with pytest.raises(hupai.HupaiError, match="surrogate"):
+        hupai.game.Action("discard", 0, "\ud800")
+    with pytest.raises(hupai.HupaiError, match="unknown action kind"):
+        hupai.game.Action("x", 0)
+    with pytest.raises(hupai.HupaiError, match=r"seat=an int beyond 2\*\*63"):
+        hupai.game.Action("discard", 2**70, "5m")
+    with pytest.raises(hupai.HupaiError, match="max_steps"):
+        hupai.Table("mcr", seed=1).run([hupai.game.Bot("greedy")] * 4, max_steps=0)
+    with pytest.raises(hupai.HupaiError):
+        hupai.Table("mcr", seed=1).run(agents=range(10**12))

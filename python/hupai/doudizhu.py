@@ -207,6 +207,8 @@ def parse_action(text: str | Mapping[str, Any], phase: str = "play") -> dict[str
     >>> parse_action("444555666777 as plane_single 7 3")
     {'type': 'play', 'cards': '444555666777', 'reading': ['plane_single', '7', 3]}
     """
+    if not isinstance(phase, str):
+        raise TypeError(f"phase must be a str, got {type(phase).__name__}")
     if isinstance(text, Mapping):
         return dict(text)
     if not isinstance(text, str):

@@ -68,7 +68,7 @@ fn piece_of(obj: &Bound<'_, PyAny>) -> BindResult<(Pieces, u8)> {
         return Ok((Pieces::Cards, c.get().inner.index()));
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        let s = crate::convert::text(s, "seed")?;
+        let s = crate::convert::text(s, "tile or card")?;
         if let Ok(c) = Pieces::Tiles.parse(s) {
             return Ok((Pieces::Tiles, c));
         }
