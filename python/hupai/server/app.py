@@ -357,8 +357,6 @@ def _loc(part: Any) -> str:
 
 def _mentions_situation(e: Exception) -> bool:
     msg = str(e)
-    if "situation." in msg or "situation:" in msg:  # a path from the conversion layer
-        return True
     return "situation" in msg and "hand" not in msg.split("situation")[0][-12:]
 
 
