@@ -1,0 +1,363 @@
+//! Fused batch kernels: one pass over a row of 34 counts validates it and answers.
+//!
+//! A row is read as five little-endian words (8 counts each, SWAR) and three unaligned suit words;
+//! validation (every count ≤ 4, the tile count) and the answer share those loads. Every kernel
+//! returns `None` for a row that is not a valid hand (the caller reports the first such row), and
+//! equals the single-call functions of [`crate::analysis`] on valid rows (property tests in
+//! `tests/analysis_core.rs` compare them on random rows).
+
+use crate::analysis::{self, MAX_WILDCARDS, Plan};
+use crate::decompose::{KNITTED_PERMUTATIONS, Shapes, knitted_tiles};
+use crate::tables::{self, Tables};
+use crate::tile::Counts;
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = ONES * 0x80;
+
+/// Where a row's counts are read from: a `Counts` array, or (in the bindings) memory that another
+/// thread may write meanwhile, read with volatile loads. Every kernel reads each count once, into
+/// the words of a [`Row`], and validates those values; it never reads the source again.
+pub trait RowSource {
+    /// Eight counts from `at` as a little-endian word (`at + 8 ≤ 34`).
+    fn word(&self, at: usize) -> u64;
+    /// The count at `at`.
+    fn byte(&self, at: usize) -> u8;
+}
+
+impl RowSource for Counts {
+    #[inline(always)]
+    fn word(&self, at: usize) -> u64 {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&self[at..at + 8]);
+        u64::from_le_bytes(b)
+    }
+    #[inline(always)]
+    fn byte(&self, at: usize) -> u8 {
+        self[at]
+    }
+}
+
+/// Sum of the 8 bytes of `x` (the sum must stay below 256).
+#[inline(always)]
+const fn byte_sum(x: u64) -> u64 {
+    x.wrapping_mul(ONES) >> 56
+}
+
+/// Pack the low bit of each byte of `x` (bytes 0 or 1) into 8 bits, byte 0 → bit 0.
+#[inline(always)]
+const fn pack_bits(x: u64) -> u64 {
+    x.wrapping_mul(0x0102_0408_1020_4080) >> 56
+}
+
+/// Base-5 index of nine counts: the first eight as a word `w`, the ninth `c8` (SWAR; x86_64 uses
+/// SSE2 instead).
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn index5_word(w: u64, c8: u8) -> usize {
+    const M16: u64 = 0x00FF_00FF_00FF_00FF;
+    const M32: u64 = 0x0000_FFFF_0000_FFFF;
+    let p = (w & M16) + 5 * ((w >> 8) & M16);
+    let q = (p & M32) + 25 * ((p >> 16) & M32);
+    let r = (q & 0xFFFF_FFFF) + 625 * (q >> 32);
+    r as usize + 390_625 * c8 as usize
+}
+
+/// What the kernels need of the three suits: their base-5 indices and the ranks 1..8 held (bit
+/// `8 s + r - 1`; rank 9 is in [`Row::nines`]).
+struct Suits {
+    idx: [usize; 3],
+    held: u64,
+}
+
+#[inline(always)]
+fn suits(r: &Row) -> Suits {
+    #[cfg(target_arch = "x86_64")]
+    let (idx, held) = {
+        // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature is always present.
+        let ([a, b, c], held) = unsafe { suits_sse2(r.s) };
+        ([a, b, c].map(|x| x as usize), held)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let (idx, held) = {
+        let nz = |x: u64| pack_bits((x | x >> 1 | x >> 2) & ONES);
+        (
+            [0, 1, 2].map(|g| index5_word(r.s[g], 0)),
+            nz(r.s[0]) | nz(r.s[1]) << 8 | nz(r.s[2]) << 16,
+        )
+    };
+    let nine = |g: u64| 390_625 * (r.nines >> (8 * g) & 0xFF) as usize;
+    Suits {
+        idx: [idx[0] + nine(0), idx[1] + nine(1), idx[2] + nine(2)],
+        held,
+    }
+}
+
+/// `Σ c_i 5^i` over the first eight counts of each suit word, all three at once (counts widened to
+/// 16 bits, `pmaddwd` with 1 5 25 125, packed back, `pmaddwd` with 1 1 625 625, halves added), and
+/// the ranks held (`pcmpeqb` with zero).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+fn suits_sse2(s: [u64; 3]) -> ([u32; 3], u64) {
+    use std::arch::x86_64::*;
+    let z = _mm_setzero_si128();
+    let w1 = _mm_setr_epi16(1, 5, 25, 125, 1, 5, 25, 125);
+    let w2 = _mm_setr_epi16(1, 1, 625, 625, 1, 1, 625, 625);
+    let ab = _mm_set_epi64x(s[1] as i64, s[0] as i64);
+    let c = _mm_cvtsi64_si128(s[2] as i64);
+    let a4 = _mm_madd_epi16(_mm_unpacklo_epi8(ab, z), w1);
+    let b4 = _mm_madd_epi16(_mm_unpackhi_epi8(ab, z), w1);
+    let c4 = _mm_madd_epi16(_mm_unpacklo_epi8(c, z), w1);
+    // each lane ≤ 4·(25 + 125) = 600: the signed 16-bit pack is exact
+    let ab2 = _mm_madd_epi16(_mm_packs_epi32(a4, b4), w2);
+    let c2 = _mm_madd_epi16(_mm_packs_epi32(c4, c4), w2);
+    let ab1 = _mm_add_epi32(ab2, _mm_shuffle_epi32::<0b10_11_00_01>(ab2));
+    let c1 = _mm_add_epi32(c2, _mm_shuffle_epi32::<0b10_11_00_01>(c2));
+    let empty_ab = _mm_movemask_epi8(_mm_cmpeq_epi8(ab, z)) as u32;
+    let empty_c = _mm_movemask_epi8(_mm_cmpeq_epi8(c, z)) as u32;
+    let held = !(empty_ab | empty_c << 16) & 0xFF_FFFF;
+    (
+        [
+            _mm_cvtsi128_si32(ab1) as u32,
+            _mm_cvtsi128_si32(_mm_unpackhi_epi64(ab1, ab1)) as u32,
+            _mm_cvtsi128_si32(c1) as u32,
+        ],
+        u64::from(held),
+    )
+}
+
+/// A row read once: the three suits (eight counts each, the ninth counts packed in `nines`) and
+/// the seven honours, as SWAR words.
+#[derive(Clone, Copy)]
+pub struct Row {
+    s: [u64; 3],
+    /// Counts 26..34 (the last count of the third suit, then the honours).
+    w26: u64,
+    /// Counts of rank 9 of each suit (bytes 0, 1, 2).
+    nines: u64,
+    /// Honour counts (bytes 0..7).
+    h: u64,
+    /// The bitwise OR of all the words: bit 0 of a byte = some count is odd, bit 1 = some count is
+    /// 2 or 3, bit 2 = some count is 4.
+    any: u64,
+    /// Tile count.
+    n: u32,
+}
+
+impl Row {
+    /// Read a row; `None` when a count exceeds four.
+    #[inline(always)]
+    pub fn load<R: RowSource + ?Sized>(src: &R) -> Option<Row> {
+        let s = [src.word(0), src.word(9), src.word(18)];
+        let w26 = src.word(26);
+        let nines = u64::from(src.byte(8)) | u64::from(src.byte(17)) << 8 | (w26 & 0xFF) << 16;
+        let h = w26 >> 8;
+        let any = s[0] | s[1] | s[2] | nines | h;
+        // A byte ≥ 5 sets its high bit in (w + 123) | w (a carry only reaches a byte after a big
+        // one). The OR of the words has a byte ≥ 5 whenever a count does (and sometimes when none
+        // does: 1 | 4): only then are the words checked one by one.
+        let big = |x: u64| (x.wrapping_add(ONES * 123) | x) & HIGH;
+        if big(any) != 0 && [s[0], s[1], s[2], nines, h].iter().any(|&x| big(x) != 0) {
+            return None;
+        }
+        let n = byte_sum(s[0] + s[1] + s[2] + nines + h) as u32;
+        Some(Row {
+            s,
+            w26,
+            nines,
+            h,
+            any,
+            n,
+        })
+    }
+
+    /// The counts (for the kernels' slower paths).
+    #[inline]
+    pub fn counts(&self) -> Counts {
+        let mut c = [0u8; 34];
+        c[0..8].copy_from_slice(&self.s[0].to_le_bytes());
+        c[8] = self.nines as u8;
+        c[9..17].copy_from_slice(&self.s[1].to_le_bytes());
+        c[17] = (self.nines >> 8) as u8;
+        c[18..26].copy_from_slice(&self.s[2].to_le_bytes());
+        c[26..34].copy_from_slice(&self.w26.to_le_bytes());
+        c
+    }
+
+    /// Tiles in the row.
+    #[inline(always)]
+    pub fn tiles(&self) -> u32 {
+        self.n
+    }
+
+    /// Kinds held (bit k for count k > 0).
+    #[inline(always)]
+    fn presence(&self) -> u64 {
+        let nz = |x: u64| pack_bits((x | x >> 1 | x >> 2) & ONES);
+        let n9 = nz(self.nines);
+        nz(self.s[0])
+            | (n9 & 1) << 8
+            | nz(self.s[1]) << 9
+            | (n9 >> 1 & 1) << 17
+            | nz(self.s[2]) << 18
+            | (n9 >> 2 & 1) << 26
+            | nz(self.h) << 27
+    }
+}
+
+/// The plan of a row of `n` tiles plus `wildcards` (no melds), `None` when invalid.
+#[inline(always)]
+fn plan_of(n: u32, wildcards: u8) -> Option<Plan> {
+    // sets needed + 8 when complete, per hand size; 0xFF: not a hand
+    const PLAN: [u8; 16] = {
+        let mut t = [0xFF; 16];
+        let mut n = 0;
+        while n <= 14 {
+            t[n] = match n % 3 {
+                1 => (n / 3) as u8,
+                2 => (n / 3) as u8 | 8,
+                _ => 0xFF,
+            };
+            n += 1;
+        }
+        t
+    };
+    let n = n + u32::from(wildcards);
+    let e = PLAN[(n as usize).min(15)];
+    if e == 0xFF || wildcards > MAX_WILDCARDS {
+        return None;
+    }
+    Some(Plan {
+        sets: e & 7,
+        complete: e & 8 != 0,
+    })
+}
+
+/// Wildcard-free standard win check from the exact-decomposition flags: each suit's flags say
+/// whether it splits into sets (1) or sets and a pair (2) — 0 when neither, which the residue
+/// mod 3 implies — and the honours split iff every count is 0, 2 or 3; one pair in all.
+#[inline(always)]
+fn standard_exact(t: &Tables, r: &Row, idx: &[usize; 3]) -> bool {
+    let (f0, f1, f2) = (
+        tables::flags5(t, idx[0]),
+        tables::flags5(t, idx[1]),
+        tables::flags5(t, idx[2]),
+    );
+    let h = r.h;
+    let (b0, b1, b2) = (h & ONES, h >> 1 & ONES, h >> 2 & ONES);
+    let bad = (b0 & !b1) | b2; // a single or a quad
+    let twos = b1 & !b0;
+    let pairs = u64::from((f0 >> 1) + (f1 >> 1) + (f2 >> 1)) + byte_sum(twos);
+    (f0 != 0) & (f1 != 0) & (f2 != 0) & (bad == 0) & (pairs == 1)
+}
+
+const ORPHAN_MASK: u64 =
+    (1 << 0) | (1 << 8) | (1 << 9) | (1 << 17) | (1 << 18) | (1 << 26) | (0x7F << 27);
+const HONOR_MASK: u64 = 0x7F << 27;
+
+/// The nine kinds of each knitted assignment as bit masks.
+const KNITTED_MASKS: [u64; 6] = {
+    let mut out = [0u64; 6];
+    let mut k = 0;
+    while k < 6 {
+        let perm = KNITTED_PERMUTATIONS[k];
+        let mut suit = 0;
+        while suit < 3 {
+            let mut step = 0;
+            while step < 3 {
+                out[k] |= 1 << (suit * 9 + perm[suit] as usize + 3 * step);
+                step += 1;
+            }
+            suit += 1;
+        }
+        k += 1;
+    }
+    out
+};
+
+/// Wildcard-free win check of the special shapes, after the standard shape failed. Each shape is
+/// gated by a test on the row's words that rejects almost every other hand.
+#[cold]
+#[inline(never)]
+fn special_exact(r: Row, held: u64, sets: u8, shapes: Shapes) -> bool {
+    let full = sets == 4;
+    let (odd, pair, quad) = (
+        r.any & ONES != 0,
+        r.any >> 1 & ONES != 0,
+        r.any >> 2 & ONES != 0,
+    );
+    if full && shapes.seven_pairs && !odd && (shapes.seven_pairs_quads || !quad) {
+        return true;
+    }
+    let honors_all = (r.h | r.h >> 1 | r.h >> 2) & ONES == ONES >> 8;
+    if full && shapes.thirteen_orphans && honors_all && r.presence() == ORPHAN_MASK {
+        return true; // 14 tiles on exactly the 13 orphan kinds: one is doubled
+    }
+    if full && shapes.honors_knitted && !pair {
+        // 14 distinct kinds: the suited ones must fit one knitted assignment
+        let m = r.presence();
+        if KNITTED_MASKS.iter().any(|k| m & !HONOR_MASK & !k == 0) {
+            return true;
+        }
+    }
+    if sets >= 3 && shapes.knitted_straight {
+        // each suit must hold ranks 147, 258 or 369: bits 8 s (offset 0), 8 s + 1 (1) of `k01`, 8 s
+        // of `k2` (offset 2, rank 9 from `nines`)
+        let nines = (r.nines | r.nines >> 1 | r.nines >> 2) & 0x01_0101;
+        let k01 = held & held >> 3 & held >> 6;
+        let k2 = held >> 2 & held >> 5 & nines;
+        if (k01 | k01 >> 1 | k2) & 0x01_0101 != 0x01_0101 {
+            return false;
+        }
+        let offsets = |g: usize| (k01 >> (8 * g) & 3) | (k2 >> (8 * g) & 1) << 2;
+        let (k0, k1, k2) = (offsets(0), offsets(1), offsets(2));
+        for perm in KNITTED_PERMUTATIONS {
+            if (k0 >> perm[0]) & (k1 >> perm[1]) & (k2 >> perm[2]) & 1 == 0 {
+                continue;
+            }
+            let mut rest = r.counts();
+            for i in knitted_tiles(perm) {
+                rest[i] -= 1;
+            }
+            if analysis::is_standard_exact(&rest) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The plan of a loaded row (no melds), `None` when the size is not a hand.
+#[inline(always)]
+pub fn row_plan(r: &Row, wildcards: u8) -> Option<Plan> {
+    plan_of(r.n, wildcards)
+}
+
+/// Batch kernel of `is_winning` (no melds): `None` for an invalid row, else whether it is complete.
+#[inline(always)]
+pub fn win_row<R: RowSource + ?Sized>(
+    t: &Tables,
+    src: &R,
+    wildcards: u8,
+    shapes: Shapes,
+) -> Option<bool> {
+    let r = Row::load(src)?;
+    let p = plan_of(r.n, wildcards)?;
+    if !p.complete {
+        return Some(false);
+    }
+    if wildcards > 0 {
+        let c = r.counts();
+        return Some(analysis::is_winning_planned(&c, wildcards, p.sets, shapes));
+    }
+    // The early return is an unpredictable branch on a typical batch (half the rows complete), but
+    // computing the special shapes' gates on every row costs more than its mispredictions.
+    let su = suits(&r);
+    if shapes.standard && standard_exact(t, &r, &su.idx) {
+        return Some(true);
+    }
+    let special = shapes.seven_pairs
+        || shapes.thirteen_orphans
+        || shapes.honors_knitted
+        || shapes.knitted_straight;
+    Some(special && special_exact(r, su.held, p.sets, shapes))
+}
