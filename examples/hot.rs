@@ -234,6 +234,18 @@ fn kernel(name: &str) -> Option<Kernel> {
                 (N, out.iter().map(|&x| x as u64).sum())
             })
         }
+        "shanten/row" => {
+            let rows = rand13(N);
+            let t = hupai_core::tables::tables();
+            let mut out = vec![0i8; N];
+            Box::new(move || {
+                let shapes = black_box(all);
+                for (o, c) in out.iter_mut().zip(&rows) {
+                    *o = hupai_core::rows::shanten_row(t, c, 0, shapes).unwrap_or(0);
+                }
+                (N, out.iter().map(|&x| x as u64).sum())
+            })
+        }
         "shanten/single" => {
             let rows = rand13(N);
             Box::new(move || {
@@ -258,7 +270,8 @@ fn kernel(name: &str) -> Option<Kernel> {
     })
 }
 
-const NAMES: [&str; 9] = [
+const NAMES: [&str; 10] = [
+    "shanten/row",
     "win/row-std",
     "mcr/score",
     "mcr/decompose",

@@ -49,78 +49,86 @@ const fn pack_bits(x: u64) -> u64 {
     x.wrapping_mul(0x0102_0408_1020_4080) >> 56
 }
 
-/// Base-5 index of nine counts: the first eight as a word `w`, the ninth `c8` (SWAR; x86_64 uses
-/// SSE2 instead).
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn index5_word(w: u64, c8: u8) -> usize {
-    const M16: u64 = 0x00FF_00FF_00FF_00FF;
-    const M32: u64 = 0x0000_FFFF_0000_FFFF;
-    let p = (w & M16) + 5 * ((w >> 8) & M16);
-    let q = (p & M32) + 25 * ((p >> 16) & M32);
-    let r = (q & 0xFFFF_FFFF) + 625 * (q >> 32);
-    r as usize + 390_625 * c8 as usize
+/// What the kernels need of the three suits: the base-5 indices of ranks 1-4 (`lo`, < 625) and
+/// ranks 5-9 (`hi`, < 3125) — the suit's base-5 index is `lo + 625 hi` — and the ranks 1..8 held
+/// (bit `8 s + r - 1`; rank 9 is in [`Row::nines`]).
+struct Suits {
+    lo: [usize; 3],
+    hi: [usize; 3],
+    held: u64,
 }
 
-/// What the kernels need of the three suits: their base-5 indices and the ranks 1..8 held (bit
-/// `8 s + r - 1`; rank 9 is in [`Row::nines`]).
-struct Suits {
-    idx: [usize; 3],
-    held: u64,
+impl Suits {
+    #[inline(always)]
+    fn index5(&self, g: usize) -> usize {
+        self.lo[g] + 625 * self.hi[g]
+    }
 }
 
 #[inline(always)]
 fn suits(r: &Row) -> Suits {
     #[cfg(target_arch = "x86_64")]
-    let (idx, held) = {
-        // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature is always present.
-        let ([a, b, c], held) = unsafe { suits_sse2(r.s) };
-        ([a, b, c].map(|x| x as usize), held)
-    };
+    // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature is always present.
+    let (lo, hi, held) = unsafe { suits_sse2(r.s) };
     #[cfg(not(target_arch = "x86_64"))]
-    let (idx, held) = {
+    let (lo, hi, held) = {
+        let part = |w: u64| {
+            let p = (w & 0x00FF_00FF_00FF_00FF) + 5 * (w >> 8 & 0x00FF_00FF_00FF_00FF);
+            let q = (p & 0x0000_FFFF_0000_FFFF) + 25 * (p >> 16 & 0x0000_FFFF_0000_FFFF);
+            ((q & 0xFFFF_FFFF) as u32, (q >> 32) as u32)
+        };
         let nz = |x: u64| pack_bits((x | x >> 1 | x >> 2) & ONES);
+        let (a, b, c) = (part(r.s[0]), part(r.s[1]), part(r.s[2]));
         (
-            [0, 1, 2].map(|g| index5_word(r.s[g], 0)),
+            [a.0, b.0, c.0],
+            [a.1, b.1, c.1],
             nz(r.s[0]) | nz(r.s[1]) << 8 | nz(r.s[2]) << 16,
         )
     };
-    let nine = |g: u64| 390_625 * (r.nines >> (8 * g) & 0xFF) as usize;
+    let nine = |g: u64| 625 * (r.nines >> (8 * g) & 0xFF) as usize;
     Suits {
-        idx: [idx[0] + nine(0), idx[1] + nine(1), idx[2] + nine(2)],
+        lo: lo.map(|x| x as usize),
+        hi: [
+            hi[0] as usize + nine(0),
+            hi[1] as usize + nine(1),
+            hi[2] as usize + nine(2),
+        ],
         held,
     }
 }
 
-/// `Σ c_i 5^i` over the first eight counts of each suit word, all three at once (counts widened to
-/// 16 bits, `pmaddwd` with 1 5 25 125, packed back, `pmaddwd` with 1 1 625 625, halves added), and
+/// `Σ c_i 5^i` over ranks 1-4 and (`Σ c_i 5^(i-4)`) ranks 5-8 of each suit word, all three at once
+/// (counts widened to 16 bits, `pmaddwd` with 1 5 25 125, packed back, `pmaddwd` with ones), and
 /// the ranks held (`pcmpeqb` with zero).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse2")]
-fn suits_sse2(s: [u64; 3]) -> ([u32; 3], u64) {
+fn suits_sse2(s: [u64; 3]) -> ([u32; 3], [u32; 3], u64) {
     use std::arch::x86_64::*;
     let z = _mm_setzero_si128();
     let w1 = _mm_setr_epi16(1, 5, 25, 125, 1, 5, 25, 125);
-    let w2 = _mm_setr_epi16(1, 1, 625, 625, 1, 1, 625, 625);
+    let ones = _mm_set1_epi16(1);
     let ab = _mm_set_epi64x(s[1] as i64, s[0] as i64);
     let c = _mm_cvtsi64_si128(s[2] as i64);
     let a4 = _mm_madd_epi16(_mm_unpacklo_epi8(ab, z), w1);
     let b4 = _mm_madd_epi16(_mm_unpackhi_epi8(ab, z), w1);
     let c4 = _mm_madd_epi16(_mm_unpacklo_epi8(c, z), w1);
     // each lane ≤ 4·(25 + 125) = 600: the signed 16-bit pack is exact
-    let ab2 = _mm_madd_epi16(_mm_packs_epi32(a4, b4), w2);
-    let c2 = _mm_madd_epi16(_mm_packs_epi32(c4, c4), w2);
-    let ab1 = _mm_add_epi32(ab2, _mm_shuffle_epi32::<0b10_11_00_01>(ab2));
-    let c1 = _mm_add_epi32(c2, _mm_shuffle_epi32::<0b10_11_00_01>(c2));
+    let ab2 = _mm_madd_epi16(_mm_packs_epi32(a4, b4), ones); // lo a, hi a, lo b, hi b
+    let c2 = _mm_madd_epi16(_mm_packs_epi32(c4, c4), ones);
+    let lane = |v: __m128i, k: i32| -> u32 {
+        _mm_cvtsi128_si32(match k {
+            0 => v,
+            1 => _mm_shuffle_epi32::<1>(v),
+            2 => _mm_shuffle_epi32::<2>(v),
+            _ => _mm_shuffle_epi32::<3>(v),
+        }) as u32
+    };
     let empty_ab = _mm_movemask_epi8(_mm_cmpeq_epi8(ab, z)) as u32;
     let empty_c = _mm_movemask_epi8(_mm_cmpeq_epi8(c, z)) as u32;
     let held = !(empty_ab | empty_c << 16) & 0xFF_FFFF;
     (
-        [
-            _mm_cvtsi128_si32(ab1) as u32,
-            _mm_cvtsi128_si32(_mm_unpackhi_epi64(ab1, ab1)) as u32,
-            _mm_cvtsi128_si32(c1) as u32,
-        ],
+        [lane(ab2, 0), lane(ab2, 2), lane(c2, 0)],
+        [lane(ab2, 1), lane(ab2, 3), lane(c2, 1)],
         u64::from(held),
     )
 }
@@ -168,6 +176,37 @@ impl Row {
             any,
             n,
         })
+    }
+
+    /// A row of counts already known to be at most four each.
+    #[inline(always)]
+    pub fn of(c: &Counts) -> Row {
+        let s = [c.word(0), c.word(9), c.word(18)];
+        let w26 = c.word(26);
+        let nines = u64::from(c[8]) | u64::from(c[17]) << 8 | (w26 & 0xFF) << 16;
+        let h = w26 >> 8;
+        debug_assert!(c.iter().all(|&x| x <= 4));
+        Row {
+            s,
+            w26,
+            nines,
+            h,
+            any: s[0] | s[1] | s[2] | nines | h,
+            n: byte_sum(s[0] + s[1] + s[2] + nines + h) as u32,
+        }
+    }
+
+    /// Histogram key of the honours ([`tables::honor_key`]): kinds held once, twice, three and four
+    /// times, 3 bits each.
+    #[inline(always)]
+    fn honor_key(&self) -> usize {
+        let h = self.h;
+        let (b0, b1, b2) = (h & ONES, h >> 1 & ONES, h >> 2 & ONES);
+        let (once, twice, thrice) = (b0 & !b1, b1 & !b0, b0 & b1);
+        // per byte ≤ 9, so each byte sum stays below 64
+        let low = byte_sum(once | twice << 3);
+        let high = byte_sum(thrice | b2 << 3);
+        (low + 64 * high) as usize
     }
 
     /// The counts (for the kernels' slower paths).
@@ -236,11 +275,11 @@ fn plan_of(n: u32, wildcards: u8) -> Option<Plan> {
 /// whether it splits into sets (1) or sets and a pair (2) — 0 when neither, which the residue
 /// mod 3 implies — and the honours split iff every count is 0, 2 or 3; one pair in all.
 #[inline(always)]
-fn standard_exact(t: &Tables, r: &Row, idx: &[usize; 3]) -> bool {
+fn standard_exact(t: &Tables, r: &Row, su: &Suits) -> bool {
     let (f0, f1, f2) = (
-        tables::flags5(t, idx[0]),
-        tables::flags5(t, idx[1]),
-        tables::flags5(t, idx[2]),
+        tables::flags5(t, su.index5(0)),
+        tables::flags5(t, su.index5(1)),
+        tables::flags5(t, su.index5(2)),
     );
     let h = r.h;
     let (b0, b1, b2) = (h & ONES, h >> 1 & ONES, h >> 2 & ONES);
@@ -326,6 +365,149 @@ fn special_exact(r: Row, held: u64, sets: u8, shapes: Shapes) -> bool {
     false
 }
 
+/// Standard-shape distances of a row (`[m]`: `m` sets and a pair, `m` = 0..=4): the suits' classes
+/// by rank, the honours' by histogram, then three small pair and final tables.
+#[inline(always)]
+pub fn standard_distances<'t>(t: &'t Tables, r: &Row) -> &'t [u8; 8] {
+    let su = suits(r);
+    let class = |g: usize| t.suit_class[tables::rank_of(t, su.lo[g], su.hi[g])] as usize;
+    let ab = tables::ab_of(t, class(0), class(1));
+    let sh = tables::sh_of(t, class(2), t.honor_class[r.honor_key()] as usize);
+    tables::final_of(t, ab, sh)
+}
+
+/// What the special shapes' distances need, from byte sums over the row's words (no per-kind loop).
+struct Specials {
+    /// Kinds held, kinds held at least twice, Σ count / 2, Σ count % 2.
+    distinct: u8,
+    doubled: u8,
+    halves: u8,
+    odd: u8,
+    /// Terminal and honour kinds held, and whether one of them is held twice.
+    orphans: u8,
+    orphan_pair: bool,
+    /// Honour kinds held.
+    honors: u8,
+    /// `knit[s][o]`: ranks `o+1`, `o+4`, `o+7` of suit `s` held (0..=3).
+    knit: [[u8; 3]; 3],
+}
+
+impl Specials {
+    #[inline(always)]
+    fn of(r: &Row) -> Specials {
+        let words = [r.s[0], r.s[1], r.s[2], r.nines, r.h];
+        let nz = words.map(|w| (w | w >> 1 | w >> 2) & ONES);
+        let ge2 = words.map(|w| (w >> 1 | w >> 2) & ONES);
+        let sum = |x: [u64; 5]| byte_sum(x[0] + x[1] + x[2] + x[3] + x[4]) as u8;
+        let knit = [0, 1, 2].map(|g| {
+            let t = nz[g] + (nz[g] >> 24) + (nz[g] >> 48);
+            [
+                (t & 0xFF) as u8,
+                (t >> 8 & 0xFF) as u8,
+                (t >> 16 & 0xFF) as u8 + (nz[3] >> (8 * g) & 1) as u8,
+            ]
+        });
+        Specials {
+            distinct: sum(nz),
+            doubled: sum(ge2),
+            halves: sum(words.map(|w| w >> 1 & (ONES * 0x7F))),
+            odd: sum(words.map(|w| w & ONES)),
+            orphans: ((nz[0] & 1) + (nz[1] & 1) + (nz[2] & 1) + byte_sum(nz[3] + nz[4])) as u8,
+            orphan_pair: ((ge2[0] | ge2[1] | ge2[2]) & 1) | ge2[3] | ge2[4] != 0,
+            honors: byte_sum(nz[4]) as u8,
+            knit,
+        }
+    }
+
+    /// Knitted tiles held for each assignment of [`KNITTED_PERMUTATIONS`].
+    #[inline(always)]
+    fn knitted_held(&self) -> [u8; 6] {
+        KNITTED_PERMUTATIONS.map(|p| {
+            self.knit[0][p[0] as usize] + self.knit[1][p[1] as usize] + self.knit[2][p[2] as usize]
+        })
+    }
+
+    #[inline(always)]
+    fn seven_pairs(&self, quads: bool) -> u8 {
+        let (pairs, singles) = if quads {
+            (self.halves, self.odd)
+        } else {
+            (self.doubled, self.distinct - self.doubled)
+        };
+        let p = pairs.min(7);
+        (7 - p) + (7 - p).saturating_sub(singles)
+    }
+
+    #[inline(always)]
+    fn thirteen_orphans(&self) -> u8 {
+        14 - self.orphans - u8::from(self.orphan_pair)
+    }
+
+    #[inline(always)]
+    fn honors_knitted(&self, knitted: &[u8; 6]) -> u8 {
+        let best = knitted.iter().copied().max().unwrap_or(0);
+        14 - (best + self.honors).min(14)
+    }
+}
+
+/// The smallest distance over the allowed forms of a row needing `sets` sets (every count ≤ 4):
+/// the core of shanten (`shanten = max(0, distance − wildcards) − 1`).
+#[inline]
+pub fn min_distance(t: &Tables, r: &Row, sets: u8, shapes: Shapes) -> u8 {
+    let full = sets == 4;
+    let mut best = tables::INF * 2;
+    let mut rest_lb = 0;
+    if shapes.standard {
+        let f = standard_distances(t, r);
+        best = f[sets as usize];
+        if sets >= 3 {
+            rest_lb = f[sets as usize - 3];
+        }
+    }
+    let want_special =
+        full && (shapes.seven_pairs || shapes.thirteen_orphans || shapes.honors_knitted);
+    let want_ks = sets >= 3 && shapes.knitted_straight;
+    if !want_special && !want_ks {
+        return best;
+    }
+    let sp = Specials::of(r);
+    let knitted = sp.knitted_held();
+    if full {
+        if shapes.seven_pairs {
+            best = best.min(sp.seven_pairs(shapes.seven_pairs_quads));
+        }
+        if shapes.thirteen_orphans {
+            best = best.min(sp.thirteen_orphans());
+        }
+        if shapes.honors_knitted {
+            best = best.min(sp.honors_knitted(&knitted));
+        }
+    }
+    if want_ks && best > 0 {
+        // 组合龙: the missing knitted tiles plus the rest's distance to `sets − 3` sets and a pair
+        // (at least `rest_lb`: removing tiles never lowers a distance).
+        for (k, perm) in KNITTED_PERMUTATIONS.iter().enumerate() {
+            let missing = 9 - knitted[k];
+            if missing + rest_lb >= best {
+                continue;
+            }
+            best = best.min(missing + knitted_rest(t, r, *perm, sets - 3));
+        }
+    }
+    best
+}
+
+/// Standard distance of what is left after one copy of each held knitted tile of `perm`.
+#[cold]
+#[inline(never)]
+fn knitted_rest(t: &Tables, r: &Row, perm: [u8; 3], sets: u8) -> u8 {
+    let mut rest = r.counts();
+    for i in knitted_tiles(perm) {
+        rest[i] = rest[i].saturating_sub(1);
+    }
+    standard_distances(t, &Row::of(&rest))[sets as usize]
+}
+
 /// The plan of a loaded row (no melds), `None` when the size is not a hand.
 #[inline(always)]
 pub fn row_plan(r: &Row, wildcards: u8) -> Option<Plan> {
@@ -342,22 +524,38 @@ pub fn win_row<R: RowSource + ?Sized>(
 ) -> Option<bool> {
     let r = Row::load(src)?;
     let p = plan_of(r.n, wildcards)?;
-    if !p.complete {
-        return Some(false);
-    }
+    Some(p.complete && is_winning(t, &r, wildcards, p.sets, shapes))
+}
+
+/// Whether a complete (`3n+2`) row needing `sets` sets is a win.
+#[inline(always)]
+pub fn is_winning(t: &Tables, r: &Row, wildcards: u8, sets: u8, shapes: Shapes) -> bool {
     if wildcards > 0 {
-        let c = r.counts();
-        return Some(analysis::is_winning_planned(&c, wildcards, p.sets, shapes));
+        return min_distance(t, r, sets, shapes) <= wildcards;
     }
     // The early return is an unpredictable branch on a typical batch (half the rows complete), but
     // computing the special shapes' gates on every row costs more than its mispredictions.
-    let su = suits(&r);
-    if shapes.standard && standard_exact(t, &r, &su.idx) {
-        return Some(true);
+    let su = suits(r);
+    if shapes.standard && standard_exact(t, r, &su) {
+        return true;
     }
     let special = shapes.seven_pairs
         || shapes.thirteen_orphans
         || shapes.honors_knitted
         || shapes.knitted_straight;
-    Some(special && special_exact(r, su.held, p.sets, shapes))
+    special && special_exact(*r, su.held, sets, shapes)
+}
+
+/// Batch kernel of `shanten` (no melds): `None` for an invalid row or one no allowed shape fits.
+#[inline(always)]
+pub fn shanten_row<R: RowSource + ?Sized>(
+    t: &Tables,
+    src: &R,
+    wildcards: u8,
+    shapes: Shapes,
+) -> Option<i8> {
+    let r = Row::load(src)?;
+    let p = plan_of(r.n, wildcards).filter(|p| p.fits(shapes))?;
+    let d = min_distance(t, &r, p.sets, shapes);
+    Some(d.saturating_sub(wildcards) as i8 - 1)
 }
