@@ -228,6 +228,45 @@ impl Row {
         self.n
     }
 
+    /// Tiles per group (m, p, s, honours).
+    #[inline(always)]
+    pub fn group_sizes(&self) -> [u32; 4] {
+        let n = |w: u64| byte_sum(w) as u32;
+        [
+            n(self.s[0]) + (self.nines & 0xFF) as u32,
+            n(self.s[1]) + (self.nines >> 8 & 0xFF) as u32,
+            n(self.s[2]) + (self.nines >> 16 & 0xFF) as u32,
+            n(self.h),
+        ]
+    }
+
+    /// Base-5 index of each suit ([`tables::index5`]).
+    #[inline(always)]
+    pub fn suit_index5(&self) -> [usize; 3] {
+        let su = suits(self);
+        [su.index5(0), su.index5(1), su.index5(2)]
+    }
+
+    /// Kinds held (bit k for count k > 0).
+    #[inline(always)]
+    pub fn kinds_held(&self) -> u64 {
+        self.presence()
+    }
+
+    /// Kinds held four times.
+    #[inline(always)]
+    pub fn kinds_at_four(&self) -> u64 {
+        let four = |x: u64| pack_bits(x >> 2 & ONES);
+        let n9 = four(self.nines);
+        four(self.s[0])
+            | (n9 & 1) << 8
+            | four(self.s[1]) << 9
+            | (n9 >> 1 & 1) << 17
+            | four(self.s[2]) << 18
+            | (n9 >> 2 & 1) << 26
+            | four(self.h) << 27
+    }
+
     /// Kinds held (bit k for count k > 0).
     #[inline(always)]
     fn presence(&self) -> u64 {
