@@ -6,6 +6,7 @@
 
 use crate::error::{Error, Result};
 use crate::hand::{Meld, MeldKind};
+use crate::rows::Row;
 use crate::tables;
 use crate::tile::{Counts, N_KINDS, Tile};
 
@@ -352,7 +353,12 @@ pub fn decompose_into(
     out: &mut Readings,
 ) -> Result<()> {
     out.clear();
-    let n: usize = concealed.iter().map(|&c| c as usize).sum();
+    let Some(row) = Row::load(concealed) else {
+        return Err(Error::hand(
+            "more than four copies of a tile in the standing hand",
+        ));
+    };
+    let n = row.tiles() as usize;
     if n + 3 * melds.len() != 14 {
         return Err(Error::hand(format!(
             "a complete hand has {} standing tiles with {} meld(s), got {n}",
@@ -367,8 +373,10 @@ pub fn decompose_into(
     if shapes.standard {
         standard_readings(concealed, &declared, Form::Standard, None, out);
     }
+    let held = row.kinds_held();
     if melds.is_empty() {
-        if shapes.seven_pairs {
+        let quads_ok = shapes.seven_pairs_quads || !row.any_quad();
+        if shapes.seven_pairs && !row.any_odd() && quads_ok {
             if let Some(pairs) = seven_pairs(concealed, shapes.seven_pairs_quads) {
                 out.push(Reading {
                     form: Form::SevenPairs,
@@ -377,8 +385,11 @@ pub fn decompose_into(
                 });
             }
         }
-        if shapes.thirteen_orphans {
-            if let Some(pair) = thirteen_orphans(concealed) {
+        if shapes.thirteen_orphans && held == ORPHAN_MASK {
+            // 14 tiles on the 13 orphan kinds: exactly one is doubled
+            let pair = row.kinds_doubled().trailing_zeros();
+            if pair < N_KINDS as u32 {
+                let pair = Tile::new_unchecked(pair as u8);
                 out.push(Reading {
                     form: Form::ThirteenOrphans,
                     pair: Some(pair),
@@ -386,8 +397,12 @@ pub fn decompose_into(
                 });
             }
         }
-        if shapes.honors_knitted {
-            if let Some(perm) = honors_knitted(concealed) {
+        if shapes.honors_knitted && !row.any_doubled() {
+            // 14 distinct kinds: the suited ones must fit one knitted assignment
+            let perm = (0..KNITTED_PERMUTATIONS.len())
+                .find(|&k| held & !HONOR_MASK & !KNITTED_MASKS[k] == 0)
+                .map(|k| KNITTED_PERMUTATIONS[k]);
+            if let Some(perm) = perm {
                 out.push(Reading {
                     form: Form::HonorsKnitted,
                     knitted: Some(perm),
@@ -397,9 +412,9 @@ pub fn decompose_into(
         }
     }
     if shapes.knitted_straight && melds.len() <= 1 {
-        for perm in KNITTED_PERMUTATIONS {
-            let idx = knitted_tiles(perm);
-            if idx.iter().all(|&i| concealed[i] > 0) {
+        for (k, perm) in KNITTED_PERMUTATIONS.into_iter().enumerate() {
+            if held & KNITTED_MASKS[k] == KNITTED_MASKS[k] {
+                let idx = knitted_tiles(perm);
                 let mut c = *concealed;
                 for &i in &idx {
                     c[i] -= 1;
@@ -535,9 +550,9 @@ fn suit_search(
     let Some(i) = (from..9).find(|&i| v[i] > 0) else {
         if cur.pair.is_some() == need_pair {
             // the pair before or after a chow through the same tile reaches the same sets twice
-            let dup = out.items[..out.n]
-                .iter()
-                .any(|o| o.pair == cur.pair && o.sets[..o.n as usize] == cur.sets[..cur.n as usize]);
+            let dup = out.items[..out.n].iter().any(|o| {
+                o.pair == cur.pair && o.sets[..o.n as usize] == cur.sets[..cur.n as usize]
+            });
             if !dup {
                 match out.items.get_mut(out.n) {
                     Some(slot) => {
@@ -670,29 +685,29 @@ fn seven_pairs(c: &Counts, quads: bool) -> Option<PairList> {
     (pairs.len == 7).then_some(pairs)
 }
 
-fn thirteen_orphans(c: &Counts) -> Option<Tile> {
-    let mut pair = None;
-    for (i, &n) in c.iter().enumerate() {
-        let orphan = ORPHANS.contains(&i);
-        match (orphan, n) {
-            (_, 0) if !orphan => {}
-            (true, 1) => {}
-            (true, 2) if pair.is_none() => pair = Some(Tile::new_unchecked(i as u8)),
-            _ => return None,
-        }
-    }
-    pair
-}
+const ORPHAN_MASK: u64 =
+    (1 << 0) | (1 << 8) | (1 << 9) | (1 << 17) | (1 << 18) | (1 << 26) | (0x7F << 27);
+const HONOR_MASK: u64 = 0x7F << 27;
 
-fn honors_knitted(c: &Counts) -> Option<[u8; 3]> {
-    if c.iter().any(|&n| n > 1) {
-        return None;
+/// The nine kinds of each knitted assignment as bit masks.
+const KNITTED_MASKS: [u64; 6] = {
+    let mut out = [0u64; 6];
+    let mut k = 0;
+    while k < 6 {
+        let perm = KNITTED_PERMUTATIONS[k];
+        let mut suit = 0;
+        while suit < 3 {
+            let mut step = 0;
+            while step < 3 {
+                out[k] |= 1 << (suit * 9 + perm[suit] as usize + 3 * step);
+                step += 1;
+            }
+            suit += 1;
+        }
+        k += 1;
     }
-    KNITTED_PERMUTATIONS.into_iter().find(|&perm| {
-        let allowed = knitted_tiles(perm);
-        (0..27).all(|i| c[i] == 0 || allowed.contains(&i))
-    })
-}
+    out
+};
 
 #[cfg(test)]
 mod tests {
@@ -759,7 +774,9 @@ mod tests {
                 }
             }
             let melds: Vec<Meld> = (0..melds_n)
-                .map(|i| Meld::new(MeldKind::Pung, Tile::new_unchecked(27 + i as u8), false, 1).unwrap())
+                .map(|i| {
+                    Meld::new(MeldKind::Pung, Tile::new_unchecked(27 + i as u8), false, 1).unwrap()
+                })
                 .collect();
             let mut fast = Readings::default();
             let mut declared = SetList::EMPTY;

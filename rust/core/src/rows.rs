@@ -253,6 +253,34 @@ impl Row {
         self.presence()
     }
 
+    /// Some count is odd / at least 2 / 4.
+    #[inline(always)]
+    pub fn any_odd(&self) -> bool {
+        self.any & ONES != 0
+    }
+    #[inline(always)]
+    pub fn any_doubled(&self) -> bool {
+        self.any >> 1 & ONES != 0 || self.any >> 2 & ONES != 0
+    }
+    #[inline(always)]
+    pub fn any_quad(&self) -> bool {
+        self.any >> 2 & ONES != 0
+    }
+
+    /// Kinds held at least twice.
+    #[inline(always)]
+    pub fn kinds_doubled(&self) -> u64 {
+        let two = |x: u64| pack_bits((x >> 1 | x >> 2) & ONES);
+        let n9 = two(self.nines);
+        two(self.s[0])
+            | (n9 & 1) << 8
+            | two(self.s[1]) << 9
+            | (n9 >> 1 & 1) << 17
+            | two(self.s[2]) << 18
+            | (n9 >> 2 & 1) << 26
+            | two(self.h) << 27
+    }
+
     /// Kinds held four times.
     #[inline(always)]
     pub fn kinds_at_four(&self) -> u64 {

@@ -3,10 +3,10 @@
 
 use crate::decompose::{Form, Reading, Readings, Set, Shapes, decompose_into, knitted_tiles};
 use crate::error::{Error, Result};
-use crate::{rows, tables};
 use crate::hand::MeldKind;
 use crate::situation::{Blessing, Situation, WinType};
 use crate::tile::{Counts, N_KINDS, Tile};
+use crate::{rows, tables};
 
 use super::ids::*;
 use super::rules::{BlessingRule, McrRules};
@@ -170,6 +170,7 @@ fn formal_waits(standing: &Counts, seven_pairs: bool, limit: u32) -> u64 {
     let row = rows::Row::of(standing);
     let size = row.group_sizes();
     let index = row.suit_index5();
+    let held = row.kinds_held();
     let honors = &standing[27..N_KINDS];
     // Honours split into pungs (and the pair when `pair`) iff every count is 0 or 3, plus exactly
     // one 2 or 5 (3 + 2) with a pair.
@@ -187,56 +188,45 @@ fn formal_waits(standing: &Counts, seven_pairs: bool, limit: u32) -> u64 {
     // status of each untouched group: 0 = sets only, 2 = sets + pair, 1 = impossible
     let mut status = [1u8; 4];
     for g in 0..4 {
-        let (sets_only, with_pair) = match index.get(g) {
-            Some(&i) => {
-                let f = tables::flags5(t, i);
-                (f & 1 != 0, f & 2 != 0)
-            }
-            None => (honors_ok(None, false), honors_ok(None, true)),
-        };
-        status[g] = match size[g] % 3 {
-            0 if sets_only => 0,
-            2 if with_pair => 2,
+        status[g] = match (size[g] % 3, index.get(g)) {
+            (0, Some(&i)) if tables::flags5(t, i) & 1 != 0 => 0,
+            (2, Some(&i)) if tables::flags5(t, i) & 2 != 0 => 2,
+            (0, None) if honors_ok(None, false) => 0,
+            (2, None) if honors_ok(None, true) => 2,
             _ => 1,
         };
     }
+    let bad = status.iter().filter(|&&st| st == 1).count();
+    let pairs = status.iter().filter(|&&st| st == 2).count();
     let mut out = 0u64;
     let mut found = 0;
     for (g, &sz) in size.iter().enumerate() {
-        let (mut n_bad, mut n_pair) = (0, 0);
-        for (h, &st) in status.iter().enumerate() {
-            if h != g {
-                match st {
-                    0 => {}
-                    2 => n_pair += 1,
-                    _ => n_bad += 1,
-                }
-            }
-        }
+        // the other groups: none impossible, and the pair elsewhere iff this one does not take it
+        let own = status[g];
+        let (n_bad, n_pair) = (bad - usize::from(own == 1), pairs - usize::from(own == 2));
         let need_pair = match ((sz + 1) % 3, n_bad, n_pair) {
             (2, 0, 0) => true,
             (0, 0, 1) => false,
             _ => continue,
         };
-        let base = group_of(standing, g);
-        let width = if g == 3 { 7 } else { 9 };
-        for r in 0..width {
-            let near = base[r] > 0
-                || (g < 3
-                    && ((r >= 1 && base[r - 1] > 0)
-                        || (r >= 2 && base[r - 2] > 0)
-                        || (r <= 7 && base[r + 1] > 0)
-                        || (r <= 6 && base[r + 2] > 0)));
-            if !near {
-                continue;
-            }
+        // candidates: a held kind, or (suits) one within two ranks of a held one
+        let mut near = if g == 3 {
+            held >> 27 & 0x7F
+        } else {
+            let p = held >> (9 * g) & 0x1FF;
+            (p | p << 1 | p << 2 | p >> 1 | p >> 2) & 0x1FF
+        };
+        while near != 0 {
+            let r = near.trailing_zeros() as usize;
+            near &= near - 1;
             let ok = if g == 3 {
                 honors_ok(Some(r), need_pair)
-            } else if base[r] < 4 {
+            } else if standing[9 * g + r] < 4 {
                 let want = if need_pair { 2 } else { 1 };
                 tables::flags5(t, index[g] + tables::POW5[r]) & want != 0
             } else {
-                let mut c = base;
+                // a fifth copy: beyond the flags table
+                let mut c = group_of(standing, g);
                 c[r] += 1;
                 group_ok(&mut c, true, 0, need_pair)
             };
@@ -1229,12 +1219,18 @@ fn flags(s: &Situation, rules: &McrRules) -> Result<(WinType, bool)> {
     let win = s.win_tile;
     let melds = s.hand.melds();
     let in_standing = s.hand.counts()[win.idx()];
-    let mut in_melds = 0u8;
-    for m in melds {
-        let mut c = [0u8; N_KINDS];
-        m.add_to(&mut c);
-        in_melds += c[win.idx()];
-    }
+    let w = win.index();
+    let in_melds: u8 = melds
+        .iter()
+        .map(|m| {
+            let t = m.tile.index();
+            match m.kind {
+                MeldKind::Chow => u8::from(w >= t && w <= t + 2 && suit(w) == suit(t)),
+                MeldKind::Pung => 3 * u8::from(w == t),
+                MeldKind::Kong => 4 * u8::from(w == t),
+            }
+        })
+        .sum();
     let has_kong = melds.iter().any(|m| m.is_kong());
     let mut wt = match s.win_type {
         WinType::AfterKongDiscard => WinType::Discard,
@@ -1546,8 +1542,15 @@ mod tests {
         };
         for iter in 0..50_000 {
             let mut c = [0u8; N_KINDS];
-            let (base, kinds) = [(0, 34), (0, 9), (18, 9), (9, 18), (27, 7), (18, 16), (0, 27)]
-                [iter % 7];
+            let (base, kinds) = [
+                (0, 34),
+                (0, 9),
+                (18, 9),
+                (9, 18),
+                (27, 7),
+                (18, 16),
+                (0, 27),
+            ][iter % 7];
             let mut k = 0;
             while k < 14 {
                 let t = base + next(kinds) as usize;
