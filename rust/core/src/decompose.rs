@@ -464,11 +464,12 @@ fn standard_readings(
     // Honours: each kind is a pung (3) or the pair (2).
     let mut honor_sets = SetList::EMPTY;
     let mut pair = None;
-    for k in 27..N_KINDS {
-        match c[k] {
+    for (k, &x) in c.iter().enumerate().skip(27) {
+        let tile = Tile::new_unchecked(k as u8);
+        match x {
             0 => {}
-            2 if pair.is_none() => pair = Some(Tile::new_unchecked(k as u8)),
-            3 => honor_sets.push(Set::standing(MeldKind::Pung, Tile::new_unchecked(k as u8))),
+            2 if pair.is_none() => pair = Some(tile),
+            3 => honor_sets.push(Set::standing(MeldKind::Pung, tile)),
             _ => return,
         }
     }
