@@ -6,6 +6,7 @@ mod batch;
 mod compat;
 mod convert;
 mod errors;
+mod fastcall;
 mod flow;
 mod flow_wuhan;
 mod hand;
@@ -81,6 +82,6 @@ mod _core {
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.add("__version__", env!("CARGO_PKG_VERSION"))?;
         hupai_core::ensure_init();
-        Ok(())
+        crate::fastcall::install(m)
     }
 }
