@@ -496,7 +496,7 @@ fn standard_readings(
         let mut v = [0u8; 9];
         v.copy_from_slice(&c[9 * g..9 * g + 9]);
         let mut cur = SuitReading::default();
-        suit_search(t, &mut v, idx, 0, need_pair, &mut cur, sr);
+        suit_search(t, &mut v, idx, need_pair, &mut cur, sr);
         if sr.overflow {
             // Never happens (see `SuitReadings`); keep the answer exact anyway.
             let mut c = *c;
@@ -538,74 +538,90 @@ fn standard_readings(
 }
 
 /// The exhaustive search of [`standard`] within one suit (same branch order: pair, pung, chow at
-/// the lowest tile), taking only steps after which the rest still splits exactly.
+/// the lowest tile), taking only steps after which the rest still splits exactly: a step with a
+/// single possible choice is taken in place, the search only branches where readings differ.
 fn suit_search(
     t: &tables::Tables,
     v: &mut [u8; 9],
-    idx: usize,
-    from: usize,
+    mut idx: usize,
     need_pair: bool,
     cur: &mut SuitReading,
     out: &mut SuitReadings,
 ) {
-    let Some(i) = (from..9).find(|&i| v[i] > 0) else {
-        if cur.pair.is_some() == need_pair {
-            // the pair before or after a chow through the same tile reaches the same sets twice
-            let dup = out.items[..out.n].iter().any(|o| {
-                o.pair == cur.pair && o.sets[..o.n as usize] == cur.sets[..cur.n as usize]
-            });
-            if !dup {
-                match out.items.get_mut(out.n) {
-                    Some(slot) => {
-                        *slot = *cur;
-                        out.n += 1;
+    let pow = tables::POW5;
+    let saved = (*v, *cur);
+    loop {
+        let Some(i) = v.iter().position(|&x| x > 0) else {
+            if cur.pair.is_some() == need_pair {
+                // the pair before or after a chow through the same tile reaches the same sets twice
+                let dup = out.items[..out.n].iter().any(|o| {
+                    o.pair == cur.pair && o.sets[..o.n as usize] == cur.sets[..cur.n as usize]
+                });
+                if !dup {
+                    match out.items.get_mut(out.n) {
+                        Some(slot) => {
+                            *slot = *cur;
+                            out.n += 1;
+                        }
+                        None => out.overflow = true,
                     }
-                    None => out.overflow = true,
                 }
             }
-        }
-        return;
-    };
-    let pow = tables::POW5;
-    let open_pair = need_pair && cur.pair.is_none();
-    // flags the rest must have: 2 = sets and a pair, 1 = sets only
-    let rest = |pair_left: bool| if pair_left { 2 } else { 1 };
-    if open_pair && v[i] >= 2 {
-        let next = idx - 2 * pow[i];
-        if tables::flags5(t, next) & 1 != 0 {
+            break;
+        };
+        let open_pair = need_pair && cur.pair.is_none();
+        // flags the rest must have: 2 = sets and a pair, 1 = sets only
+        let rest = if open_pair { 2 } else { 1 };
+        let full = cur.n as usize >= 4;
+        let pair = open_pair && v[i] >= 2 && tables::flags5(t, idx - 2 * pow[i]) & 1 != 0;
+        let pung = !full && v[i] >= 3 && tables::flags5(t, idx - 3 * pow[i]) & rest != 0;
+        let chow = !full
+            && i <= 6
+            && v[i + 1] > 0
+            && v[i + 2] > 0
+            && tables::flags5(t, idx - pow[i] - pow[i + 1] - pow[i + 2]) & rest != 0;
+        let take_pair = |v: &mut [u8; 9], cur: &mut SuitReading| {
             v[i] -= 2;
             cur.pair = Some(i as u8);
-            suit_search(t, v, next, i, need_pair, cur, out);
-            cur.pair = None;
-            v[i] += 2;
-        }
-    }
-    if v[i] >= 3 && (cur.n as usize) < 4 {
-        let next = idx - 3 * pow[i];
-        if tables::flags5(t, next) & rest(open_pair) != 0 {
+            idx - 2 * pow[i]
+        };
+        let take_pung = |v: &mut [u8; 9], cur: &mut SuitReading| {
             v[i] -= 3;
             cur.sets[cur.n as usize] = (false, i as u8);
             cur.n += 1;
-            suit_search(t, v, next, i, need_pair, cur, out);
-            cur.n -= 1;
-            v[i] += 3;
-        }
-    }
-    if i <= 6 && v[i + 1] > 0 && v[i + 2] > 0 && (cur.n as usize) < 4 {
-        let next = idx - pow[i] - pow[i + 1] - pow[i + 2];
-        if tables::flags5(t, next) & rest(open_pair) != 0 {
+            idx - 3 * pow[i]
+        };
+        let take_chow = |v: &mut [u8; 9], cur: &mut SuitReading| {
             v[i] -= 1;
             v[i + 1] -= 1;
             v[i + 2] -= 1;
             cur.sets[cur.n as usize] = (true, i as u8);
             cur.n += 1;
-            suit_search(t, v, next, i, need_pair, cur, out);
-            cur.n -= 1;
-            v[i] += 1;
-            v[i + 1] += 1;
-            v[i + 2] += 1;
+            idx - pow[i] - pow[i + 1] - pow[i + 2]
+        };
+        match (pair, pung, chow) {
+            (true, false, false) => idx = take_pair(v, cur),
+            (false, true, false) => idx = take_pung(v, cur),
+            (false, false, true) => idx = take_chow(v, cur),
+            (false, false, false) => break, // the flags of the whole suit guarantee a way
+            _ => {
+                // several ways on: each on a copy, in the search's order
+                for (ok, take) in [
+                    (pair, &take_pair as &dyn Fn(&mut [u8; 9], &mut SuitReading) -> usize),
+                    (pung, &take_pung),
+                    (chow, &take_chow),
+                ] {
+                    if ok {
+                        let (mut v2, mut c2) = (*v, *cur);
+                        let next = take(&mut v2, &mut c2);
+                        suit_search(t, &mut v2, next, need_pair, &mut c2, out);
+                    }
+                }
+                break;
+            }
         }
     }
+    (*v, *cur) = saved;
 }
 
 /// Enumerate standard decompositions of `c` (sets + exactly one pair), always consuming the lowest

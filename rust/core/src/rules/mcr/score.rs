@@ -323,6 +323,12 @@ fn formal_waits_reference(standing: &Counts, seven_pairs: bool, limit: u32) -> u
     out
 }
 
+/// Exactly one bit set (no population count: this target may lack the instruction).
+#[inline]
+fn single_bit(x: u64) -> bool {
+    x != 0 && x & (x - 1) == 0
+}
+
 // ---------------------------------------------------------------------------------------------
 // per-situation context
 
@@ -351,7 +357,7 @@ impl Ctx<'_> {
         if let Some(u) = self.unique_wait {
             return u;
         }
-        let u = formal_waits(&self.pre, self.no_melds, 2).count_ones() == 1;
+        let u = single_bit(formal_waits(&self.pre, self.no_melds, 2));
         self.unique_wait = Some(u);
         u
     }
@@ -376,7 +382,10 @@ const REVERSIBLE: u64 = (0b1_1001_1111 << 9) | (0b1_1011_1010 << 18) | 1 << 33;
 fn whole_hand_fans(all: &Counts, kong_tiles: u64, f: &mut FanCounts) {
     let row = rows::Row::of(all);
     let m = row.kinds_held();
-    f[TILE_HOG] += (row.kinds_at_four() & !kong_tiles).count_ones() as u8;
+    let hogs = row.kinds_at_four() & !kong_tiles;
+    if hogs != 0 {
+        f[TILE_HOG] += hogs.count_ones() as u8;
+    }
     let num = m & NUMBERED;
     let nsuits = (0..3).filter(|s| num >> (9 * s) & 0x1FF != 0).count();
     let (winds, dragons) = (m & WINDS != 0, m & DRAGONS != 0);
@@ -1095,7 +1104,7 @@ fn knitted_wait_possible(ctx: &Ctx, d: &Reading) -> bool {
         return false;
     }
     rest[win] -= 1;
-    formal_waits(&rest, false, 2).count_ones() == 1
+    single_bit(formal_waits(&rest, false, 2))
 }
 
 /// Bit set of the fans with a non-zero count (sixteen counts at a time with SSE2, else eight).
