@@ -5,6 +5,7 @@
 //! cargo run --release --example hot -- list
 //! cargo run --release --example hot -- time mcr/score          # median ns per item
 //! valgrind --tool=callgrind --toggle-collect='*measure*' target/release/examples/hot count mcr/score 3
+//! python benches/callgrind.py                                   # all of them, into RESULTS.md
 //! ```
 //!
 //! `time NAME` prints the median of 15 timed runs (ns per item); `count NAME REPS` runs the kernel
@@ -16,8 +17,10 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use hupai_core::analysis::{self, is_winning_planned, map_rows, shanten_planned, waits_planned};
+use hupai_core::analysis::{self, row_plan, waits_planned};
+use hupai_core::decompose::{Readings, decompose_into};
 use hupai_core::preset::SwitchValue;
+use hupai_core::rows;
 use hupai_core::rules::mcr::{self, McrRules};
 use hupai_core::variant::Rules;
 use hupai_core::{Counts, Shapes, Situation, Variant, decompose, ensure_init};
@@ -149,8 +152,51 @@ type Kernel = Box<dyn FnMut() -> (usize, u64)>;
 
 const N: usize = 20_000;
 
+/// The kernels, with what each measures (the inputs of `benches/bench_analysis.py` and
+/// `benches/bench_mcr.py`, generated the same way).
+pub const KERNELS: [(&str, &str); 10] = [
+    (
+        "mcr/score",
+        "MCR score of one win: `rules::mcr::score` on the 1,000 gen-* cases (prebuilt Situation), result dropped",
+    ),
+    (
+        "mcr/readings",
+        "every reading of the same hands: `decompose_into` (stack, no allocation)",
+    ),
+    (
+        "mcr/decompose",
+        "the same through `decompose` (a Vec of Decomposition per hand)",
+    ),
+    (
+        "win/row",
+        "batch win-check kernel, every shape, per 14-tile row (half complete)",
+    ),
+    ("win/row-standard", "the same with Shapes.STANDARD"),
+    (
+        "win/single",
+        "`analysis::is_winning` (validation + plan + check), riichi shapes",
+    ),
+    (
+        "shanten/row",
+        "batch shanten kernel, every shape, per random 13-tile row",
+    ),
+    (
+        "shanten/single",
+        "`analysis::shanten` (validation + plan + distance), riichi shapes",
+    ),
+    (
+        "waits/row",
+        "waits of a 13-tile row (half ready), every shape: `row_plan` + `waits_planned`",
+    ),
+    (
+        "decompose/ambiguous",
+        "`decompose` of 111222333m456pEE (2 readings)",
+    ),
+];
+
 fn kernel(name: &str) -> Option<Kernel> {
     let all = Shapes::ALL;
+    let t = hupai_core::tables::tables();
     Some(match name {
         "mcr/score" => {
             let (sits, r) = mcr_cases();
@@ -162,7 +208,7 @@ fn kernel(name: &str) -> Option<Kernel> {
                 (sits.len(), acc)
             })
         }
-        "mcr/decompose" => {
+        "mcr/readings" | "mcr/decompose" => {
             let (sits, _) = mcr_cases();
             let hands: Vec<_> = sits
                 .iter()
@@ -172,44 +218,32 @@ fn kernel(name: &str) -> Option<Kernel> {
                     (c, s.hand.melds().to_vec())
                 })
                 .collect();
+            let vec_api = name == "mcr/decompose";
+            let mut out = Readings::default();
             Box::new(move || {
                 let mut acc = 0u64;
                 for (c, m) in &hands {
-                    acc += decompose(c, m, Shapes::MCR).map_or(0, |d| d.len() as u64);
+                    acc += if vec_api {
+                        decompose(c, m, Shapes::MCR).map_or(0, |d| d.len() as u64)
+                    } else {
+                        decompose_into(c, m, Shapes::MCR, &mut out).map_or(0, |_| out.len() as u64)
+                    };
                 }
                 (hands.len(), acc)
             })
         }
-        "win/batch" => {
+        "win/row" | "win/row-standard" => {
             let rows = win14(N);
             let mut out = vec![false; N];
+            let shapes = if name == "win/row" {
+                all
+            } else {
+                Shapes::STANDARD
+            };
             Box::new(move || {
-                map_rows(&rows, 0, false, &mut out, |c, p| {
-                    Some(p.complete && is_winning_planned(c, 0, p.sets, all))
-                });
-                (N, out.iter().filter(|&&x| x).count() as u64)
-            })
-        }
-        "win/row" => {
-            let rows = win14(N);
-            let t = hupai_core::tables::tables();
-            let mut out = vec![false; N];
-            Box::new(move || {
-                let shapes = black_box(all);
+                let shapes = black_box(shapes);
                 for (o, c) in out.iter_mut().zip(&rows) {
-                    *o = hupai_core::rows::win_row(t, c, 0, shapes).unwrap_or(false);
-                }
-                (N, out.iter().filter(|&&x| x).count() as u64)
-            })
-        }
-        "win/row-std" => {
-            let rows = win14(N);
-            let t = hupai_core::tables::tables();
-            let mut out = vec![false; N];
-            Box::new(move || {
-                let shapes = black_box(Shapes::STANDARD);
-                for (o, c) in out.iter_mut().zip(&rows) {
-                    *o = hupai_core::rows::win_row(t, c, 0, shapes).unwrap_or(false);
+                    *o = rows::win_row(t, c, 0, shapes).unwrap_or(false);
                 }
                 (N, out.iter().filter(|&&x| x).count() as u64)
             })
@@ -224,24 +258,13 @@ fn kernel(name: &str) -> Option<Kernel> {
                 (N, acc)
             })
         }
-        "shanten/batch" => {
-            let rows = rand13(N);
-            let mut out = vec![0i8; N];
-            Box::new(move || {
-                map_rows(&rows, 0, false, &mut out, |c, p| {
-                    p.fits(all).then(|| shanten_planned(c, 0, p.sets, all))
-                });
-                (N, out.iter().map(|&x| x as u64).sum())
-            })
-        }
         "shanten/row" => {
             let rows = rand13(N);
-            let t = hupai_core::tables::tables();
             let mut out = vec![0i8; N];
             Box::new(move || {
                 let shapes = black_box(all);
                 for (o, c) in out.iter_mut().zip(&rows) {
-                    *o = hupai_core::rows::shanten_row(t, c, 0, shapes).unwrap_or(0);
+                    *o = rows::shanten_row(t, c, 0, shapes).unwrap_or(0);
                 }
                 (N, out.iter().map(|&x| x as u64).sum())
             })
@@ -256,32 +279,33 @@ fn kernel(name: &str) -> Option<Kernel> {
                 (N, acc)
             })
         }
-        "waits/batch" => {
+        "waits/row" => {
             let rows = waits13(N);
             let mut out = vec![0u64; N];
             Box::new(move || {
-                map_rows(&rows, 0, false, &mut out, |c, p| {
-                    (!p.complete && p.fits(all)).then(|| waits_planned(c, 0, p.sets, all, None))
-                });
+                for (o, c) in out.iter_mut().zip(&rows) {
+                    *o = row_plan(c, 0)
+                        .filter(|p| !p.complete && p.fits(all))
+                        .map_or(0, |p| waits_planned(c, 0, p.sets, all, None));
+                }
                 (N, out.iter().fold(0, |a, &m| a ^ m))
+            })
+        }
+        "decompose/ambiguous" => {
+            let hand =
+                hupai_core::to_counts(&hupai_core::parse_tiles("111222333m456pEE").ok()?).ok()?;
+            Box::new(move || {
+                let mut acc = 0u64;
+                for _ in 0..1000 {
+                    acc +=
+                        decompose(black_box(&hand), &[], Shapes::ALL).map_or(0, |d| d.len()) as u64;
+                }
+                (1000, acc)
             })
         }
         _ => return None,
     })
 }
-
-const NAMES: [&str; 10] = [
-    "shanten/row",
-    "win/row-std",
-    "mcr/score",
-    "mcr/decompose",
-    "win/batch",
-    "win/row",
-    "win/single",
-    "shanten/batch",
-    "shanten/single",
-    "waits/batch",
-];
 
 #[inline(never)]
 fn measure(k: &mut Kernel, reps: usize) -> (usize, u64) {
@@ -299,8 +323,8 @@ fn main() {
     let usage = "usage: hot list | time NAME [RUNS] | count NAME REPS";
     let mode = args.first().map(String::as_str).unwrap_or("list");
     if mode == "list" {
-        for n in NAMES {
-            println!("{n}");
+        for (n, what) in KERNELS {
+            println!("{n}\t{what}");
         }
         return;
     }

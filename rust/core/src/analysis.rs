@@ -436,17 +436,29 @@ pub fn is_winning_planned(c: &Counts, wildcards: u8, sets: u8, shapes: Shapes) -
 
 /// Whether a hand is complete. A waiting (`3n+1`) hand is never complete.
 pub fn is_winning(c: &Counts, wildcards: u8, melds: usize, shapes: Shapes) -> Result<bool> {
-    check_counts(c)?;
-    let plan = Plan::new(c, wildcards, melds)?;
-    Ok(plan.complete && is_winning_planned(c, wildcards, plan.sets, shapes))
+    let r = checked_row(c)?;
+    let plan = Plan::from_len(r.tiles() as usize, wildcards, melds)?;
+    Ok(plan.complete && rows::is_winning(tables(), &r, wildcards, plan.sets, shapes))
+}
+
+/// The counts read once ([`rows::Row`]), or the error of [`check_counts`].
+#[inline]
+fn checked_row(c: &Counts) -> Result<rows::Row> {
+    match rows::Row::load(c) {
+        Some(r) => Ok(r),
+        None => check_counts(c).map(|()| rows::Row::of(c)),
+    }
 }
 
 /// Shanten (−1 complete, 0 ready) over the allowed forms.
 pub fn shanten(c: &Counts, wildcards: u8, melds: usize, shapes: Shapes) -> Result<i8> {
-    check_counts(c)?;
-    let plan = Plan::new(c, wildcards, melds)?;
+    let r = checked_row(c)?;
+    let plan = Plan::from_len(r.tiles() as usize, wildcards, melds)?;
     plan.check_fits(shapes)?;
-    Ok(shanten_of(min_distance(c, plan.sets, shapes), wildcards))
+    Ok(shanten_of(
+        rows::min_distance(tables(), &r, plan.sets, shapes),
+        wildcards,
+    ))
 }
 
 /// Shanten per form and their minimum.

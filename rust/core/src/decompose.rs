@@ -607,7 +607,10 @@ fn suit_search(
             _ => {
                 // several ways on: each on a copy, in the search's order
                 for (ok, take) in [
-                    (pair, &take_pair as &dyn Fn(&mut [u8; 9], &mut SuitReading) -> usize),
+                    (
+                        pair,
+                        &take_pair as &dyn Fn(&mut [u8; 9], &mut SuitReading) -> usize,
+                    ),
                     (pung, &take_pung),
                     (chow, &take_chow),
                 ] {

@@ -455,25 +455,29 @@ struct Specials {
     orphan_pair: bool,
     /// Honour kinds held.
     honors: u8,
-    /// `knit[s][o]`: ranks `o+1`, `o+4`, `o+7` of suit `s` held (0..=3).
+    /// `knit[s][o]`: ranks `o+1`, `o+4`, `o+7` of suit `s` held (0..=3); zero unless asked for.
     knit: [[u8; 3]; 3],
 }
 
 impl Specials {
     #[inline(always)]
-    fn of(r: &Row) -> Specials {
+    fn of(r: &Row, knitted: bool) -> Specials {
         let words = [r.s[0], r.s[1], r.s[2], r.nines, r.h];
         let nz = words.map(|w| (w | w >> 1 | w >> 2) & ONES);
         let ge2 = words.map(|w| (w >> 1 | w >> 2) & ONES);
         let sum = |x: [u64; 5]| byte_sum(x[0] + x[1] + x[2] + x[3] + x[4]) as u8;
-        let knit = [0, 1, 2].map(|g| {
-            let t = nz[g] + (nz[g] >> 24) + (nz[g] >> 48);
-            [
-                (t & 0xFF) as u8,
-                (t >> 8 & 0xFF) as u8,
-                (t >> 16 & 0xFF) as u8 + (nz[3] >> (8 * g) & 1) as u8,
-            ]
-        });
+        let knit = if knitted {
+            [0, 1, 2].map(|g| {
+                let t = nz[g] + (nz[g] >> 24) + (nz[g] >> 48);
+                [
+                    (t & 0xFF) as u8,
+                    (t >> 8 & 0xFF) as u8,
+                    (t >> 16 & 0xFF) as u8 + (nz[3] >> (8 * g) & 1) as u8,
+                ]
+            })
+        } else {
+            [[0; 3]; 3]
+        };
         Specials {
             distinct: sum(nz),
             doubled: sum(ge2),
@@ -537,7 +541,7 @@ pub fn min_distance(t: &Tables, r: &Row, sets: u8, shapes: Shapes) -> u8 {
     if !want_special && !want_ks {
         return best;
     }
-    let sp = Specials::of(r);
+    let sp = Specials::of(r, want_ks || full && shapes.honors_knitted);
     let knitted = sp.knitted_held();
     if full {
         if shapes.seven_pairs {
