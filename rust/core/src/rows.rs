@@ -107,7 +107,8 @@ fn suits_sse2(s: [u64; 3]) -> ([u32; 3], [u32; 3], u64) {
     let z = _mm_setzero_si128();
     let w1 = _mm_setr_epi16(1, 5, 25, 125, 1, 5, 25, 125);
     let ones = _mm_set1_epi16(1);
-    let ab = _mm_set_epi64x(s[1] as i64, s[0] as i64);
+    // built from the words in registers (a 16-byte load of two separate 8-byte stores would stall)
+    let ab = _mm_unpacklo_epi64(_mm_cvtsi64_si128(s[0] as i64), _mm_cvtsi64_si128(s[1] as i64));
     let c = _mm_cvtsi64_si128(s[2] as i64);
     let a4 = _mm_madd_epi16(_mm_unpacklo_epi8(ab, z), w1);
     let b4 = _mm_madd_epi16(_mm_unpackhi_epi8(ab, z), w1);
@@ -132,6 +133,9 @@ fn suits_sse2(s: [u64; 3]) -> ([u32; 3], [u32; 3], u64) {
         u64::from(held),
     )
 }
+
+/// What a row is made of: the suit words, the word of counts 26..34 and the packed nines.
+type Words = ([u64; 3], u64, u64);
 
 /// A row read once: the three suits (eight counts each, the ninth counts packed in `nines`) and
 /// the seven honours, as SWAR words.
@@ -176,6 +180,20 @@ impl Row {
             any,
             n,
         })
+    }
+
+    /// The row of its words (see [`Words`]).
+    #[inline(always)]
+    fn from_words((s, w26, nines): Words) -> Row {
+        let h = w26 >> 8;
+        Row {
+            s,
+            w26,
+            nines,
+            h,
+            any: s[0] | s[1] | s[2] | nines | h,
+            n: byte_sum(s[0] + s[1] + s[2] + nines + h) as u32,
+        }
     }
 
     /// A row of counts already known to be at most four each.
@@ -384,7 +402,8 @@ const KNITTED_MASKS: [u64; 6] = {
 /// gated by a test on the row's words that rejects almost every other hand.
 #[cold]
 #[inline(never)]
-fn special_exact(r: Row, held: u64, sets: u8, shapes: Shapes) -> bool {
+fn special_exact(words: Words, held: u64, sets: u8, shapes: Shapes) -> bool {
+    let r = &Row::from_words(words);
     let full = sets == 4;
     let (odd, pair, quad) = (
         r.any & ONES != 0,
@@ -593,16 +612,36 @@ pub fn win_row<R: RowSource + ?Sized>(
     wildcards: u8,
     shapes: Shapes,
 ) -> Option<bool> {
+    if wildcards > 0 {
+        return win_row_wild(t, src, wildcards, shapes);
+    }
+    let r = Row::load(src)?;
+    let p = plan_of(r.n, 0)?;
+    Some(p.complete && is_winning(t, &r, 0, p.sets, shapes))
+}
+
+/// [`win_row`] with wildcards (kept out of line: the wildcard-free loop stays in registers).
+#[inline(never)]
+fn win_row_wild<R: RowSource + ?Sized>(
+    t: &Tables,
+    src: &R,
+    wildcards: u8,
+    shapes: Shapes,
+) -> Option<bool> {
     let r = Row::load(src)?;
     let p = plan_of(r.n, wildcards)?;
-    Some(p.complete && is_winning(t, &r, wildcards, p.sets, shapes))
+    Some(p.complete && min_distance(t, &r, p.sets, shapes) <= wildcards)
 }
 
 /// Whether a complete (`3n+2`) row needing `sets` sets is a win.
 #[inline(always)]
 pub fn is_winning(t: &Tables, r: &Row, wildcards: u8, sets: u8, shapes: Shapes) -> bool {
+    // The row's words stay in registers here: the slower paths get them by value and rebuild the
+    // row (taking its address in this function would spill it to the stack, and reading the suit
+    // words back as one 16-byte vector from two 8-byte stores stalls the load).
+    let words = (r.s, r.w26, r.nines);
     if wildcards > 0 {
-        return min_distance(t, r, sets, shapes) <= wildcards;
+        return wild_winning(t, words, wildcards, sets, shapes);
     }
     // The early return is an unpredictable branch on a typical batch (half the rows complete), but
     // computing the special shapes' gates on every row costs more than its mispredictions.
@@ -614,7 +653,13 @@ pub fn is_winning(t: &Tables, r: &Row, wildcards: u8, sets: u8, shapes: Shapes) 
         || shapes.thirteen_orphans
         || shapes.honors_knitted
         || shapes.knitted_straight;
-    special && special_exact(*r, su.held, sets, shapes)
+    special && special_exact(words, su.held, sets, shapes)
+}
+
+/// [`is_winning`] with wildcards: the distance of the best form.
+#[inline(never)]
+fn wild_winning(t: &Tables, words: Words, wildcards: u8, sets: u8, shapes: Shapes) -> bool {
+    min_distance(t, &Row::from_words(words), sets, shapes) <= wildcards
 }
 
 /// Batch kernel of `shanten` (no melds): `None` for an invalid row or one no allowed shape fits.
