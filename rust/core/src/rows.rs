@@ -49,13 +49,11 @@ const fn pack_bits(x: u64) -> u64 {
     x.wrapping_mul(0x0102_0408_1020_4080) >> 56
 }
 
-/// What the kernels need of the three suits: the base-5 indices of ranks 1-4 (`lo`, < 625) and
-/// ranks 5-9 (`hi`, < 3125) — the suit's base-5 index is `lo + 625 hi` — and the ranks 1..8 held
-/// (bit `8 s + r - 1`; rank 9 is in [`Row::nines`]).
+/// What the distance kernels need of the three suits: the base-5 indices of ranks 1-4 (`lo`,
+/// < 625) and ranks 5-9 (`hi`, < 3125); the suit's base-5 index is `lo + 625 hi`.
 struct Suits {
     lo: [usize; 3],
     hi: [usize; 3],
-    held: u64,
 }
 
 impl Suits {
@@ -69,21 +67,16 @@ impl Suits {
 fn suits(r: &Row) -> Suits {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature is always present.
-    let (lo, hi, held) = unsafe { suits_sse2(r.s) };
+    let (lo, hi) = unsafe { suits_sse2(r.s) };
     #[cfg(not(target_arch = "x86_64"))]
-    let (lo, hi, held) = {
+    let (lo, hi) = {
         let part = |w: u64| {
             let p = (w & 0x00FF_00FF_00FF_00FF) + 5 * (w >> 8 & 0x00FF_00FF_00FF_00FF);
             let q = (p & 0x0000_FFFF_0000_FFFF) + 25 * (p >> 16 & 0x0000_FFFF_0000_FFFF);
             ((q & 0xFFFF_FFFF) as u32, (q >> 32) as u32)
         };
-        let nz = |x: u64| pack_bits((x | x >> 1 | x >> 2) & ONES);
         let (a, b, c) = (part(r.s[0]), part(r.s[1]), part(r.s[2]));
-        (
-            [a.0, b.0, c.0],
-            [a.1, b.1, c.1],
-            nz(r.s[0]) | nz(r.s[1]) << 8 | nz(r.s[2]) << 16,
-        )
+        ([a.0, b.0, c.0], [a.1, b.1, c.1])
     };
     let nine = |g: u64| 625 * (r.nines >> (8 * g) & 0xFF) as usize;
     Suits {
@@ -93,22 +86,85 @@ fn suits(r: &Row) -> Suits {
             hi[1] as usize + nine(1),
             hi[2] as usize + nine(2),
         ],
-        held,
     }
 }
 
-/// `Σ c_i 5^i` over ranks 1-4 and (`Σ c_i 5^(i-4)`) ranks 5-8 of each suit word, all three at once
-/// (counts widened to 16 bits, `pmaddwd` with 1 5 25 125, packed back, `pmaddwd` with ones), and
-/// the ranks held (`pcmpeqb` with zero).
+/// The base-5 index of each suit and the ranks 1..8 held (the win check needs no more).
+#[inline(always)]
+fn suit_index(r: &Row) -> ([usize; 3], u64) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature is always present.
+        let (low, held) = unsafe { suit_index_sse2(r.s) };
+        let nine = |g: u64| 390_625 * (r.nines >> (8 * g) & 0xFF) as usize;
+        (
+            [
+                low[0] as usize + nine(0),
+                low[1] as usize + nine(1),
+                low[2] as usize + nine(2),
+            ],
+            held,
+        )
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let su = suits(r);
+        let nz = |x: u64| pack_bits((x | x >> 1 | x >> 2) & ONES);
+        (
+            [su.index5(0), su.index5(1), su.index5(2)],
+            nz(r.s[0]) | nz(r.s[1]) << 8 | nz(r.s[2]) << 16,
+        )
+    }
+}
+
+/// `Σ c_i 5^i` over the first eight counts of each suit word, all three at once (`pmaddwd` with
+/// 1 5 25 125, packed back, `pmaddwd` with 1 1 625 625, halves added), and the ranks held.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse2")]
-fn suits_sse2(s: [u64; 3]) -> ([u32; 3], [u32; 3], u64) {
+fn suit_index_sse2(s: [u64; 3]) -> ([u32; 3], u64) {
+    use std::arch::x86_64::*;
+    let z = _mm_setzero_si128();
+    let w1 = _mm_setr_epi16(1, 5, 25, 125, 1, 5, 25, 125);
+    let w2 = _mm_setr_epi16(1, 1, 625, 625, 1, 1, 625, 625);
+    let ab = _mm_unpacklo_epi64(
+        _mm_cvtsi64_si128(s[0] as i64),
+        _mm_cvtsi64_si128(s[1] as i64),
+    );
+    let c = _mm_cvtsi64_si128(s[2] as i64);
+    let a4 = _mm_madd_epi16(_mm_unpacklo_epi8(ab, z), w1);
+    let b4 = _mm_madd_epi16(_mm_unpackhi_epi8(ab, z), w1);
+    let c4 = _mm_madd_epi16(_mm_unpacklo_epi8(c, z), w1);
+    let ab2 = _mm_madd_epi16(_mm_packs_epi32(a4, b4), w2);
+    let c2 = _mm_madd_epi16(_mm_packs_epi32(c4, c4), w2);
+    let ab1 = _mm_add_epi32(ab2, _mm_shuffle_epi32::<0b10_11_00_01>(ab2));
+    let c1 = _mm_add_epi32(c2, _mm_shuffle_epi32::<0b10_11_00_01>(c2));
+    let empty_ab = _mm_movemask_epi8(_mm_cmpeq_epi8(ab, z)) as u32;
+    let empty_c = _mm_movemask_epi8(_mm_cmpeq_epi8(c, z)) as u32;
+    let held = !(empty_ab | empty_c << 16) & 0xFF_FFFF;
+    (
+        [
+            _mm_cvtsi128_si32(ab1) as u32,
+            _mm_cvtsi128_si32(_mm_unpackhi_epi64(ab1, ab1)) as u32,
+            _mm_cvtsi128_si32(c1) as u32,
+        ],
+        u64::from(held),
+    )
+}
+
+/// `Σ c_i 5^i` over ranks 1-4 and (`Σ c_i 5^(i-4)`) ranks 5-8 of each suit word, all three at once
+/// (counts widened to 16 bits, `pmaddwd` with 1 5 25 125, packed back, `pmaddwd` with ones).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+fn suits_sse2(s: [u64; 3]) -> ([u32; 3], [u32; 3]) {
     use std::arch::x86_64::*;
     let z = _mm_setzero_si128();
     let w1 = _mm_setr_epi16(1, 5, 25, 125, 1, 5, 25, 125);
     let ones = _mm_set1_epi16(1);
     // built from the words in registers (a 16-byte load of two separate 8-byte stores would stall)
-    let ab = _mm_unpacklo_epi64(_mm_cvtsi64_si128(s[0] as i64), _mm_cvtsi64_si128(s[1] as i64));
+    let ab = _mm_unpacklo_epi64(
+        _mm_cvtsi64_si128(s[0] as i64),
+        _mm_cvtsi64_si128(s[1] as i64),
+    );
     let c = _mm_cvtsi64_si128(s[2] as i64);
     let a4 = _mm_madd_epi16(_mm_unpacklo_epi8(ab, z), w1);
     let b4 = _mm_madd_epi16(_mm_unpackhi_epi8(ab, z), w1);
@@ -124,13 +180,9 @@ fn suits_sse2(s: [u64; 3]) -> ([u32; 3], [u32; 3], u64) {
             _ => _mm_shuffle_epi32::<3>(v),
         }) as u32
     };
-    let empty_ab = _mm_movemask_epi8(_mm_cmpeq_epi8(ab, z)) as u32;
-    let empty_c = _mm_movemask_epi8(_mm_cmpeq_epi8(c, z)) as u32;
-    let held = !(empty_ab | empty_c << 16) & 0xFF_FFFF;
     (
         [lane(ab2, 0), lane(ab2, 2), lane(c2, 0)],
         [lane(ab2, 1), lane(ab2, 3), lane(c2, 1)],
-        u64::from(held),
     )
 }
 
@@ -360,11 +412,11 @@ fn plan_of(n: u32, wildcards: u8) -> Option<Plan> {
 /// whether it splits into sets (1) or sets and a pair (2) — 0 when neither, which the residue
 /// mod 3 implies — and the honours split iff every count is 0, 2 or 3; one pair in all.
 #[inline(always)]
-fn standard_exact(t: &Tables, r: &Row, su: &Suits) -> bool {
+fn standard_exact(t: &Tables, r: &Row, idx: &[usize; 3]) -> bool {
     let (f0, f1, f2) = (
-        tables::flags5(t, su.index5(0)),
-        tables::flags5(t, su.index5(1)),
-        tables::flags5(t, su.index5(2)),
+        tables::flags5(t, idx[0]),
+        tables::flags5(t, idx[1]),
+        tables::flags5(t, idx[2]),
     );
     let h = r.h;
     let (b0, b1, b2) = (h & ONES, h >> 1 & ONES, h >> 2 & ONES);
@@ -645,15 +697,15 @@ pub fn is_winning(t: &Tables, r: &Row, wildcards: u8, sets: u8, shapes: Shapes) 
     }
     // The early return is an unpredictable branch on a typical batch (half the rows complete), but
     // computing the special shapes' gates on every row costs more than its mispredictions.
-    let su = suits(r);
-    if shapes.standard && standard_exact(t, r, &su) {
+    let (idx, held) = suit_index(r);
+    if shapes.standard && standard_exact(t, r, &idx) {
         return true;
     }
     let special = shapes.seven_pairs
         || shapes.thirteen_orphans
         || shapes.honors_knitted
         || shapes.knitted_straight;
-    special && special_exact(words, su.held, sets, shapes)
+    special && special_exact(words, held, sets, shapes)
 }
 
 /// [`is_winning`] with wildcards: the distance of the best form.
