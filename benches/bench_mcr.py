@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     n = len(cases)
     # the reference repairs inconsistent flags; so does this variant (same inputs for both sides)
     variant = hupai.Variant("mcr", flag_policy="repair")
-    sits = [hupai.Situation.from_dict(c) for c in cases]
+    sits = [hupai.Situation.from_dict({k: c[k] for k in ("hand", "situation") if k in c}) for c in cases]
     raw = []
     for c in cases:
         i = c["pymahjonggb"]["input"]

@@ -3,7 +3,6 @@
 
 use hupai_core::preset::SwitchValue;
 use hupai_core::rules::mcr;
-use hupai_core::variant::Rules;
 use hupai_core::{Situation, Variant};
 use std::time::Instant;
 fn main() {
@@ -19,11 +18,15 @@ fn main() {
     let sits: Vec<Situation> = text
         .lines()
         .filter(|l| l.contains("\"gen-"))
-        .map(|l| Situation::from_json(l).unwrap())
+        .map(|l| {
+            let c: serde_json::Value = serde_json::from_str(l).unwrap();
+            let core = serde_json::json!({"hand": c["hand"], "situation": c["situation"]});
+            Situation::from_case(&core).unwrap()
+        })
         .collect();
     let v =
         Variant::with_options("mcr", [("flag_policy", SwitchValue::Str("repair".into()))]).unwrap();
-    let Rules::Mcr(r) = v.rules() else { panic!() };
+    let r = hupai_core::rules::mcr::rules_of(&v).unwrap();
     let reps: usize = std::env::var("REPS")
         .ok()
         .and_then(|v| v.parse().ok())

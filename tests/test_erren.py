@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import hupai
+from tests.preset_helpers import ids, settle
 
 
 def case(concealed: str, win: str, win_type: str = "self_draw", melds: list[dict[str, Any]] | None = None,
@@ -18,12 +19,12 @@ def case(concealed: str, win: str, win_type: str = "self_draw", melds: list[dict
             "situation": {"win_type": win_type, **sit}}
 
 
-def score(c: dict[str, Any], v: Any = "erren") -> hupai.PatternScore:
+def score(c: dict[str, Any], v: Any = "erren") -> hupai.Score:
     return hupai.score(c, variant=v)
 
 
-def pats(r: hupai.PatternScore) -> dict[str, int]:
-    return {p["id"]: p["value"] * p["count"] for p in r.patterns}
+def pats(r: hupai.Score) -> dict[str, int]:
+    return {p.id: p.value * p.count for p in r.fans}
 
 
 def test_listed_and_data() -> None:
@@ -36,8 +37,8 @@ def test_listed_and_data() -> None:
 def test_example_1_small_hand() -> None:
     r = score(case("234m456m678p2245s", "3s", flowers=1, dealer=True))
     assert pats(r) == {"MEN_QING": 1, "MEN_QING_ZI_MO": 1, "DUAN_YAO_JIU": 1, "PING_HE": 1, "HUA_PAI": 1}
-    assert r.capped_value == 5
-    s = hupai.settle_hand({"seats": ["W", "O"], "dealer": "W",
+    assert r.total == 5
+    s = settle({"seats": ["W", "O"], "dealer": "W",
                            "wins": [{"winner": "W", **case("234m456m678p2245s", "3s", flowers=1, dealer=True)}]},
                           "erren")
     assert s.balances == {"W": 5, "O": -5}
@@ -47,17 +48,17 @@ def test_example_2_capped_at_13() -> None:
     r = score(case("1122335678999m", "4m", flowers=2, ready_declared=True))
     assert pats(r) == {"QING_YI_SE": 5, "YI_QI_TONG_GUAN": 2, "YI_BEI_KOU": 2, "PING_HE": 1, "MEN_QING": 1,
                        "MEN_QING_ZI_MO": 1, "MEN_QING_BAO_TING": 1, "HUA_PAI": 2}
-    assert r.value == 15 and r.capped_value == 13 and r.per_payer == 13
+    assert r.raw_total == 15 and r.total == 13 and r.per_payer == 13
     # cap switch
     assert score(case("1122335678999m", "4m", flowers=2, ready_declared=True),
-                 hupai.Variant("erren", cap_points=20)).capped_value == 15
+                 hupai.Variant("erren", cap_points=20)).total == 15
 
 
 def test_example_3_yakuman_does_not_combine() -> None:
     c = case("55m123sCCCFF", "F", "discard", [{"type": "pon", "tiles": ["P", "P", "P"]}], flowers=1)
     r = score(c)
-    assert r.ids == ["DA_SAN_YUAN"] and r.capped_value == 13 and r.details["yakuman"]
-    s = hupai.settle_hand({"seats": ["W", "D"], "dealer": "D", "wins": [{"winner": "W", "discarder": "D", **c}]},
+    assert ids(r) == ["DA_SAN_YUAN"] and r.total == 13 and r.extras["yakuman"]
+    s = settle({"seats": ["W", "D"], "dealer": "D", "wins": [{"winner": "W", "discarder": "D", **c}]},
                           "erren")
     assert s.balances == {"W": 13, "D": -13}
 
@@ -66,15 +67,15 @@ def test_example_4_haidi_phase() -> None:
     c = case("123m678m456s9s", "9s", "self_draw", [{"type": "chi", "tiles": ["3p", "4p", "5p"]}],
              after_exhaustion=True)
     r = score(c)
-    assert pats(r) == {"HAI_DI_LAO_YUE": 1} and r.capped_value == 1
+    assert pats(r) == {"HAI_DI_LAO_YUE": 1} and r.total == 1
     # 流局 with no win: nothing paid
-    assert hupai.settle_hand({"seats": ["W", "O"]}, "erren").balances == {"W": 0, "O": 0}
+    assert settle({"seats": ["W", "O"]}, "erren").balances == {"W": 0, "O": 0}
 
 
 def test_several_yakuman_still_13() -> None:
     # 字一色 + 大四喜 + 四暗刻
     r = score(case("EEESSSWWWNNNC", "C"))
-    assert {"ZI_YI_SE", "DA_SI_XI", "SI_AN_KE"} <= set(r.ids) and r.capped_value == 13
+    assert {"ZI_YI_SE", "DA_SI_XI", "SI_AN_KE"} <= set(ids(r)) and r.total == 13
 
 
 @pytest.mark.parametrize(("concealed", "win", "wt", "yk"), [
@@ -91,43 +92,43 @@ def test_yakuman_hands(concealed: str, win: str, wt: str, yk: str | None) -> Non
         assert yk is None
         return
     if yk is not None:
-        assert yk in r.ids and r.capped_value == 13
+        assert yk in ids(r) and r.total == 13
 
 
 def test_lu_yi_se_loose_needs_no_structure() -> None:
     r = score(case("223446888sFFFF", "6s", "discard"))
-    assert r.ids == ["LU_YI_SE"] and r.details["form"] == "green_loose"
+    assert ids(r) == ["LU_YI_SE"] and r.decomposition is None  # 绿一色 乱牌: no reading
     with pytest.raises(hupai.InvalidHandError):
         score(case("223446888sFFFF", "5s", "discard"))
 
 
 def test_long_qi_dui_only_when_the_win_completes_the_quad() -> None:
-    assert "LONG_QI_DUI" in score(case("111m3344p5566s77s", "1m")).ids
+    assert "LONG_QI_DUI" in ids(score(case("111m3344p5566s77s", "1m")))
     r = score(case("1111m3344p5566s7s", "7s"))
-    assert "QI_DUI_ZI" in r.ids and "LONG_QI_DUI" not in r.ids
+    assert "QI_DUI_ZI" in ids(r) and "LONG_QI_DUI" not in ids(r)
 
 
 def test_tian_ting_replaces_bao_ting_and_tui_dao_hu() -> None:
     r = score(case("234m456m678p2245s", "3s", ready_first_turn=True))
-    assert "TIAN_TING" in r.ids and "MEN_QING_BAO_TING" not in r.ids
+    assert "TIAN_TING" in ids(r) and "MEN_QING_BAO_TING" not in ids(r)
     # an open hand with nothing: 推倒胡 1
     r = score(case("123m789p45s99s", "3s", "discard", [{"type": "pon", "tiles": ["E", "E", "E"]}]))
-    assert r.ids == ["TUI_DAO_HU"] and r.capped_value == 1
+    assert ids(r) == ["TUI_DAO_HU"] and r.total == 1
     # 花牌 alone: scores the 花牌 count, no 推倒胡 (Q7)
     r = score(case("123m789p45s99s", "3s", "discard", [{"type": "pon", "tiles": ["E", "E", "E"]}], flowers=2))
-    assert r.ids == ["HUA_PAI"] and r.capped_value == 2
+    assert ids(r) == ["HUA_PAI"] and r.total == 2
 
 
 def test_rob_kong_counts_as_self_draw() -> None:
     r = score(case("234m456m678p2245s", "3s", "rob_kong"))
-    assert "MEN_QING_ZI_MO" in r.ids
+    assert "MEN_QING_ZI_MO" in ids(r)
     r = score(case("234m456m678p2245s", "3s", "rob_kong"), hupai.Variant("erren", qiang_gang_as_zimo=False))
-    assert "MEN_QING_ZI_MO" not in r.ids
+    assert "MEN_QING_ZI_MO" not in ids(r)
 
 
 def test_san_an_ke_not_completed_by_discard() -> None:
-    assert "SAN_AN_KE" in score(case("111m222p333s456m7s", "7s")).ids
-    assert "SAN_AN_KE" not in score(case("111m222p33s456m77s", "3s", "discard")).ids
+    assert "SAN_AN_KE" in ids(score(case("111m222p333s456m7s", "7s")))
+    assert "SAN_AN_KE" not in ids(score(case("111m222p33s456m77s", "3s", "discard")))
 
 
 def test_typed_errors() -> None:
@@ -138,7 +139,7 @@ def test_typed_errors() -> None:
     with pytest.raises(hupai.InvalidHandError, match="dealer"):
         score(case("234m456m678p2245s", "3s", blessing="heavenly"))
     with pytest.raises(hupai.SettlementError, match="2 players"):
-        hupai.settle_hand({"seats": ["A", "B", "C"]}, "erren")
+        settle({"seats": ["A", "B", "C"]}, "erren")
     with pytest.raises(hupai.RuleConfigError):
         hupai.Variant("erren", cap_points=0)
     with pytest.raises(hupai.RuleConfigError):
@@ -160,6 +161,6 @@ def test_suit_permutation_invariance_and_zero_sum(p: tuple[str, str, str], hw: t
     c0 = case(hw[0], hw[1])
     c1 = {"hand": {"concealed": [_perm(t, p) for t in c0["hand"]["concealed"]], "win_tile": _perm(hw[1], p),
                    "melds": []}, "situation": c0["situation"]}
-    assert score(c0).capped_value == score(c1).capped_value
-    s = hupai.settle_hand({"seats": ["A", "B"], "wins": [{"winner": "A", **c1}]}, "erren")
+    assert score(c0).total == score(c1).total
+    s = settle({"seats": ["A", "B"], "wins": [{"winner": "A", **c1}]}, "erren")
     assert sum(s.balances.values()) == 0

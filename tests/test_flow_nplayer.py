@@ -198,7 +198,7 @@ def test_si_gui_scope(scope: str, an: tuple[int, list[str]], ming: tuple[int, li
          "situation": {"self_drawn": True}},
         v,
     )
-    assert (a.multiplier, [f["id"] for f in a.fans if f["id"].endswith("SI_GUI")]) == an
+    assert (a.total, [f.id for f in a.fans if f.id.endswith("SI_GUI")]) == an
     # An exposed 555s pung whose 4th copy already stands in the hand.
     b = hupai.kawuxing.score(
         {"hand": {"concealed": ["5s", "6s", "7s", "2p", "3p", "4p", "8p", "8p", "9p", "9p"],
@@ -206,7 +206,7 @@ def test_si_gui_scope(scope: str, an: tuple[int, list[str]], ming: tuple[int, li
          "situation": {"self_drawn": True, "liangdao": True}},
         v,
     )
-    assert (b.multiplier, [f["id"] for f in b.fans if f["id"].endswith("SI_GUI")]) == ming
+    assert (b.total, [f.id for f in b.fans if f.id.endswith("SI_GUI")]) == ming
     with pytest.raises(hupai.RuleConfigError):
         hupai.Variant.load("kawuxing").with_options(si_gui_scope="some")
 

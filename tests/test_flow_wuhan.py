@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 import hupai
+from tests.preset_helpers import ids, settle
 from hupai._core import wuhan_flow_claims, wuhan_laizi
 from hupai.game import Action, GreedyBot, Match, RandomBot, Table, arrange_wall, replay
 from hupai.game.actions import CHOW, DISCARD, PASS, PIZI_KONG, PUNG, WIN
@@ -222,7 +223,7 @@ REC_XIAO = {"seats": ["A", "B", "C", "D"], "dealer": "A", "wins": [{"winner": "B
 
 
 def bal(rec: dict[str, Any], **sw: Any) -> dict[str, int]:
-    return hupai.settle_hand(rec, hupai.Variant("wuhan", **sw) if sw else "wuhan").balances
+    return settle(rec, hupai.Variant("wuhan", **sw) if sw else "wuhan").balances
 
 
 def test_switch_discard_payers() -> None:
@@ -238,7 +239,7 @@ def test_switch_discard_payers() -> None:
 
 def test_switch_pizi_set() -> None:
     ppf = case("333m666pF", "F", "discard", [pon("9p"), pon("1s")], "9m")
-    assert hupai.score(ppf, variant="wuhan").ids == ["PENG_PENG_HU"]
+    assert ids(hupai.score(ppf, variant="wuhan")) == ["PENG_PENG_HU"]
     with pytest.raises(hupai.InvalidHandError, match="痞子"):
         hupai.score(ppf, variant=hupai.Variant("wuhan", pizi_set="hongzhong_facai"))
     # at the table 发 becomes a 痞子杠 instead of a discard
@@ -280,10 +281,10 @@ def test_switch_big_hands_qi_xiao_dui() -> None:
     with pytest.raises(hupai.InvalidHandError, match="开口"):
         hupai.score(qd, variant="wuhan")
     r = hupai.score(qd, variant=hupai.Variant("wuhan", big_hands="extended"))
-    assert r.ids == ["QI_XIAO_DUI"] and r.value == 10 and r.details["ying_hu"] is True
+    assert ids(r) == ["QI_XIAO_DUI"] and r.raw_total == 10 and r.extras["ying_hu"] is True
     # the 癞子 (1m, indicator 9m) pairs with anything: 软胡
     soft = case("1m2m3p3p5s5s7m7mEESS9p", "9p", "self_draw", [], "9m")
     r = hupai.score(soft, variant=hupai.Variant("wuhan", big_hands="extended"))
-    assert r.ids == ["QI_XIAO_DUI"] and r.details["ying_hu"] is False
+    assert ids(r) == ["QI_XIAO_DUI"] and r.extras["ying_hu"] is False
     with pytest.raises(hupai.RuleConfigError):
         hupai.Variant("wuhan", big_hands="all")

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import hupai
-from tests.preset_helpers import balances, hand, tiles
+from tests.preset_helpers import balances, hand, ids, settle, tiles
 from hupai import hebei
 
 SEATS = ["A", "W", "B", "C"]
@@ -26,38 +26,38 @@ def test_listed() -> None:
 def test_example1_ping_hu_and_kong_settlement() -> None:
     s = hand("234m678m345s7p", "7p", [{"type": "kong_open", "tile": "9p", "offer": 2}])
     r = hupai.score(s, variant="hebei")
-    assert isinstance(r, hupai.VariantScore) and r.multiplier == 3
-    led = hebei.settle({"seats": SEATS, "dealer": "A", "win": {"winner": "W", "discarder": "B", **s},
-                        "kongs": [{"owner": "W", "type": "open", "feeder": "B"}, {"owner": "C", "type": "concealed"}]})
+    assert isinstance(r, hupai.Score) and r.total == 3
+    led = settle({"seats": SEATS, "dealer": "A", "win": {"winner": "W", "discarder": "B", **s},
+                        "kongs": [{"owner": "W", "type": "open", "feeder": "B"}, {"owner": "C", "type": "concealed"}]}, "hebei")
     assert balances(led) == {"A": -2, "W": 4, "B": -8, "C": 6}
 
 
 def test_example2_qi_dui_self_draw() -> None:
     s = hand("1133m5577p22sEEF", "F", self_drawn=True)
-    assert [f["id"] for f in hebei.score(s).fans] == ["QI_DUI"]
-    led = hebei.settle({"seats": SEATS, "dealer": "A", "win": {"winner": "W", **s}})
+    assert ids(hebei.score(s)) == ["QI_DUI"]
+    led = settle({"seats": SEATS, "dealer": "A", "win": {"winner": "W", **s}}, "hebei")
     assert balances(led) == {"A": -9, "W": 27, "B": -9, "C": -9}
 
 
 def test_example3_gang_shang_kai_hua_floor() -> None:
     s = hand("123m567p789p6m", "6m", [{"type": "kong_concealed", "tile": "4s"}], win_type="kong_replacement")
     r = hebei.score(s)
-    assert [f["id"] for f in r.fans] == ["PING_HU", "GANG_SHANG_KAI_HUA"] and r.multiplier == 4
-    led = hebei.settle({"seats": SEATS, "dealer": "A", "win": {"winner": "W", **s},
-                        "kongs": [{"owner": "W", "type": "concealed"}]})
+    assert ids(r) == ["PING_HU", "GANG_SHANG_KAI_HUA"] and r.total == 4
+    led = settle({"seats": SEATS, "dealer": "A", "win": {"winner": "W", **s},
+                        "kongs": [{"owner": "W", "type": "concealed"}]}, "hebei")
     assert balances(led) == {"A": -6, "W": 18, "B": -6, "C": -6}
 
 
 def test_draw_no_payments_and_switches() -> None:
     draw = {"seats": SEATS, "dealer": "A", "kongs": [{"owner": "C", "type": "concealed"}]}
-    assert balances(hebei.settle(draw)) == dict.fromkeys(SEATS, 0)
+    assert balances(settle(draw, "hebei")) == dict.fromkeys(SEATS, 0)
     inst = hupai.Variant("hebei", kong_payment="instant")
-    assert balances(hebei.settle(draw, inst)) == {"A": -2, "W": -2, "B": -2, "C": 6}
+    assert balances(settle(draw, inst)) == {"A": -2, "W": -2, "B": -2, "C": 6}
     s = hand("234m678m345s7p", "7p", [{"type": "kong_open", "tile": "9p", "offer": 2}])
     win = {"seats": SEATS, "dealer": "A", "win": {"winner": "W", "discarder": "B", **s}}
-    assert balances(hebei.settle(win, hupai.Variant("hebei", discard_payers="all_three")))["W"] == 9
-    assert balances(hebei.settle(win, hupai.Variant("hebei", discard_payers="da_bao"))) == {"A": 0, "W": 9, "B": -9, "C": 0}
-    assert balances(hebei.settle(win, hupai.Variant("hebei", discard_payers="da_bao", dealer_factor="double")))["B"] == -12
+    assert balances(settle(win, hupai.Variant("hebei", discard_payers="all_three")))["W"] == 9
+    assert balances(settle(win, hupai.Variant("hebei", discard_payers="da_bao"))) == {"A": 0, "W": 9, "B": -9, "C": 0}
+    assert balances(settle(win, hupai.Variant("hebei", discard_payers="da_bao", dealer_factor="double")))["B"] == -12
 
 
 def test_sxtdh_reference_cases(shared: Path) -> None:
@@ -75,14 +75,14 @@ def test_sxtdh_reference_cases(shared: Path) -> None:
              "situation": {"self_drawn": sd}}
         r = hebei.score(s)
         exp = c["expected"]
-        assert r.multiplier == exp.get("points", exp.get("points_each")), c["id"]
-        assert [f["value"] for f in r.fans] == [f["value"] for f in exp["fans"]], c["id"]
+        assert r.total == exp.get("points", exp.get("points_each")), c["id"]
+        assert [f.value for f in r.fans] == [x["value"] for x in exp["fans"]], c["id"]
         if "payments" in exp:
             win: dict[str, Any] = {"winner": "W", **s}
             seats = ["A", "B", "C", "W"] if sd else ["discarder", "B", "C", "W"]
             if not sd:
                 win["discarder"] = "discarder"
-            got = {k: v for k, v in balances(hebei.settle({"seats": seats, "dealer": "A" if sd else "B", "win": win})).items() if v}
+            got = {k: v for k, v in balances(settle({"seats": seats, "dealer": "A" if sd else "B", "win": win}, "hebei")).items() if v}
             assert got == exp["payments"], c["id"]
 
 
@@ -100,7 +100,7 @@ def test_errors() -> None:
         {"seats": SEATS, "win": {"winner": "W", "discarder": "W", **hand("123m456p789s78s99s", "9s")}},
     ):
         with pytest.raises(hupai.SettlementError):
-            hebei.settle(bad)
+            settle(bad, "hebei")
 
 
 PERM = {"m": "s", "p": "m", "s": "p"}
@@ -118,9 +118,9 @@ def test_suit_permutation_and_zero_sum(concealed: str, self_drawn: bool, winner:
     for w in [str(x) for x in hupai.waits(ts)]:
         a = {"hand": {"concealed": ts, "win_tile": w}, "situation": {"self_drawn": self_drawn}}
         b = {"hand": {"concealed": [_perm(t) for t in ts], "win_tile": _perm(w)}, "situation": a["situation"]}
-        assert hebei.score(a).multiplier == hebei.score(b).multiplier
+        assert hebei.score(a).total == hebei.score(b).total
         win: dict[str, Any] = {"winner": winner, **a}
         if not self_drawn:
             win["discarder"] = next(x for x in SEATS if x != winner)
-        led = hebei.settle({"seats": SEATS, "dealer": "A", "win": win, "kongs": [{"owner": "B", "type": "added"}]})
-        assert sum(led["balances"].values()) == 0
+        led = settle({"seats": SEATS, "dealer": "A", "win": win, "kongs": [{"owner": "B", "type": "added"}]}, "hebei")
+        assert sum(led.balances.values()) == 0

@@ -10,14 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import hupai
-from tests.preset_helpers import balances, hand, tiles
+from tests.preset_helpers import balances, hand, ids, settle, tiles
 from hupai import hebei_draft4
 
 SEATS = ["D", "W", "A", "B"]
-
-
-def ids(r: hupai.VariantScore) -> list[str]:
-    return [f["id"] for f in r.fans]
 
 
 def test_listed() -> None:
@@ -28,21 +24,21 @@ def test_listed() -> None:
 def test_example1_zhuo_wu_kui_dian_zhuang() -> None:
     s = hand("123m46m789p234s55s", "5m")
     r = hupai.score(s, variant="hebei_draft4")
-    assert isinstance(r, hupai.VariantScore)
-    assert ids(r) == ["MEN_QING", "ZHUO_WU_KUI"] and r.multiplier == 4
-    led = hebei_draft4.settle(
+    assert isinstance(r, hupai.Score)
+    assert ids(r) == ["MEN_QING", "ZHUO_WU_KUI"] and r.extras["multiplier"] == 4
+    led = settle(
         {"seats": SEATS, "dealer": "D", "win": {"winner": "W", "discarder": "D", **s},
          "kongs": [{"owner": "A", "type": "open", "feeder": "W"}]}
-    )
+    , "hebei_draft4")
     assert balances(led) == {"D": -160, "W": 160, "A": 0, "B": 0}
 
 
 def test_example2_dealer_self_draw_capped_640() -> None:
     s = hand("345m666m777m9m", "9m", [{"type": "kong_concealed", "tile": "2m"}], self_drawn=True)
     r = hebei_draft4.score(s)
-    assert ids(r) == ["MEN_QING", "QING_YI_SE"] and r.multiplier == 64
-    led = hebei_draft4.settle({"seats": SEATS, "dealer": "D", "win": {"winner": "D", **s},
-                               "kongs": [{"owner": "D", "type": "concealed"}]})
+    assert ids(r) == ["MEN_QING", "QING_YI_SE"] and r.extras["multiplier"] == 64
+    led = settle({"seats": SEATS, "dealer": "D", "win": {"winner": "D", **s},
+                               "kongs": [{"owner": "D", "type": "concealed"}]}, "hebei_draft4")
     assert balances(led) == {"D": 1980, "W": -660, "A": -660, "B": -660}
 
 
@@ -50,10 +46,10 @@ def test_example3_floor_gen_zhuang_open_kong() -> None:
     s = hand("555m888m2s", "2s", [{"type": "kong_open", "tile": "7p", "offer": 2}, {"type": "pon", "tile": "3s", "offer": 3}],
              self_drawn=True)
     assert ids(hebei_draft4.score(s)) == ["DUI_DUI_HE"]
-    led = hebei_draft4.settle({"seats": ["D", "W", "X", "Y"], "dealer": "D", "floor": 1, "gen_zhuang": True,
-                               "win": {"winner": "W", **s}, "kongs": [{"owner": "W", "type": "open", "feeder": "X"}]})
+    led = settle({"seats": ["D", "W", "X", "Y"], "dealer": "D", "table": {"floor": 1, "gen_zhuang": True},
+                               "win": {"winner": "W", **s}, "kongs": [{"owner": "W", "type": "open", "feeder": "X"}]}, "hebei_draft4")
     assert balances(led) == {"D": -110, "W": 180, "X": -40, "Y": -30}
-    assert [e["kind"] for e in led["events"]] == ["FOLLOW_DEALER", "WIN", "KONG_DEFERRED"]
+    assert [e["kind"] for e in led.events] == ["FOLLOW_DEALER", "WIN", "KONG_DEFERRED"]
 
 
 def test_example4_men_qing_required_for_discard_wins() -> None:
@@ -67,28 +63,28 @@ def test_example4_men_qing_required_for_discard_wins() -> None:
         hebei_draft4.score(rob)
     mq = hand("123m456p789s78s99s", "9s")
     assert ids(hebei_draft4.score(mq)) == ["MEN_QING"]
-    led = hebei_draft4.settle({"seats": SEATS, "dealer": "D", "win": {"winner": "W", "discarder": "A", **mq}})
+    led = settle({"seats": SEATS, "dealer": "D", "win": {"winner": "W", "discarder": "A", **mq}}, "hebei_draft4")
     assert balances(led) == {"D": 0, "W": 40, "A": -40, "B": 0}
 
 
 def test_payment_table_and_caps() -> None:
     # 平摸 (40: dealer 20, others 10) with 门清 + self-draw → ×2.
     s = hand("123m456p789s78s99s", "9s", self_drawn=True)
-    led = hebei_draft4.settle({"seats": SEATS, "dealer": "D", "win": {"winner": "W", **s}})
+    led = settle({"seats": SEATS, "dealer": "D", "win": {"winner": "W", **s}}, "hebei_draft4")
     assert balances(led) == {"D": -40, "W": 80, "A": -20, "B": -20}
     # 庄点 30; 6番 cap applied to the dealer too: 豪华七对子 + 清一色 + 门清 = 11 → 6 → 30 × 64 → 640.
     big = hand("1122334455667m", "7m")
-    assert hebei_draft4.score(big).multiplier == 64
-    led = hebei_draft4.settle({"seats": SEATS, "dealer": "D", "win": {"winner": "D", "discarder": "A", **big}})
+    assert hebei_draft4.score(big).extras["multiplier"] == 64
+    led = settle({"seats": SEATS, "dealer": "D", "win": {"winner": "D", "discarder": "A", **big}}, "hebei_draft4")
     assert balances(led)["A"] == -640
     # 上楼 floors ×2 each, capped before the floor by default.
-    led = hebei_draft4.settle({"seats": SEATS, "dealer": "D", "floor": 2, "win": {"winner": "D", "discarder": "A", **big}})
+    led = settle({"seats": SEATS, "dealer": "D", "table": {"floor": 2}, "win": {"winner": "D", "discarder": "A", **big}}, "hebei_draft4")
     assert balances(led)["A"] == -2560
     v = hupai.Variant("hebei_draft4", cap_before_floor=False)
-    led = hebei_draft4.settle({"seats": SEATS, "dealer": "D", "floor": 2, "win": {"winner": "D", "discarder": "A", **big}}, v)
+    led = settle({"seats": SEATS, "dealer": "D", "table": {"floor": 2}, "win": {"winner": "D", "discarder": "A", **big}}, v)
     assert balances(led)["A"] == -640
     # 荒牌: kongs are not paid.
-    led = hebei_draft4.settle({"seats": SEATS, "dealer": "D", "kongs": [{"owner": "A", "type": "concealed"}]})
+    led = settle({"seats": SEATS, "dealer": "D", "kongs": [{"owner": "A", "type": "concealed"}]}, "hebei_draft4")
     assert balances(led) == {s: 0 for s in SEATS}
 
 
@@ -105,11 +101,11 @@ def test_errors() -> None:
     for bad in (
         {"seats": SEATS[:3], "dealer": "D"},
         {"seats": SEATS, "dealer": "Z"},
-        {"seats": SEATS, "dealer": "D", "floor": 3},
+        {"seats": SEATS, "dealer": "D", "table": {"floor": 3}},
         {"seats": SEATS, "dealer": "D", "win": {"winner": "W", **hand("123m456p789s78s99s", "9s")}},
     ):
         with pytest.raises(hupai.SettlementError):
-            hebei_draft4.settle(bad)
+            settle(bad, "hebei_draft4")
 
 
 PERM = {"m": "p", "p": "s", "s": "m"}
@@ -127,9 +123,9 @@ def test_zero_sum_and_suit_permutation(concealed: str, self_drawn: bool, winner:
         ra = hebei_draft4.score(s)
         if "5m" not in ts and not w.endswith("m"):
             rb = hebei_draft4.score(p)
-            assert ra.to_dict()["fan_total"] == rb.to_dict()["fan_total"]
+            assert ra.raw_total == rb.raw_total
         win: dict[str, Any] = {"winner": winner, **s}
         if not self_drawn:
             win["discarder"] = next(x for x in SEATS if x != winner)
-        led = hebei_draft4.settle({"seats": SEATS, "dealer": "D", "floor": floor, "win": win})
-        assert sum(led["balances"].values()) == 0 and led["balances"][winner] > 0
+        led = settle({"seats": SEATS, "dealer": "D", "table": {"floor": floor}, "win": win}, "hebei_draft4")
+        assert sum(led.balances.values()) == 0 and led.balances[winner] > 0

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import hupai
-from tests.preset_helpers import balances
+from tests.preset_helpers import balances, flat_case, ids
 from hupai import kawuxing
 
 
@@ -23,10 +23,6 @@ def sit(concealed: str, win: str, melds: list[dict[str, Any]] | None = None, **f
 
 def waiting(concealed: str) -> dict[str, Any]:
     return {"melds": [], "concealed": [str(t) for t in hupai.parse_tiles(concealed)]}
-
-
-def ids(r: hupai.VariantScore) -> list[str]:
-    return [f["id"] for f in r.fans]
 
 
 def win(s: dict[str, Any], winner: str, **extra: Any) -> dict[str, Any]:
@@ -41,8 +37,8 @@ def test_listed_by_variants() -> None:
 def test_example1_liangdao_self_draw_mai_ma() -> None:
     s = sit("46s123p789pCCCFF", "5s", self_drawn=True, liangdao=True)
     r = hupai.score(s, variant="kawuxing")
-    assert isinstance(r, hupai.VariantScore)
-    assert ids(r) == ["KA_WU_XING", "LIANG_DAO"] and r.multiplier == 4
+    assert isinstance(r, hupai.Score)
+    assert ids(r) == ["KA_WU_XING", "LIANG_DAO"] and r.total == 4
     led = kawuxing.settle(["A", "B", "W"], [win(s, "W", mai_ma="7p")])
     assert balances(led) == {"A": -11, "B": -11, "W": 22}
 
@@ -52,7 +48,7 @@ def test_example2_dui_liang_bao(cap: int, c_pays: int) -> None:
     v = hupai.Variant("kawuxing", cap=cap)
     s = sit("1123355667799s", "2s", liangdao=True)
     r = kawuxing.score(s, v)
-    assert ids(r) == ["QI_DUI", "QING_YI_SE", "LIANG_DAO"] and r.raw_multiplier == 32
+    assert ids(r) == ["QI_DUI", "QING_YI_SE", "LIANG_DAO"] and r.raw_total == 32
     led = kawuxing.settle(["A", "B", "C"], [win(s, "A", discarder="C", liangdao=["C"])], v)
     assert balances(led) == {"A": c_pays, "B": 0, "C": -c_pays}
 
@@ -72,7 +68,7 @@ def test_example3_kong_chain_and_gang_shang_kai_hua() -> None:
     ]
     led = kawuxing.settle(["A", "B", "W"], events)
     assert balances(led) == {"A": -20, "B": -18, "W": 38}
-    assert [e["deltas"]["W"] for e in led["events"]] == [2, 8, 28]
+    assert [e["deltas"]["W"] for e in led.events] == [2, 8, 28]
 
 
 def test_example4_draw_k3_chajiao_and_k1() -> None:
@@ -108,12 +104,12 @@ def test_reference_cases(shared: Path) -> None:
     assert len(cases) == 3
     for c in cases:
         v = hupai.Variant("kawuxing", **c["options"])
-        r = kawuxing.score(c, v)
+        r = kawuxing.score(flat_case(c), v)
         exp = c["expected"]
-        assert r.multiplier == exp["multiplier"], c["id"]
-        assert sorted(f["value"] for f in r.fans) == sorted(f["value"] for f in exp["fans"]), c["id"]
+        assert r.total == exp["multiplier"], c["id"]
+        assert sorted(f.value for f in r.fans) == sorted(x["value"] for x in exp["fans"]), c["id"]
         if "payments" in exp:
-            s = kawuxing.from_case(c)
+            s = flat_case(c)
             if s["situation"].get("self_drawn") or s["situation"].get("win_type") == "self_draw":
                 led = kawuxing.settle(["A", "B", "W"], [win(s, "W")], v)
                 assert balances(led) == exp["payments"], c["id"]
@@ -128,19 +124,19 @@ def test_minimum_two_fan_and_k6() -> None:
     with pytest.raises(hupai.InvalidHandError, match="起胡"):
         kawuxing.score(pi)
     k6 = hupai.Variant("kawuxing", min_multiplier="discard_only")
-    assert kawuxing.score(pi, k6).multiplier == 1
+    assert kawuxing.score(pi, k6).total == 1
     with pytest.raises(hupai.InvalidHandError):
         kawuxing.score(sit("123p456p789p12s99s", "3s"), k6)
-    assert kawuxing.score(sit("123p456p789p12s99s", "3s"), hupai.Variant("kawuxing", min_multiplier="none")).multiplier == 1
+    assert kawuxing.score(sit("123p456p789p12s99s", "3s"), hupai.Variant("kawuxing", min_multiplier="none")).total == 1
 
 
 def test_multiplicative_and_cap() -> None:
     nocap = hupai.Variant("kawuxing", cap=0)
     s = sit("111s333s555s777s9s", "9s", self_drawn=True, liangdao=True)
     r = kawuxing.score(s, nocap)
-    assert ids(r) == ["PENG_PENG_HU", "QING_YI_SE", "LIANG_DAO"] and r.multiplier == 16
-    assert kawuxing.score(s).multiplier == 8
-    assert kawuxing.score(s, hupai.Variant("kawuxing", cap=32)).multiplier == 16
+    assert ids(r) == ["PENG_PENG_HU", "QING_YI_SE", "LIANG_DAO"] and r.total == 16
+    assert kawuxing.score(s).total == 8
+    assert kawuxing.score(s, hupai.Variant("kawuxing", cap=32)).total == 16
 
 
 def test_liangdao_bao_hu_and_kong_money_not_doubled() -> None:
@@ -160,10 +156,10 @@ def test_liangdao_bao_hu_and_kong_money_not_doubled() -> None:
 def test_kong_chain_doubling() -> None:
     chain = [{"kind": "kong", "owner": "W", "type": "added", "chain": n} for n in (1, 2, 3)]
     led = kawuxing.settle(["A", "B", "W"], chain)
-    assert [e["deltas"]["W"] for e in led["events"]] == [2, 4, 8]
+    assert [e["deltas"]["W"] for e in led.events] == [2, 4, 8]
     k6 = hupai.Variant("kawuxing", kong_chain_cap="k6")
     led = kawuxing.settle(["A", "B", "W"], chain, k6)
-    assert [e["deltas"]["W"] for e in led["events"]] == [2, 4, 4]
+    assert [e["deltas"]["W"] for e in led.events] == [2, 4, 4]
 
 
 def test_piao_and_mai_ma_switches() -> None:
@@ -208,8 +204,8 @@ def test_config_and_settlement_errors() -> None:
         hupai.Variant("kawuxing", cap=1)
     with pytest.raises(hupai.RuleConfigError):
         hupai.Variant("kawuxing", qidui_quads="huge")
-    with pytest.raises(hupai.RuleConfigError):
-        kawuxing.score(sit("46s123p789pCCCFF", "5s"), "sichuan")
+    with pytest.raises(hupai.InvalidHandError, match="liangdao"):  # a flag sichuan does not read
+        kawuxing.score(sit("46s123p789pCCCFF", "5s", liangdao=True), "sichuan")
     for events in (
         [{"kind": "kong", "owner": "Z", "type": "added"}],
         [{"kind": "kong", "owner": "W", "type": "open"}],
@@ -245,8 +241,8 @@ def test_suit_swap_invariance_and_zero_sum(concealed: str, self_drawn: bool, lia
                 kawuxing.score(b)
             continue
         rb = kawuxing.score(b)
-        assert ids(ra) == ids(rb) and ra.multiplier == rb.multiplier
+        assert ids(ra) == ids(rb) and ra.total == rb.total
         ev = win(a, "W") if self_drawn else win(a, "W", discarder="A")
         led = kawuxing.settle(["A", "B", "W"], [{"kind": "kong", "owner": "B", "type": "concealed"}, ev])
-        assert sum(led["balances"].values()) == 0
-        assert led["events"][-1]["deltas"]["W"] > 0
+        assert sum(led.balances.values()) == 0
+        assert led.events[-1]["deltas"]["W"] > 0

@@ -37,19 +37,19 @@ def test_situation_forms_agree() -> None:
 
 def test_result_object() -> None:
     r = hupai.score(hupai.Situation.parse("1p1p1p2p3p4p5p6p7p8p9p9p9p+2p"), hupai.Variant.load("mcr"))
-    assert r.total == 92 and r.form == "nine_gates"
+    assert r.total == 92 and r.unit == "fan" and r.variant == "mcr"
     f = r.fans[0]
-    assert (f.id, f.zh, f.en, f.points, f.count) == ("NINE_GATES", "九莲宝灯", "Nine Gates", 88, 1)
+    assert (f.id, f.zh, f.en, f.value, f.op, f.count) == ("NINE_GATES", "九莲宝灯", "Nine Gates", 88, "add", 1)
     d = r.to_dict()
     json.dumps(d)
     assert d["decomposition"]["pair"] == "2p" and len(d["decomposition"]["sets"]) == 4
-    assert r.decomposition["form"] == "nine_gates"
+    assert r.decomposition["form"] == "standard"  # the reading of 九莲宝灯; the fan says the rest
     assert {x["id"] for x in d["fans"]} == set(r.counts())
 
 
 def test_minimum_and_flowers() -> None:
     r = hupai.score(hupai.Situation.parse("234567p234567sE+E", flowers=3))
-    assert r.total_without_flowers == 7 and r.total == 10 and not r.meets_minimum
+    assert r.counts()["FLOWER_TILES"] == 3 and r.total == 10 and not r.meets_minimum  # 7 without the flowers
     assert hupai.score(hupai.Situation.parse("234567p234567sE+E", flowers=3), hupai.Variant("mcr", flowers_count_toward_minimum=True)).meets_minimum
     with pytest.raises(hupai.InvalidHandError, match="诈和"):
         hupai.score(hupai.Situation.parse("234567p234567sE+E"), hupai.Variant("mcr", require_minimum=True))
@@ -127,30 +127,27 @@ def test_errors_are_typed() -> None:
         hupai.score(42)  # type: ignore[arg-type]
 
 
-def _zero_sum(pays: list[dict[str, Any]], winner: str) -> int:
-    bal: dict[str, int] = {}
-    for p in pays:
-        bal[p["payer"]] = bal.get(p["payer"], 0) - p["amount"]
-        bal[p["payee"]] = bal.get(p["payee"], 0) + p["amount"]
-    assert sum(bal.values()) == 0
-    return bal[winner]
-
-
 def test_settlement() -> None:
+    # mcr.md §11: self-drawn, each other seat pays 8 + total; the winner sits at his seat wind's seat.
     r = hupai.score(hupai.Situation.parse(E1, self_drawn=True))
-    pays = r.settlement()
-    assert [p["amount"] for p in pays] == [106, 106, 106] and _zero_sum(pays, "E") == 318
+    assert [p["amount"] for p in r.payments] == [106, 106, 106] and r.net == [318, -106, -106, -106]
+    assert r.per_payer == 106
+    led = r.settlement()
+    assert led.balances == {"E": 318, "S": -106, "W": -106, "N": -106} and len(led) == 1
+    assert r.settlement(["a", "b", "c", "d"]).balances["a"] == 318
+    # 抢杠和 40: the robbed player pays 8 + 40, the other two 8; the discarder defaults to the 上家.
     r = hupai.score(hupai.Situation.parse("11179999p11999s+8p", about_kong=True))  # gbm-unit-084
-    assert r.total == 40
-    pays = r.settlement(discarder="left")
-    assert _zero_sum(pays, "E") == 64
-    assert {p["payer"]: p["amount"] for p in pays} == {"N": 48, "S": 8, "W": 8}
-    pays = hupai.mcr_settlement(18, False, winner="S", discarder="W")
-    assert _zero_sum(pays, "S") == 42
-    with pytest.raises(hupai.InvalidHandError):
-        r.settlement()  # a discard win needs the discarder
-    with pytest.raises(hupai.InvalidHandError):
-        hupai.mcr_settlement(10, True, discarder="S")
+    assert r.total == 40 and r.net == [64, -8, -8, -48]
+    r = hupai.score("11179999p11999s+8p", about_kong=True, discarder=2)
+    assert r.net == [64, -8, -48, -8]
+    r = hupai.score("11179999p11999s+8p", about_kong=True, seat_wind="S", discarder=3)
+    assert r.net == [-8, 64, -8, -48]
+    with pytest.raises(hupai.InvalidHandError, match="discarder"):
+        hupai.score(E1, self_drawn=True, discarder=1)  # a self-drawn win has no discarder
+    with pytest.raises(hupai.InvalidHandError, match="discarder"):
+        hupai.score("11179999p11999s+8p", about_kong=True, discarder=0)  # the winner's own seat
+    with pytest.raises(hupai.SettlementError):
+        r.settlement(["a", "b"])
 
 
 def test_waits() -> None:

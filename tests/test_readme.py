@@ -1,4 +1,4 @@
-"""Every ```python block of README.md runs as written (docs with runnable examples)."""
+"""Every ```python block of README.md runs as written and passes mypy (docs with runnable examples)."""
 
 import re
 from pathlib import Path
@@ -16,3 +16,12 @@ def test_readme_has_examples() -> None:
 @pytest.mark.parametrize("code", BLOCKS, ids=[f"block{i}" for i in range(len(BLOCKS))])
 def test_readme_block_runs(code: str) -> None:
     exec(compile(code, str(README), "exec"), {"__name__": "readme"})
+
+
+def test_readme_blocks_pass_mypy(tmp_path: Path) -> None:
+    """mypy (strict) accepts every README example as written."""
+    api = pytest.importorskip("mypy.api")
+    for i, code in enumerate(BLOCKS):
+        (tmp_path / f"readme_block{i}.py").write_text(code, encoding="utf-8")
+    out, err, status = api.run(["--strict", "--no-incremental", "--cache-dir", str(tmp_path / ".cache"), str(tmp_path)])
+    assert status == 0, out + err

@@ -50,8 +50,8 @@ def test_score_string_hand_matches_library(client: TestClient) -> None:
     want = hupai.score(hupai.Situation.parse(WIN, seat_wind="S")).to_dict()
     got = r.json()
     assert got["total"] == want["total"] == 10
-    assert [(f["id"], f["zh"], f["en"], f["points"]) for f in got["fans"]] == [
-        (f["id"], f["zh"], f["en"], f["points"]) for f in want["fans"]
+    assert [(f["id"], f["zh"], f["en"], f["value"]) for f in got["fans"]] == [
+        (f["id"], f["zh"], f["en"], f["value"]) for f in want["fans"]
     ]
     assert got["variant"] == "mcr"
 
@@ -68,7 +68,7 @@ def test_score_sichuan(client: TestClient) -> None:
     r = client.post("/v1/score", json={"variant": "sichuan", **SICHUAN})
     assert r.status_code == 200
     want = hupai.sichuan.score(SICHUAN).to_dict()
-    assert r.json()["fan_total"] == want["fan_total"] == 2
+    assert r.json()["raw_total"] == want["raw_total"] == 2 and r.json()["unit"] == "fan"
     assert r.json()["per_payer"] == want["per_payer"]
 
 

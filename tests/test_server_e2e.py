@@ -166,10 +166,30 @@ def test_zipai_cards_by_clicking_show_huxi(server: str, browser: Any) -> None:
     assert waits == [str(c) for c, _ in hupai.zipai.waits(hand, melds=melds)]
     _mode(d, "win")
     _click_tile(d, "x8")
-    want = hupai.zipai.score({"concealed": hand, "melds": melds, "win_card": "x8", "win_type": "discard"}, "zipai_guilin")
-    assert _total(d) == str(want.to_dict()["huxi"]) == "16"
+    want = hupai.score({"hand": hand, "situation": {"melds": melds, "win_card": "x8", "win_type": "discard"}}, "zipai_guilin")
+    assert _total(d) == str(want.total) == "16"
+    assert want.decomposition is not None
+    names = [s["name"] for s in want.decomposition["sets"]]
     rows = d.find_elements(By.CSS_SELECTOR, "#fans tbody tr")
-    assert [r.find_elements(By.TAG_NAME, "td")[0].text for r in rows][: len(want.to_dict()["decomposition"]["groups"])] == [
-        g["name"] for g in want.to_dict()["decomposition"]["groups"]
-    ]
+    assert [r.find_elements(By.TAG_NAME, "td")[0].text for r in rows][: len(names)] == names
     assert "胡 win" in d.find_element(By.ID, "extra").text
+
+
+@pytest.mark.parametrize("preset", [v["id"] for v in hupai.variants()])
+def test_every_preset_is_listed_and_its_example_scores(server: str, browser: Any, preset: str) -> None:
+    """The preset list is every scoring preset; its example (the button) shows the Score's total,
+    generic fans and payments."""
+    d = browser
+    d.get("about:blank")
+    d.get(server + "/")
+    WebDriverWait(d, 30).until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "1")
+    listed = [o.get_attribute("value") for o in Select(d.find_element(By.ID, "variant")).options]
+    assert listed == [v["id"] for v in hupai.variants()]
+    Select(d.find_element(By.ID, "variant")).select_by_value(preset)
+    d.find_element(By.ID, "example").click()
+    want = hupai.score(hupai.Variant(preset).describe()["example"], preset)
+    assert _total(d) == str(want.total)
+    rows = d.find_elements(By.CSS_SELECTOR, "#fans tbody tr")
+    names = [r.find_elements(By.TAG_NAME, "td")[0].text for r in rows]
+    assert names[len(names) - len(want.fans) :] == [f.zh for f in want.fans]
+    assert "收支 net" in d.find_element(By.ID, "payments").text

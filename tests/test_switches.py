@@ -54,14 +54,14 @@ def test_option4_additive_values_and_exclusions() -> None:
     r = hupai.score(c, variant=B4)
     assert ids(r) == {"B4_SI_BU_GAO": 32, "B4_QING_YI_SE": 16, "B4_WU_HUA_PAI": 4,
                       "B4_MEN_QIAN_QING": 2, "B4_PING_HE": 2}
-    assert r.value == r.capped_value == r.per_payer == 56
+    assert r.raw_total == r.total == r.per_payer == 56
     # The same call with the switch as a keyword of hupai.score.
-    assert hupai.score(c, "erren", fan_profile="billee1011_option_4").value == 56
+    assert hupai.score(c, "erren", options={"fan_profile": "billee1011_option_4"}).raw_total == 56
     # Without the switch the seed table (cap 13) scores it differently.
-    assert hupai.score(c, variant="erren").value != 56
+    assert hupai.score(c, variant="erren").raw_total != 56
     # Self-drawn: 不求人 4 replaces 门前清 and 自摸.
     r = hupai.score(case("123m345m567m789m9m", "9m", self_drawn=True), variant=B4)
-    assert "B4_BU_QIU_REN" in ids(r) and "B4_ZI_MO" not in ids(r) and r.value == 58
+    assert "B4_BU_QIU_REN" in ids(r) and "B4_ZI_MO" not in ids(r) and r.raw_total == 58
 
 
 def test_option4_limit_hands_and_waits() -> None:
@@ -89,8 +89,8 @@ def test_option4_kong_flower_doubling() -> None:
     pa = ids(a)
     assert pa["B4_CHUN_XIA_QIU_DONG"] == 4 and pa["B4_HUA_PAI"] == 4 and "B4_WU_HUA_PAI" not in pa
     assert "B4_ZI_MO" in pa and "B4_ZI_MO" not in ids(b)
-    assert b.to_dict()["details"]["factor"] == 2
-    assert b.value == 2 * (a.value - pa["B4_ZI_MO"])
+    assert b.extras["factor"] == 2
+    assert b.raw_total == 2 * (a.raw_total - pa["B4_ZI_MO"])
     # All eight flowers: 全花 16, not the two sets.
     r = hupai.score(case("123m456m789m5m", "5m", kong, flowers=8), variant=B4)
     assert ids(r)["B4_QUAN_HUA"] == 16 and "B4_CHUN_XIA_QIU_DONG" not in ids(r)
@@ -129,38 +129,37 @@ def test_shanghai_qiao_ma() -> None:
     c = case("123m456p789s234s5p", "5p", ready_declared=True)
     with pytest.raises(hupai.InvalidHandError, match="清混碰"):
         hupai.score(c, "shanghai")
-    r = hupai.score(c, "shanghai", mode="qiao_ma")
-    assert ids(r) == {"MEN_QING": 1, "DAN_DIAO": 1} and r.multiplier == 3 * 4
+    r = hupai.score(c, "shanghai", options={"mode": "qiao_ma"})
+    assert ids(r) == {"MEN_QING": 1, "DAN_DIAO": 1} and r.per_payer == 3 * 4
     with pytest.raises(hupai.InvalidHandError, match="敲"):
-        hupai.score(case("123m456p789s234s5p", "5p"), "shanghai", mode="qiao_ma")
+        hupai.score(case("123m456p789s234s5p", "5p"), "shanghai", options={"mode": "qiao_ma"})
     # 无番胡 after 吃: 3 chips.
     chi = [{"type": "chi", "tile": "2m"}]
-    assert hupai.score(case("456p789s22s5p6p", "7p", chi, ready_declared=True), "shanghai",
-                       mode="qiao_ma").multiplier == 3
+    assert hupai.score(case("456p789s22s5p6p", "7p", chi, ready_declared=True), "shanghai", options={"mode": "qiao_ma"}).per_payer == 3
 
 
 def test_shanghai_dragons_as_flowers() -> None:
     ex1 = case("234p567p88pSS", "S", [{"type": "pon", "tile": "E"}], self_drawn=True,
                flower_tiles=["f1", "f5"], dragon_flowers=2)
-    r = hupai.score(ex1, "shanghai", dragons_as_flowers=True)
-    assert (r.to_dict()["hua"], r.multiplier) == (5, 32)
+    r = hupai.score(ex1, "shanghai", options={"dragons_as_flowers": True})
+    assert (r.extras["hua"], r.per_payer) == (5, 32)
     with pytest.raises(hupai.InvalidHandError, match="dragons_as_flowers"):
         hupai.score(ex1, "shanghai")
     with pytest.raises(hupai.InvalidHandError, match="flower"):
-        hupai.score(case("EEESSSWWWNNNC", "C"), "shanghai", dragons_as_flowers=True)
+        hupai.score(case("EEESSSWWWNNNC", "C"), "shanghai", options={"dragons_as_flowers": True})
 
 
 def test_shanghai_baida() -> None:
     # Example 1 with an 8p replaced by 2s; the flipped 1s makes 2s the 百搭 → 混一色 24 again.
     c = case("234p567p8p2sSS", "S", [{"type": "pon", "tile": "E"}], self_drawn=True,
              flower_tiles=["f1", "f5"], wild_indicator="1s")
-    r = hupai.score(c, "shanghai", baida="indicator_next")
-    assert list(ids(r)) == ["HUN_YI_SE"] and r.multiplier == 24
+    r = hupai.score(c, "shanghai", options={"baida": "indicator_next"})
+    assert list(ids(r)) == ["HUN_YI_SE"] and r.per_payer == 24
     with pytest.raises(hupai.InvalidHandError, match="baida=none"):
         hupai.score(c, "shanghai")
     del c["situation"]["wild_indicator"]
     with pytest.raises(hupai.InvalidHandError, match="wild_indicator"):
-        hupai.score(c, "shanghai", baida="indicator")
+        hupai.score(c, "shanghai", options={"baida": "indicator"})
 
 
 # --- 河北: 带混儿 family ---------------------------------------------------------------------
@@ -173,15 +172,15 @@ def test_hebei_wildcard_family() -> None:
     with pytest.raises(hupai.InvalidHandError):
         hupai.score(c, "hebei")
     c["situation"]["wild_indicator"] = "4m"
-    r = hupai.score(c, "hebei", wildcard="dai_hun")  # 5m is the 混儿
-    assert r.multiplier == 3 and r.to_dict()["wildcard"] == "5m" and r.to_dict()["wildcards"] == ["7p"]
+    r = hupai.score(c, "hebei", options={"wildcard": "dai_hun"})  # 5m is the 混儿
+    assert r.total == 3 and r.extras["wildcard"] == "5m" and r.decomposition["wildcards"] == ["7p"]
     c["situation"]["wild_indicator"] = "5m"
-    assert hupai.score(c, "hebei", wildcard="random_laizi").multiplier == 3
+    assert hupai.score(c, "hebei", options={"wildcard": "random_laizi"}).total == 3
     with pytest.raises(hupai.InvalidHandError, match="wildcard=none"):
         hupai.score(c, "hebei")
     # 红中癞子: a 红中 read as 5m makes 清一色 (9), not 平胡 (2).
-    r = hupai.score(case("111m345m678m999m5m", "C", self_drawn=True), "hebei", wildcard="hongzhong")
-    assert r.multiplier == 9 and r.to_dict()["fans"][0]["id"] == "QING_YI_SE"
+    r = hupai.score(case("111m345m678m999m5m", "C", self_drawn=True), "hebei", options={"wildcard": "hongzhong"})
+    assert r.total == 9 and r.to_dict()["fans"][0]["id"] == "QING_YI_SE"
     with pytest.raises(hupai.RuleConfigError):
         hupai.Variant("hebei", wildcard="hun")
 
@@ -211,11 +210,11 @@ INT_PARAMS: list[tuple[str, Callable[[Any], Any]]] = [
     ("kai_bao", lambda v: hupai.score(case("1m", "1m", kai_bao=v), "shanghai")),
     ("da_jiao", lambda v: hupai.Settlement(["A", "B", "C", "D"], "sichuan").draw_end({"A": {"da_jiao": v}})),
     ("index", lambda v: hupai.zipai.Card.from_index(v)),
-    ("total", lambda v: hupai.mcr_settlement(v, True)),
-    ("base", lambda v: hupai.mcr_settlement(10, True, base=v)),
+    ("seat", lambda v: hupai.score("[EEE,1]123m456p78s99s+9s", seat=v)),
+    ("discarder", lambda v: hupai.score("[EEE,1]123m456p78s99s+9s", discarder=v)),
     ("threads", lambda v: _core.score_batch([], threads=v)),
     ("huxi", lambda v: hupai.zipai.duo(v)),
-    ("base_factor", lambda v: _core.kawuxing_settle(["A", "B", "C"], [], base_factor=v)),
+    ("base_factor", lambda v: hupai.kawuxing.settle(["A", "B", "C"], [], base_factor=v)),
     ("amount", lambda v: hupai.Settlement(["A", "B", "C", "D"]).penalty("A", ["B"], v)),
     ("amount", lambda v: hupai.Settlement(["A", "B", "C", "D"]).win("A", v)),
     ("deltas", lambda v: hupai.Settlement(["A", "B"]).record("ADJUSTMENT", [("A", v), ("B", 0)])),
@@ -282,15 +281,15 @@ def test_wild_kind_never_lowers_a_win(hand14: list[str], j: int, self_drawn: boo
     wild = next(k for k in KINDS if k not in hand14)
     ind = PRED[wild]
     c = case("".join(concealed), win, self_drawn=self_drawn)
-    plain = hupai.score(c, "hebei").multiplier
+    plain = hupai.score(c, "hebei").total
     c["situation"]["wild_indicator"] = ind
-    assert hupai.score(c, "hebei", wildcard="dai_hun").multiplier == plain
+    assert hupai.score(c, "hebei", options={"wildcard": "dai_hun"}).total == plain
     swapped = [*concealed]
     swapped[j] = wild
     c2 = case("".join(swapped), win, self_drawn=self_drawn, wild_indicator=ind)
-    assert hupai.score(c2, "hebei", wildcard="dai_hun").multiplier >= plain
+    assert hupai.score(c2, "hebei", options={"wildcard": "dai_hun"}).total >= plain
     # 上海 any_hand mode with 百搭: the same monotonicity for the share.
     sh = case("".join(concealed), win, self_drawn=self_drawn)
-    base = hupai.score(sh, "shanghai", mode="any_hand").multiplier
+    base = hupai.score(sh, "shanghai", options={"mode": "any_hand"}).per_payer
     sh2 = case("".join(swapped), win, self_drawn=self_drawn, wild_indicator=ind)
-    assert hupai.score(sh2, "shanghai", mode="any_hand", baida="indicator_next").multiplier >= base
+    assert hupai.score(sh2, "shanghai", options={"mode": "any_hand", "baida": "indicator_next"}).per_payer >= base

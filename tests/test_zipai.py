@@ -21,6 +21,39 @@ from tests.zipai_reference import Rules, reference_splits
 REPO = Path(__file__).resolve().parents[1]
 
 
+class View:
+    """A 字牌 ``hupai.Score`` under the spec's names: 胡息 ``huxi`` (the total), ``is_win``
+    (``meets_minimum``), ``amount_per_payer``, the 名堂 and win factors (fans ``add`` / ``mul``),
+    the split, and the extras (舵 ``duo``, ``multiplier``, ``fan``, ``xing`` …)."""
+
+    def __init__(self, s: hupai.Score) -> None:
+        self.score = s
+        self.flat: dict[str, Any] = {
+            **s.extras,
+            "is_win": s.meets_minimum,
+            "huxi": s.total,
+            "amount_per_payer": s.per_payer,
+            "net": s.net,
+            "payments": s.payments,
+            "mingtang": [{"id": f.id, "name": f.zh, "fan": f.value} for f in s.fans if f.op == "add"],
+            "factors": [{"name": f.zh, "value": f.value} for f in s.fans if f.op == "mul"],
+        }
+        self.decomposition = zipai.split(s)
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self.flat[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.flat
+
+
+def zscore(situation: dict[str, Any], variant: Any = "zipai_guilin") -> View:
+    return View(zipai.score(situation, variant))
+
+
 def shared_dir() -> Path:
     env = os.environ.get("HUPAI_SHARED")
     path = Path(env) if env else REPO.parent / "shared"
@@ -83,11 +116,11 @@ def test_typed_errors() -> None:
     with pytest.raises(hupai.InvalidHandError, match="unknown win_type"):
         zipai.huxi("x1x2", win_card="x3", win_type="robbed")
     with pytest.raises(hupai.InvalidHandError, match="unknown situation key"):
-        zipai.score({"concealed": "x1x2", "win_card": "x3", "colour": 1})
+        zscore({"concealed": "x1x2", "win_card": "x3", "colour": 1})
     with pytest.raises(hupai.InvalidHandError, match="seat must equal dealer"):
-        zipai.score({"concealed": "x1x2x3", "win_type": "tianhu", "seat": 1})
+        zscore({"concealed": "x1x2x3", "win_type": "tianhu", "seat": 1})
     with pytest.raises(hupai.InvalidHandError, match="discarder"):
-        zipai.score({"concealed": "x1x2", "win_card": "x3", "seat": 1, "discarder": 1})
+        zscore({"concealed": "x1x2", "win_card": "x3", "seat": 1, "discarder": 1})
     with pytest.raises(hupai.RuleConfigError, match="not a 字牌 preset"):
         zipai.huxi("x1x2", win_card="x3", variant="mcr")
     with pytest.raises(hupai.RuleConfigError, match="jokers"):
@@ -326,7 +359,7 @@ EXAMPLES: list[tuple[str, str, dict[str, Any], dict[str, Any], dict[str, Any]]] 
 def test_worked_examples(
     name: str, variant: str, situation: dict[str, Any], options: dict[str, Any], expected: dict[str, Any]
 ) -> None:
-    s = zipai.score(situation, hupai.Variant(variant, **options))
+    s = zscore(situation, hupai.Variant(variant, **options))
     assert s.is_win, s.to_dict()
     got = {k: s.to_dict()[k] for k in expected}
     assert got == expected
@@ -344,15 +377,15 @@ def test_g7_split_and_g1_groups() -> None:
     assert d is not None and d.huxi == 19
     assert sorted(g.type for g in d.groups if not g.exposed) == ["shunzi", "yiersan", "yiersan", "yiersan"]
     assert "大小三搭" not in str(d)
-    g2 = zipai.score(EXAMPLES[2][2])
+    g2 = zscore(EXAMPLES[2][2])
     assert g2.xing_cards == ["x1", "x6"] and g2.flips_used == ["x10", "x5"]
 
 
 def test_haidi_no_xing_and_stacking() -> None:
     sit = dict(EXAMPLES[2][2], haidi=True)
-    s = zipai.score(sit)
+    s = zscore(sit)
     assert s.multiplier == 2 and s.xing == 0  # 自摸 + 海底 do not stack; no 翻醒 after 海底
-    s = zipai.score(sit, hupai.Variant("zipai_guilin", stack_win_multipliers=True))
+    s = zscore(sit, hupai.Variant("zipai_guilin", stack_win_multipliers=True))
     assert s.multiplier == 4
 
 
@@ -404,7 +437,7 @@ def _zp_score(case: dict[str, Any], variant: hupai.Variant) -> Any:
         "win_type": case["situation"]["win_type"],
         "players": case["situation"].get("players", 3),
     }
-    return zipai.score(sit, variant)
+    return zscore(sit, variant)
 
 
 def test_zp_cases_present() -> None:
@@ -488,7 +521,7 @@ def test_zp_gl_01_multiplicative_not_additive() -> None:
     # confidence case (spec §12.6): we assert we do NOT produce its 6.
     case = zp_cases()["ZP-GL-01"]
     assert zipai.duo(22) == case["expected"]["duo"] == 5
-    s = zipai.score(EXAMPLES[2][2])  # a 自摸 win
+    s = zscore(EXAMPLES[2][2])  # a 自摸 win
     assert s.hu_score == s.duo * 2 and s.hu_score != s.duo + 1
 
 
@@ -653,7 +686,7 @@ def test_cli_score_and_waits(capsys: pytest.CaptureFixture[str]) -> None:
     rc = cli_main(["zipai", "score", "x1x2x3 d2d7d10 d1d2d3 x6x7x8 d8d8x8 d5d5", "--win", "x9", "--meld", "wei:x9x9x9",
                    "--win-type", "self_draw", "--variant", "zipai_hunan", "-o", "zimo=none", "--dealer", "1", "--json"])
     data = json.loads(capsys.readouterr().out)
-    assert rc == 0 and data["amount_per_payer"] == 4 and data["variant"] == "zipai_hunan"
+    assert rc == 0 and data["per_payer"] == 4 and data["variant"] == "zipai_hunan"
     rc = cli_main(["zipai", "waits", "d8d8d8 x2x7x10 d4d5d6 x6x7x8 x9x10", "--meld", "chi:d1d2d3", "--meld", "peng:x5x5x5"])
     assert rc == 0 and "x8 八  16 胡息" in capsys.readouterr().out
     assert cli_main(["zipai", "score", "x1", "--win", "y1"]) == 2
@@ -730,12 +763,12 @@ def test_jokers_examples_and_errors() -> None:
     assert (kan.type, kan.cards, kan.jokers) == ("kan", ("d8", "d8", "d8"), ("d8",))
     assert "王 for d8" in str(kan)
     # a drawn joker wins: self_draw without a winning card
-    s = zipai.score({"concealed": "x1x2x3 d1d2d3 x2x7x10 d2d7d10 x4x5x6 d4d5d6 d8d8 K", "win_type": "self_draw", "seat": 1}, v)
+    s = zscore({"concealed": "x1x2x3 d1d2d3 x2x7x10 d2d7d10 x4x5x6 d4d5d6 d8d8 K", "win_type": "self_draw", "seat": 1}, v)
     assert s.is_win and s.huxi == 24 and s.multiplier == 2
     # jokers are not cards: never discarded, never claimed, never a 醒
     assert "K" not in zipai.discard_check("x1x2x3 d1d2d3 x2x7x10 d2d7d10 x4x5x6 d4d5d6 d8d8 K x9")["discards"]
     with pytest.raises(hupai.InvalidHandError, match="winning card is required"):
-        zipai.score({"concealed": "x1x2x3", "win_type": "discard"}, v)
+        zscore({"concealed": "x1x2x3", "win_type": "discard"}, v)
     # waits with a joker in hand
     ws = dict((str(c), h) for c, h in zipai.waits("x1x2x3 d1d2d3 x2x7x10 d2d7d10 x4x5x6 d4d5d6 K x9", win_type="discard", variant=v))
     assert ws["x9"] == 18 + 1 and ws["x8"] == 18 and ws["d9"] == 18 and len(ws) > 3

@@ -21,6 +21,10 @@ than its melds call for, the missing sets count as already declared (``"55p"`` i
 with four sets declared). Options are keyword-only: ``shapes`` (a ``Shapes``, or shape names;
 default every shape) and ``wildcards`` (wildcard tiles besides the given ones, 0..8).
 ``hupai.batch`` has vectorised ``is_winning``, ``shanten`` and ``waits`` over numpy arrays.
+
+Scoring is one API for every preset (``hupai.variants()``): ``hupai.score`` returns a
+``hupai.Score`` (``total``, ``fans``, ``payments``, ``decomposition``, ``extras``, ``to_dict()``),
+``hupai.settle_hand`` settles a whole hand record into a ``hupai.Settlement``.
 """
 
 from hupai import batch
@@ -32,11 +36,9 @@ from hupai._core import (
     from_counts,
     Hand,
     is_winning,
-    mcr_settlement,
     mcr_waits,
     Meld,
     parse_tiles,
-    PatternScore,
     score,
     Score,
     score_json,
@@ -45,17 +47,22 @@ from hupai._core import (
     shanten,
     shanten_forms,
     Shapes,
-    SichuanScore,
     Situation,
     Tile,
     to_counts,
     useful_tiles,
     Variant,
     variants,
-    VariantScore,
+    waiting_value,
     waits,
     __version__,
 )
+
+#: Former names of the one result type (every preset now returns a ``hupai.Score``).
+SichuanScore = Score
+VariantScore = Score
+PatternScore = Score
+
 from hupai import sichuan
 from hupai.errors import (
     HupaiError,
@@ -66,6 +73,9 @@ from hupai.errors import (
 )
 from hupai.sichuan import max_win_value
 from hupai import zipai
+from hupai import doudizhu
+from hupai import dingniu
+from hupai import gouji
 from hupai import kawuxing
 from hupai import hebei, hebei_draft4, shanghai
 from hupai import game
@@ -83,6 +93,7 @@ __all__ = [
     "batch",
     "DefensiveBot",
     "game",
+    "gouji",
     "GreedyBot",
     "Match",
     "RandomBot",
@@ -90,7 +101,9 @@ __all__ = [
     "simulate",
     "Table",
     "decompose",
+    "dingniu",
     "discard_options",
+    "doudizhu",
     "Fan",
     "format_tiles",
     "from_counts",
@@ -103,7 +116,6 @@ __all__ = [
     "is_winning",
     "kawuxing",
     "max_win_value",
-    "mcr_settlement",
     "mcr_waits",
     "Meld",
     "parse_tiles",
@@ -128,6 +140,7 @@ __all__ = [
     "Variant",
     "variants",
     "VariantScore",
+    "waiting_value",
     "waits",
     "zipai",
     "__version__",

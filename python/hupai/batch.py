@@ -45,18 +45,19 @@ def score(
     variant: str | _core.Variant = "mcr",
     *,
     threads: int | None = None,
-) -> list[Any]:
-    """Score many wins at once; results in input order.
+) -> list[_core.Score | dict[str, str]]:
+    """Score many wins of any preset at once; results (each a :class:`hupai.Score`) in input order.
 
-    Each item is a :class:`hupai.Situation` (fastest), a case-schema dict ``{"hand": ...,
-    "situation": ...}`` (an optional ``"variant"`` key overrides ``variant``) or a JSON line. The
+    Each item is a :class:`hupai.Situation` (fastest), a request dict ``{"hand": ...,
+    "situation": ...}`` (optional ``"variant"``, ``"options"`` and ``"id"`` keys as ``POST
+    /v1/score`` takes them; ``variant`` is the default preset) or a JSON line. The
     GIL is released and the hands are scored in parallel with rayon (``threads`` threads, default:
     all cores or ``RAYON_NUM_THREADS``). A bad item yields ``{"error": <exception name>,
     "message": ...}`` in its slot; it never aborts the batch. Iterators are consumed in chunks.
     """
     if isinstance(situations, (list, tuple)):
         return _core.score_batch(situations, variant, threads)
-    out: list[Any] = []
+    out: list[_core.Score | dict[str, str]] = []
     for chunk in _chunks(iter(situations), _CHUNK):
         out.extend(_core.score_batch(chunk, variant, threads))
     return out
@@ -68,7 +69,7 @@ def iter_score(
     *,
     threads: int | None = None,
     chunk: int = 4096,
-) -> Iterator[Any]:
+) -> Iterator[_core.Score | dict[str, str]]:
     """Like :func:`score` but lazily, ``chunk`` items per parallel call (for large streams)."""
     for part in _chunks(iter(situations), chunk):
         yield from _core.score_batch(part, variant, threads)

@@ -242,7 +242,46 @@ def _variant(args: argparse.Namespace) -> hupai.Variant:
     return hupai.Variant(args.variant, **options)
 
 
-def _situation(args: argparse.Namespace) -> hupai.Situation:
+def _flags(args: argparse.Namespace) -> dict[str, Any]:
+    """The situation keys of the command line: the options given (not their defaults), every
+    ``--flag KEY=VALUE``, and the keys of ``--situation JSON`` (a key given twice with two values is
+    refused)."""
+    flags: dict[str, Any] = {}
+    for key in ("self_drawn", "fourth_tile", "about_kong", "wall_last", "dealer"):
+        if getattr(args, key, False):
+            flags[key] = True
+    for key, default in (("seat_wind", "E"), ("prevalent_wind", "E"), ("flowers", 0)):
+        if getattr(args, key) != default:
+            flags[key] = getattr(args, key)
+    for key in ("blessing", "win_type", "void_suit"):
+        if getattr(args, key, None):
+            flags[key] = getattr(args, key)
+    for item in args.flag or []:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise hupai.InvalidHandError(f"--flag expects key=value, got {item!r}")
+        flags[name.strip()] = _switch_value(value.strip())
+    return _merge_situation(flags, args.situation)
+
+
+def _merge_situation(flags: dict[str, Any], text: str | None) -> dict[str, Any]:
+    """``flags`` with the keys of the ``--situation`` JSON object ``text`` added."""
+    if not text:
+        return flags
+    try:
+        extra = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise hupai.InvalidHandError(f"--situation is not JSON: {e}") from None
+    if not isinstance(extra, dict):
+        raise hupai.InvalidHandError("--situation must be a JSON object, e.g. '{\"self_drawn\": true}'")
+    for key, value in extra.items():
+        if key in flags and flags[key] != value:
+            raise hupai.InvalidHandError(f"situation key {key!r} given twice ({flags[key]!r} and {value!r})")
+        flags[key] = value
+    return flags
+
+
+def _hand_text(args: argparse.Namespace) -> str:
     text = args.hand.strip()
     melds = "".join(m if m.startswith("[") else f"[{m}]" for m in args.melds or [])
     if "+" in text:
@@ -252,54 +291,37 @@ def _situation(args: argparse.Namespace) -> hupai.Situation:
         text = f"{text}+{args.win_tile}"
     else:
         raise hupai.InvalidHandError("the winning tile is missing: use --win-tile T or write the hand as '...+T'")
-    flags: dict[str, Any] = {
-        "self_drawn": args.self_drawn,
-        "fourth_tile": args.fourth_tile,
-        "about_kong": args.about_kong,
-        "wall_last": args.wall_last,
-        "seat_wind": args.seat_wind,
-        "prevalent_wind": args.prevalent_wind,
-        "flowers": args.flowers,
-    }
-    if args.blessing:
-        flags["blessing"] = args.blessing
-    for key in ("win_type", "void_suit"):
-        if getattr(args, key, None):
-            flags[key] = getattr(args, key)
-            if key == "win_type":
-                del flags["self_drawn"], flags["about_kong"]
-    if getattr(args, "dealer", False):
-        flags["dealer"] = True
-    return hupai.Situation.parse(melds + text, **flags)
+    return melds + text
 
 
-def _print_sichuan(result: hupai.SichuanScore, out: TextIO) -> None:
-    rows = [(f["zh"], f["en"], f["value"], f["count"]) for f in result.fans]
-    zh_w = max([_width(r[0]) for r in rows] + [4])
-    en_w = max([len(r[1]) for r in rows] + [3])
-    out.write(f"{_pad('番种', zh_w)}  {'pattern'.ljust(en_w)}  {'番':>3}  {'×':>2}\n")
-    for zh, en, val, cnt in rows:
-        out.write(f"{_pad(zh, zh_w)}  {en.ljust(en_w)}  {val:>3}  {cnt:>2}\n")
-    out.write(f"{'-' * (zh_w + en_w + 12)}\n")
-    capped = "" if result.capped_fan_total == result.fan_total else f" (capped to {result.capped_fan_total})"
-    out.write(f"{result.fan_total}番{capped} → ×{result.multiplier}, {result.per_payer} per payer ({result.win_type})\n")
-    out.write("payments: " + ", ".join(f"{seat} {amount:+d}" for seat, amount in result.payments.items()) + "\n")
+def _situation(args: argparse.Namespace) -> hupai.Situation:
+    return hupai.Situation.parse(_hand_text(args), **_flags(args))
 
 
 def _print_table(result: hupai.Score, out: TextIO) -> None:
-    rows = [(f.zh, f.en, f.points, f.count, f.points * f.count) for f in result.fans]
+    """The score of any preset: its fans, totals, the payments between the seats and the reading."""
+    unit = {"fan": "番", "multiplier": "倍", "point": "分", "huxi": "胡息"}.get(result.unit, result.unit)
+    rows = [(f.zh, f.en, f.op, f.value, f.count) for f in result.fans]
     zh_w = max([_width(r[0]) for r in rows] + [4])
     en_w = max([len(r[1]) for r in rows] + [3])
-    out.write(f"{_pad('番种', zh_w)}  {'fan'.ljust(en_w)}  {'pts':>4}  {'×':>2}  {'sum':>4}\n")
-    for zh, en, pts, cnt, tot in rows:
-        out.write(f"{_pad(zh, zh_w)}  {en.ljust(en_w)}  {pts:>4}  {cnt:>2}  {tot:>4}\n")
+    out.write(f"{_pad('番种', zh_w)}  {'fan'.ljust(en_w)}  {'op':<5} {'value':>5}  {'×':>2}\n")
+    for zh, en, op, val, cnt in rows:
+        out.write(f"{_pad(zh, zh_w)}  {en.ljust(en_w)}  {op:<5} {val:>5}  {cnt:>2}\n")
     out.write(f"{'-' * (zh_w + en_w + 20)}\n")
-    out.write(f"total {result.total} (without flowers {result.total_without_flowers}); ")
+    capped = "" if result.raw_total == result.total else f" (capped from {result.raw_total})"
+    out.write(f"{result.variant}: total {result.total} {unit}{capped}, {result.per_payer} per payer; ")
     out.write("meets the minimum\n" if result.meets_minimum else "BELOW the minimum: not a legal win (诈和)\n")
+    if result.payments:
+        names = "ESWN" if result.players <= 4 else [str(k) for k in range(result.players)]
+        out.write("payments: " + ", ".join(f"{names[k]} {n:+d}" for k, n in enumerate(result.net)) + "\n")
     d = result.decomposition
-    sets = " ".join("".join(s["tiles"]) + ("" if s["concealed"] else "*") for s in d["sets"])
-    extra = f" pair {d['pair']}" if d.get("pair") else ""
-    out.write(f"reading: {d['form']} {sets}{extra}  (* = melded)\n")
+    if d and d.get("form") != "zipai":
+        sets = " ".join("".join(s["tiles"]) + ("" if s["concealed"] else "*") for s in d["sets"])
+        extra = f" pair {d['pair']}" if d.get("pair") else ""
+        extra += f" pairs {' '.join(d['pairs'])}" if d.get("pairs") else ""
+        out.write(f"reading: {d['form']} {sets}{extra}  (* = melded)\n")
+    if result.extras:
+        out.write("extras: " + ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in result.extras.items()) + "\n")
 
 
 def _width(text: str) -> int:
@@ -335,6 +357,7 @@ def _score_jsonl(args: argparse.Namespace) -> int:
                 items.append(obj if isinstance(obj, dict) and "__bad__" not in obj else line)
             for item_id, res in zip(ids, hupai.batch.score(items, variant), strict=True):
                 row = res.to_dict() if isinstance(res, hupai.Score) else dict(res)
+                row.pop("id", None)
                 if "error" in row:
                     errors += 1
                 if item_id is not None:
@@ -366,17 +389,9 @@ def _cmd_score(args: argparse.Namespace) -> int:
         return _score_jsonl(args)
     if not args.hand:
         raise hupai.InvalidHandError("no hand given (or use --jsonl FILE)")
-    result: Any = hupai.score(_situation(args), _variant(args))
+    result = hupai.score(_situation(args), _variant(args))
     if args.json:
         print(json.dumps(result.to_dict(), ensure_ascii=False))
-    elif isinstance(result, hupai.SichuanScore):
-        _print_sichuan(result, sys.stdout)
-    elif isinstance(result, hupai.PatternScore):
-        # chip-style presets (huanle3d, erren, shaanxi, wuhan)
-        for p in result.patterns:
-            count = f" ×{p['count']}" if p["count"] > 1 else ""
-            print(f"{p['zh']:<8} {p['id']:<24} {p['value']}{count}")
-        print(f"value {result.capped_value}  per payer {result.per_payer}  ({result.payers})")
     else:
         _print_table(result, sys.stdout)
     return 0
@@ -385,16 +400,18 @@ def _cmd_score(args: argparse.Namespace) -> int:
 def _add_score_parser(sub: Any) -> None:
     sc = sub.add_parser(
         "score",
-        help="score a win (国标 MCR by default): fan table and total",
+        help="score a win under any preset (国标 MCR by default): fan table, total, payments",
         description=(
-            "Score a winning hand. HAND is standing tiles ('123m456p78s99s', winning tile via "
-            "--win-tile) or bracket notation with melds and the winning tile: '[EEE,1]123m456p78s99s+9s' "
-            "(',1/2/3' = claimed from left/across/right; a kong without it is concealed). "
-            "With --jsonl, score one case-schema JSON object per line."
+            "Score a winning hand under any preset (--variant; `hupai variants` lists them). HAND is "
+            "standing tiles ('123m456p78s99s', winning tile via --win-tile) or bracket notation with "
+            "melds and the winning tile: '[EEE,1]123m456p78s99s+9s' (',1/2/3' = claimed from "
+            "left/across/right; a kong without it is concealed). 字牌 presets take cards (see "
+            "`hupai zipai score -h`). With --jsonl, score one request per line: "
+            '{"variant"?, "options"?, "hand", "situation"?, "id"?}.'
         ),
     )
-    sc.add_argument("hand", nargs="?")
-    sc.add_argument("--win-tile", "-w")
+    sc.add_argument("hand", nargs="?", help="the hand, e.g. '[EEE,1]123m456p78s99s+9s'")
+    sc.add_argument("--win-tile", "-w", help="the winning tile (instead of '+T' in HAND)")
     sc.add_argument("--melds", "-m", nargs="*", help="melds such as EEE,2 or [1111m] (concealed kong)")
     sc.add_argument("--self-drawn", action="store_true", help="自摸")
     sc.add_argument(
@@ -407,11 +424,22 @@ def _add_score_parser(sub: Any) -> None:
     sc.add_argument("--fourth-tile", action="store_true", help="和绝张")
     sc.add_argument("--about-kong", action="store_true", help="杠上开花 (self-drawn) / 抢杠和 (discard)")
     sc.add_argument("--wall-last", action="store_true", help="妙手回春 (self-drawn) / 海底捞月 (discard)")
-    sc.add_argument("--seat-wind", default="E")
-    sc.add_argument("--prevalent-wind", default="E")
-    sc.add_argument("--flowers", type=int, default=0)
-    sc.add_argument("--blessing", choices=["heaven", "earth", "human"])
-    sc.add_argument("--variant", default="mcr")
+    sc.add_argument("--seat-wind", default="E", help="the winner's seat wind (E, S, W, N)")
+    sc.add_argument("--prevalent-wind", default="E", help="the prevalent (round) wind")
+    sc.add_argument("--flowers", type=int, default=0, help="number of flowers (0..8)")
+    sc.add_argument("--blessing", choices=["heaven", "earth", "human"], help="天和 / 地和 / 人和")
+    sc.add_argument(
+        "--flag",
+        action="append",
+        metavar="KEY=VALUE",
+        help="any other situation key, e.g. liangdao=true, kai_bao=1, wild_indicator=4m, seat=2 (repeatable)",
+    )
+    sc.add_argument(
+        "--situation",
+        metavar="JSON",
+        help='situation keys as a JSON object, as POST /v1/score takes them, e.g. \'{"flower_tiles": ["f1"]}\'',
+    )
+    sc.add_argument("--variant", default="mcr", help="the preset id (default mcr; `hupai variants` lists them)")
     sc.add_argument("--set", action="append", metavar="SWITCH=VALUE", help="override a variant switch")
     sc.add_argument("--json", action="store_true", help="print the result as JSON")
     sc.add_argument("--jsonl", metavar="IN", help="score every line of a JSON Lines file ('-' = stdin)")
@@ -457,6 +485,15 @@ def build_parser() -> argparse.ArgumentParser:
     demo.set_defaults(func=_cmd_demo)
     _add_score_parser(sub)
     _add_zipai(sub)
+    from hupai.doudizhu_cli import add_parsers as _add_doudizhu
+
+    _add_doudizhu(sub)
+    from hupai.dingniu_cli import add_parser as _add_dingniu
+
+    _add_dingniu(sub)
+    from hupai.gouji_cli import add_parsers as _add_gouji
+
+    _add_gouji(sub)
     _add_serve(sub)
     from hupai.game.cli import add_parsers as _add_game
 
@@ -529,12 +566,17 @@ def _add_zipai(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _route_zipai_score(argv: list[str]) -> list[str]:
-    """``hupai score --variant zipai_*`` takes 字牌 arguments: route it to ``hupai zipai score``."""
-    if not argv or argv[0] != "score":
-        return argv
+    """``hupai score --variant X`` of a preset that scores cards (``Variant.input == "zipai"``) takes
+    字牌 arguments: route it to ``hupai zipai score``."""
+    if not argv or argv[0] != "score" or any(a == "--jsonl" or a.startswith("--jsonl=") for a in argv):
+        return argv  # --jsonl takes requests of any preset
     variant = next((argv[i + 1] for i, a in enumerate(argv[:-1]) if a == "--variant"), None)
     variant = variant or next((a.split("=", 1)[1] for a in argv if a.startswith("--variant=")), None)
-    if not (variant or "").startswith("zipai"):
+    try:
+        cards = variant is not None and hupai.Variant(variant).input == "zipai"
+    except hupai.HupaiError:
+        cards = False  # the score command reports the unknown variant
+    if not cards:
         return argv
     return ["zipai", "score", *("--option" if a == "--set" else a for a in argv[1:])]
 

@@ -1,32 +1,13 @@
-"""河北麻将 basic 推倒胡 (``hebei``): scoring and the settlement of a hand.
-
-Scoring: ``hupai.score(situation, variant="hebei")`` → ``hupai.VariantScore`` (one pattern counts,
-then the 抢杠 / 杠上开花 / 杠上炮 floor; ``multiplier`` = points per payer).
-
-Settlement: ``settle(hand)`` with ``hand`` = ``{"seats": [4 names], "dealer": seat,
-"kongs": [{"owner": s, "type": "open"|"added"|"concealed", "feeder": s}],
-"win": {"winner": s, "discarder": s | None, "hand": ..., "situation": ...} | None}``
-(``win = None``: 荒庄, 荒庄荒杠). Returns the shared ledger as a dict.
-"""
+"""河北麻将 推倒胡 (``hebei``): thin aliases of the generic API — ``score`` is
+``hupai.score(situation, variant="hebei")``, ``settle`` is ``hupai.settle_hand(record, "hebei")``
+(the hand record format: ``presets/README.md``; this preset's record keys and score extras:
+``docs/presets.md``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from hupai._core import Situation, Variant, VariantScore, hebei_settle
-from hupai._core import score as _score
+from hupai._presets import scorer, settler
 
 __all__ = ["score", "settle"]
 
-
-def score(situation: Situation | Mapping[str, Any], variant: Variant | str | None = None) -> VariantScore:
-    """Score one win (same as ``hupai.score(situation, variant="hebei")``)."""
-    r = _score(dict(situation) if isinstance(situation, Mapping) else situation, variant or "hebei")
-    assert isinstance(r, VariantScore)
-    return r
-
-
-def settle(hand: Mapping[str, Any], variant: Variant | str | None = None) -> dict[str, Any]:
-    """Settle one hand on the shared ledger."""
-    return hebei_settle(dict(hand), variant)
+score = scorer("hebei")
+settle = settler("hebei")

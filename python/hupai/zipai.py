@@ -24,7 +24,12 @@ card), ``"tianhu"`` (天胡: no winning card needed, all cards are dealt), ``"di
 ``"sanlong"`` (三龙五坎, switch ``sanlong_wukan``: three dealt fours or five dealt triplets, any seat).
 A ``self_draw`` without a winning card is a win on a drawn joker (the joker is among the concealed).
 
-Situation dict of :func:`score` (unknown keys are an error)::
+:func:`score` is ``hupai.score(situation, variant)`` and returns the one ``hupai.Score`` (``total``
+= 胡息 in unit ``huxi``, ``meets_minimum``, ``per_payer``, ``payments`` between seats, ``net``,
+``fans`` = the 名堂 and the win factors, ``decomposition`` = the 胡息-best split in the one shape,
+``extras`` = 舵/囤 ``duo``, ``multiplier``, ``fan``, ``xing``, ``xing_cards``, ``hu_score`` …).
+Situation dict of :func:`score` (unknown keys are an error; ``hupai.score`` also takes the
+envelope ``{"hand": cards, "situation": {...}}``)::
 
     {
       "concealed": "d8d8d8 x2x7x10 ...",   # concealed cards before the winning card
@@ -51,7 +56,7 @@ import numpy as np
 import numpy.typing as npt
 
 from hupai import _core
-from hupai._core import Variant
+from hupai._core import Score, Variant
 from hupai._core import ZipaiCard as Card
 
 __all__ = [
@@ -76,6 +81,7 @@ __all__ = [
     "parse_cards",
     "score",
     "score_cli",
+    "split",
     "to_counts",
     "waits",
     "waits_cli",
@@ -147,9 +153,21 @@ class Decomposition:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Decomposition:
+        """From the one decomposition shape (``sets`` of the split, each group a set)."""
         return cls(
             huxi=int(d["huxi"]),
-            groups=tuple(Group(**{**g, "cards": tuple(g["cards"]), "jokers": tuple(g.get("jokers", ()))}) for g in d["groups"]),
+            groups=tuple(
+                Group(
+                    type=g["kind"],
+                    name=g["name"],
+                    cards=tuple(g["tiles"]),
+                    exposed=bool(g["declared"]),
+                    has_win_card=bool(g["has_win_card"]),
+                    huxi=int(g["huxi"]),
+                    jokers=tuple(g.get("jokers", ())),
+                )
+                for g in d["sets"]
+            ),
             kaiduo_by_win=bool(d["kaiduo_by_win"]),
         )
 
@@ -158,27 +176,6 @@ class Decomposition:
 
     def __str__(self) -> str:
         return " + ".join(str(g) for g in self.groups) + f" = {self.huxi} 胡息"
-
-
-@dataclass(frozen=True)
-class Score:
-    """Result of :func:`score`; ``raw`` is the JSON-ready dict (also :meth:`to_dict`)."""
-
-    raw: Mapping[str, Any]
-
-    def __getattr__(self, name: str) -> Any:
-        try:
-            return self.raw[name]
-        except KeyError:
-            raise AttributeError(name) from None
-
-    @property
-    def decomposition(self) -> Decomposition | None:
-        d = self.raw.get("decomposition")
-        return None if d is None else Decomposition.from_dict(d)
-
-    def to_dict(self) -> dict[str, Any]:
-        return dict(self.raw)
 
 
 def decompose(
@@ -244,8 +241,15 @@ def waits(
 
 
 def score(situation: Mapping[str, Any], variant: VariantLike = DEFAULT_VARIANT) -> Score:
-    """Score a win (schema of ``situation`` in the module docstring)."""
-    return Score(_core.zipai_score(dict(situation), variant))
+    """Score a win (schema of ``situation`` in the module docstring): ``hupai.score(situation,
+    variant)``."""
+    return _core.score(dict(situation), variant)
+
+
+def split(s: Score) -> Decomposition | None:
+    """The 胡息 split of a 字牌 score."""
+    d = s.decomposition
+    return None if d is None else Decomposition.from_dict(d)
 
 
 def _batch_array(counts: npt.ArrayLike) -> npt.NDArray[np.uint8]:
@@ -362,6 +366,11 @@ def score_cli(args: argparse.Namespace) -> int:
         sit["discarder"] = args.discarder
     if getattr(args, "passed_peng", None):
         sit["passed_peng"] = args.passed_peng
+    if getattr(args, "situation", None):
+        extra = json.loads(args.situation)
+        if not isinstance(extra, dict):
+            raise _core.InvalidHandError("--situation must be a JSON object")
+        sit.update(extra)
     s = score(sit, v)
     if getattr(args, "json", False):
         print(json.dumps(s.to_dict(), ensure_ascii=False, indent=2))
@@ -372,7 +381,8 @@ def score_cli(args: argparse.Namespace) -> int:
 
 def _score_table(s: Score, v: Variant) -> str:
     lines = [f"variant {v!r}"]
-    d = s.decomposition
+    d = split(s)
+    x = s.extras
     if d is None:
         lines.append("not a complete hand")
         return "\n".join(lines)
@@ -385,18 +395,19 @@ def _score_table(s: Score, v: Variant) -> str:
         lines.append(f"{_pad(g.name, w)} {' '.join(g.cards) + mark:<16} {shown:<5} {g.huxi:>4}{joker}")
     lines.append("(* holds the winning card)")
     unit = "囤" if v.options.get("naming") == "hunan" else "舵"
-    lines.append(f"胡息 {s.huxi} (minimum {s.min_huxi})" + ("" if s.is_win else " — not a win"))
-    if not s.is_win:
+    lines.append(f"胡息 {s.total} (minimum {x['min_huxi']})" + ("" if s.meets_minimum else " — not a win"))
+    if not s.meets_minimum:
         return "\n".join(lines)
-    factors = ", ".join(f"{f['name']} ×{f['value']}" for f in s.factors) or "none"
-    lines.append(f"{unit} {s.duo}; multiplier {s.multiplier} ({factors})")
-    if s.mingtang:
-        lines.append("名堂: " + ", ".join(f"{m['name']} {m['fan']}" for m in s.mingtang) + f" → fan {s.fan}")
-    if s.xing_cards:
-        lines.append(f"醒 cards {' '.join(s.xing_cards)} (flips {' '.join(s.flips_used) or '-'}) → 醒 {s.xing}")
-    lines.append(f"胡牌分数 {s.hu_score} + 翻醒分数 {s.xing_score} = {s.amount_per_payer} per payer")
+    factors = ", ".join(f"{f.zh} ×{f.value}" for f in s.fans if f.op == "mul") or "none"
+    lines.append(f"{unit} {x['duo']}; multiplier {x['multiplier']} ({factors})")
+    mingtang = [f for f in s.fans if f.op == "add"]
+    if mingtang:
+        lines.append("名堂: " + ", ".join(f"{m.zh} {m.value}" for m in mingtang) + f" → fan {x['fan']}")
+    if x["xing_cards"]:
+        lines.append(f"醒 cards {' '.join(x['xing_cards'])} (flips {' '.join(x['flips_used']) or '-'}) → 醒 {x['xing']}")
+    lines.append(f"胡牌分数 {x['hu_score']} + 翻醒分数 {x['xing_score']} = {s.per_payer} per payer")
     for p in s.payments:
-        lines.append(f"  seat {p['from']} pays seat {p['to']}: {p['amount']}")
+        lines.append(f"  seat {p['payer']} pays seat {p['payee']}: {p['amount']}")
     lines.append("net: " + ", ".join(f"seat {i} {n:+d}" for i, n in enumerate(s.net)))
     return "\n".join(lines)
 
@@ -446,4 +457,5 @@ def add_cli_arguments(p: argparse.ArgumentParser, *, waits_only: bool = False) -
     p.add_argument("--discarder", type=int)
     p.add_argument("--haidi", action="store_true", help="海底胡: the last wall card")
     p.add_argument("--passed-peng", help="cards whose 碰 the winner passed")
+    p.add_argument("--situation", metavar="JSON", help="situation keys as a JSON object (as POST /v1/score takes them)")
     p.add_argument("--json", action="store_true")

@@ -7,7 +7,7 @@ with their values (``flow_turn`` / ``flow_claims``, the preset scorer with the d
 waits and the discards after which a hand is ready (``flow_waits`` / ``flow_ready_discards``), the
 K3 discard restriction and the kongs a 亮倒 hand may make (``flow_turn(forbidden=...)``), the no-pung
 -on-a-concealed-triplet, 补杠-on-the-draw-turn and no-kong-on-the-last-tile rules (preset ``[params]``
-read by the core), and every payment (``hupai.kawuxing.settle`` / ``hupai.settle_hand``).
+read by the core), and every payment (``hupai.settle_hand``).
 
 卡五星 (``KawuxingHooks``)
 
@@ -208,7 +208,7 @@ class KawuxingHooks(TableHooks):
             )
         seats = [SEAT_NAMES[k] for k in self.playing]
         everyone = [SEAT_NAMES[k] for k in range(table.n)]
-        for e in settle(seats, events, table.variant)["events"]:
+        for e in settle(seats, events, table.variant).events:
             table.settlement.record(e["kind"], [(n, int(e["deltas"].get(n, 0))) for n in everyone], reason=e["reason"])
 
 
@@ -389,8 +389,11 @@ class ErrenHooks(TableHooks):
         rec = {
             "seats": seats,
             "dealer": SEAT_NAMES[table.dealer],
-            "kongs": [{"owner": k["owner"], "kind": k["type"]} for k in table._kongs],
-            "wins": self.wins,
+            "events": [
+                {"kind": "kong", "owner": k["owner"], "type": k["type"]} | ({"feeder": k["feeder"]} if "feeder" in k else {})
+                for k in table._kongs
+            ]
+            + [{"kind": "win", **w} for w in self.wins],
         }
         for e in settle_hand(rec, table.variant).to_dict()["events"]:
             table.settlement.record(e["kind"], [(n, int(e["deltas"].get(n, 0))) for n in seats], reason=e["reason"])

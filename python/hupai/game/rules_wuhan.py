@@ -212,8 +212,9 @@ class WuhanTable(Table):
             if seats[k] not in winners:
                 f.pop("third_opening_from", None)
             seat_data.setdefault(seats[k], {}).update(f)
-        rec = {"seats": seats, "dealer": SEAT_NAMES[self.dealer], "wins": self._win_records, "seat_data": seat_data}
-        events = settle_hand(rec, self.variant).to_dict()["events"]
+        rec = {"seats": seats, "dealer": SEAT_NAMES[self.dealer], "seat_data": seat_data,
+               "events": [{"kind": "win", **w} for w in self._win_records]}
+        events = settle_hand(rec, self.variant).events
         for e in events:
             self.settlement.record(e["kind"], [(n, int(e["deltas"].get(n, 0))) for n in seats], reason=e["reason"])
 

@@ -19,7 +19,7 @@ passes a win is locked from discard wins until its next draw (过水不胡, ``pa
 
 Regional presets (``REGIONAL``): the core decides every win with the preset's own scorer; kongs
 and wins are kept as a hand record and settled at the end of the hand by the preset's settlement
-(``hebei.settle``, ``hebei_draft4.settle``, ``shanghai.settle``, ``settle_hand``), whose events are booked one by one
+(``hupai.settle_hand`` of one hand record), whose events are booked one by one
 in the table's ledger. A preset's 荒庄 reserve (``exhaustion_reserve_stacks``) stays undrawn.
 
 Per-preset details (rules decided by the core; see ``docs/presets.md``): 河北 报听 (``declare_ting``,
@@ -1201,10 +1201,10 @@ class Table:
             self._win_records.append(rec)
             if self.vid == "shanghai" and (self.carry["kai_bao"] or self.carry["huang_fan"]):
                 # The pending 开宝/黄番 番 (the flow query scores without them): the core's scorer.
-                from hupai.shanghai import score as shanghai_score
+                from hupai import score as core_score
 
-                sc = shanghai_score({"hand": rec["hand"], "situation": rec["situation"]}, self.variant)
-                value, fans = sc.multiplier, [(f["id"], f["count"]) for f in sc.fans]
+                sc = core_score({"hand": rec["hand"], "situation": rec["situation"]}, self.variant)
+                value, fans = sc.per_payer, [(f.id, f.count) for f in sc.fans]
         else:
             self.settlement.record("WIN", [(names[k], deltas[k]) for k in range(self.n)], reason=f"{names[w]} wins")
         if not shared:  # 一炮多响: one physical tile, kept by the first winner
@@ -1263,40 +1263,29 @@ class Table:
         return rec
 
     def _settle_regional(self) -> None:
-        """Settle the hand with the preset's own settlement and book the result in the ledger."""
+        """Settle the hand with the preset's own settlement (one hand record, ``hupai.settle_hand``)
+        and book the result in the ledger."""
         from hupai import settle_hand
-        from hupai.hebei import settle as hebei_settle
-        from hupai.hebei_draft4 import settle as hebei_draft4_settle
 
         seats = [SEAT_NAMES[k] for k in range(self.n)]
-        dealer = SEAT_NAMES[self.dealer]
-        if self.vid == "shanghai":
-            from hupai.shanghai import settle as shanghai_settle
-
-            events = shanghai_settle({"seats": seats, "wins": self._win_records}, self.variant)["events"]
-        elif self.vid in ("hebei", "hebei_draft4"):
-            rec: dict[str, Any] = {"seats": seats, "dealer": dealer, "kongs": self._kongs}
-            rec["win"] = self._win_records[0] if self._win_records else None
-            if self.vid == "hebei_draft4":
-                rec["floor"] = self.carry["floor"]
-                rec["gen_zhuang"] = self.gen_zhuang
-            fn = hebei_settle if self.vid == "hebei" else hebei_draft4_settle
-            events = fn(rec, self.variant)["events"]
-        else:
-            # 陕西 charges every other player for a 补杠 (no feeder); 欢乐3D the 碰'd discarder.
-            keep_added_feeder = self.vid != "shaanxi"
-            kongs = [
-                {"owner": k["owner"], "kind": k["type"]}
-                | ({"feeder": k["feeder"]} if "feeder" in k and (k["type"] == "open" or keep_added_feeder) else {})
-                for k in self._kongs
-            ]
-            rec2: dict[str, Any] = {"seats": seats, "dealer": dealer, "kongs": kongs, "wins": self._win_records}
-            if self.vid == "shaanxi":
-                if self.pao_zi is not None:
-                    rec2["seat_data"] = {seats[k]: {"pao_zi": self.pao_zi[k]} for k in range(self.n)}
-                if self.escaped is not None:
-                    rec2["table"] = {"escaped": seats[self.escaped]}
-            events = settle_hand(rec2, self.variant).to_dict()["events"]
+        # 陕西 charges every other player for a 补杠 (no feeder); the others the 碰'd discarder.
+        keep_added_feeder = self.vid != "shaanxi"
+        kongs = [
+            {"kind": "kong", "owner": k["owner"], "type": k["type"]}
+            | ({"feeder": k["feeder"]} if "feeder" in k and (k["type"] == "open" or keep_added_feeder) else {})
+            for k in self._kongs
+        ]
+        rec: dict[str, Any] = {"seats": seats, "events": kongs + [{"kind": "win", **w} for w in self._win_records]}
+        if self.vid != "shanghai":
+            rec["dealer"] = SEAT_NAMES[self.dealer]
+        if self.vid == "hebei_draft4":
+            rec["table"] = {"floor": self.carry["floor"], "gen_zhuang": self.gen_zhuang}
+        if self.vid == "shaanxi":
+            if self.pao_zi is not None:
+                rec["seat_data"] = {seats[k]: {"pao_zi": self.pao_zi[k]} for k in range(self.n)}
+            if self.escaped is not None:
+                rec["table"] = {"escaped": seats[self.escaped]}
+        events = settle_hand(rec, self.variant).events
         for e in events:  # the preset's ledger events, booked one by one (each zero-sum)
             self.settlement.record(e["kind"], [(n, int(e["deltas"].get(n, 0))) for n in seats], reason=e["reason"])
 

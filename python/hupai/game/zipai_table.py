@@ -363,14 +363,15 @@ class ZipaiTable:
         if p.passed_peng:
             sit["passed_peng"] = sorted(p.passed_peng)
         s = zipai.score(sit, self.variant)
-        if not s.is_win:  # the core said 胡 in claims; a disagreement is an engine bug
+        if not s.meets_minimum:  # the core said 胡 in claims; a disagreement is an engine bug
             raise RuntimeError(f"claims/score disagree on {sit}")
         # the winning card joins the winner's hand
         if card is not None:
             p.hand[card] += 1
             self._in_play = None
-        pays = [dict(x) for x in s.payments]
-        self._emit({"type": "win", "seat": seat, "card": card, "win_type": win_type, "huxi": s.huxi, "duo": s.duo, "payments": pays})
+        pays = [{"from": x["payer"], "to": x["payee"], "amount": x["amount"]} for x in s.payments]
+        duo = s.extras["duo"]
+        self._emit({"type": "win", "seat": seat, "card": card, "win_type": win_type, "huxi": s.total, "duo": duo, "payments": pays})
         self._settle(list(s.net), pays, seat, win_type)
 
     def _settle(self, net: list[int], payments: list[dict[str, Any]], winner: int | None, reason: str = "") -> None:

@@ -15,8 +15,8 @@ Hot path: ``POST /v1/score``, ``/v1/score/batch``, ``/v1/waits`` and ``/v1/shant
 by ONE call into Rust (``hupai._core.serve_score`` / ``serve_score_batch`` / ``serve_waits`` /
 ``serve_shanten``: raw body bytes in, response bytes out, GIL released) before FastAPI routing,
 pydantic and the middleware stack. Rust answers only requests
-that are plainly valid and returns ``None`` for anything else (bad JSON, unknown keys, switches
-in ``options``, 字牌, floats, any engine error); those go through the FastAPI handlers below,
+that are plainly valid, under every preset, and returns ``None`` for anything else (bad JSON,
+unknown keys, floats, any engine error); those go through the FastAPI handlers below,
 which remain the one place where validation errors are worded. Both paths give byte-identical
 200 answers (``tests/test_server.py`` checks it over the bench's hand mix).
 
@@ -46,7 +46,6 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 import hupai
 import hupai.batch
 from hupai._core import serve_score, serve_score_batch, serve_shanten, serve_waits
-import hupai.sichuan
 import hupai.zipai
 from hupai.server.schemas import (
     ERROR_RESPONSES,
@@ -65,9 +64,6 @@ from hupai.server.schemas import (
 )
 
 STATIC = Path(__file__).with_name("static")
-
-#: Shapes that the analysis endpoints use for each preset family.
-SICHUAN_SHAPES = ["standard", "seven_pairs", "seven_pairs_quads"]
 
 
 class ApiError(Exception):
@@ -235,17 +231,6 @@ async def _refuse(scope: Scope, receive: Receive, send: Send, limit: int) -> Non
 # the work (plain functions; run in a worker thread)
 
 
-def _family(variant: str) -> str:
-    if variant == "mcr" or variant.startswith("mcr"):
-        return "mcr"
-    if variant.startswith("sichuan"):
-        return "sichuan"
-    if variant.startswith("zipai"):
-        return "zipai"
-    known = ", ".join(v["id"] for v in _variants())
-    raise ApiError(422, "RuleConfigError", "variant", f"unknown variant {variant!r} (expected one of {known})")
-
-
 @functools.lru_cache(maxsize=1)
 def _variants() -> list[dict[str, Any]]:
     return hupai.variants()
@@ -261,12 +246,6 @@ def _engine_error(e: hupai.HupaiError, field: str) -> ApiError:
     if isinstance(e, hupai.RuleConfigError) and field == "hand":
         field = "options"
     return ApiError(422, kind, field, str(e))
-
-
-def _tile_game_hand(hand: str | HandIn) -> dict[str, Any]:
-    if isinstance(hand, str):
-        return dict(hupai.Situation.parse(hand).to_dict()["hand"])
-    return hand.model_dump(exclude_none=True)
 
 
 #: Integers beyond this are refused before they reach the engine (JSON's safe integer range).
@@ -306,34 +285,30 @@ def _checked_variant(req: ScoreRequest) -> hupai.Variant:
     return v
 
 
-def score_one(req: ScoreRequest) -> dict[str, Any]:
-    """Score one request (raises ApiError on bad input)."""
-    fam = _family(req.variant)
-    v = _checked_variant(req)
-    try:
-        if fam == "zipai":
-            if isinstance(req.hand, str):
-                sit: dict[str, Any] = {"concealed": req.hand, **req.situation}
-            else:
-                h = req.hand.model_dump(exclude_none=True)
-                sit = {**req.situation, "concealed": h["concealed"], "melds": h.get("melds", [])}
-                if "win_tile" in h:
-                    sit["win_card"] = h["win_tile"]
-            out = hupai.zipai.score(sit, v).to_dict()
-        else:
-            case = {"hand": _tile_game_hand(req.hand), "situation": req.situation}
-            if fam == "sichuan":
-                out = hupai.sichuan.score(case, v).to_dict()
-            else:
-                res = hupai.score(case, v)
-                out = res if isinstance(res, dict) else res.to_dict()
-    except hupai.HupaiError as e:
-        raise _engine_error(e, "situation" if _mentions_situation(e) else "hand") from None
-    except (TypeError, KeyError, OverflowError) as e:  # shapes the engine's converters refuse
-        raise ApiError(422, "InvalidHandError", "situation", f"invalid situation: {e}") from None
-    out["variant"] = req.variant
+def _request(req: ScoreRequest) -> dict[str, Any]:
+    """The request as ``hupai.score_json`` / ``hupai.batch.score`` read it."""
+    hand: Any = req.hand if isinstance(req.hand, str) else req.hand.model_dump(exclude_none=True)
+    out: dict[str, Any] = {"variant": req.variant, "hand": hand, "situation": req.situation}
+    if req.options:
+        out["options"] = req.options
     if req.id is not None:
         out["id"] = req.id
+    return out
+
+
+def _scoring_error(e: Exception) -> ApiError:
+    if isinstance(e, hupai.HupaiError):
+        return _engine_error(e, "situation" if _mentions_situation(e) else "hand")
+    return ApiError(422, "InvalidHandError", "situation", f"invalid situation: {e}")
+
+
+def score_one(req: ScoreRequest) -> dict[str, Any]:
+    """Score one request under any preset (raises ApiError on bad input): ``hupai.score_json``."""
+    _checked_variant(req)
+    try:
+        out: dict[str, Any] = hupai.score_json(_request(req))
+    except (hupai.HupaiError, TypeError, KeyError, OverflowError) as e:
+        raise _scoring_error(e) from None
     return out
 
 
@@ -350,62 +325,53 @@ def _mentions_situation(e: Exception) -> bool:
     return "situation" in msg and "hand" not in msg.split("situation")[0][-12:]
 
 
-def _prepare_mcr(req: ScoreRequest) -> tuple[hupai.Variant, dict[str, Any]]:
-    """The compiled variant and the case dict of an MCR-family request (ApiError if bad)."""
-    v = _checked_variant(req)
-    try:
-        return v, {"hand": _tile_game_hand(req.hand), "situation": req.situation}
-    except hupai.HupaiError as e:
-        raise _engine_error(e, "hand") from None
-
-
 def score_many(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Score a batch in input order. MCR-family items go through ``hupai.batch.score`` (parallel,
-    GIL released), one call per distinct variant; the others are scored one by one."""
+    """Score a batch in input order: the valid items in one ``hupai.batch.score`` call (parallel,
+    GIL released), each an ``{error, field, message}`` object otherwise."""
     out: list[dict[str, Any] | None] = [None] * len(items)
-    groups: dict[int, tuple[hupai.Variant, list[tuple[int, ScoreRequest, dict[str, Any]]]]] = {}
+    jobs: list[tuple[int, ScoreRequest]] = []
     for i, item in enumerate(items):
         try:
             req = ScoreRequest.model_validate(item)
-            if _family(req.variant) == "mcr":
-                v, case = _prepare_mcr(req)
-                groups.setdefault(id(v), (v, []))[1].append((i, req, case))
-            else:
-                out[i] = score_one(req)
+            _checked_variant(req)
+            jobs.append((i, req))
         except ApiError as e:
             out[i] = {"error": e.error, "field": f"items[{i}].{e.field}", "message": e.message}
         except ValueError as e:  # pydantic.ValidationError is a ValueError
             out[i] = {"error": "ValidationError", "field": f"items[{i}]", "message": str(e)}
-    for v, jobs in groups.values():
-        try:
-            results = hupai.batch.score([case for _, _, case in jobs], v)
-        except (TypeError, OverflowError) as e:  # defensive: the items were checked above
-            results = [{"error": "InvalidHandError", "message": str(e)}] * len(jobs)
-        for (i, req, _), r in zip(jobs, results):
-            if isinstance(r, dict):
-                field = "situation" if _mentions_situation(Exception(r.get("message", ""))) else "hand"
-                out[i] = {"error": r.get("error", "InvalidHandError"), "field": f"items[{i}].{field}", "message": r.get("message", "")}
-                continue
-            d = r.to_dict()
-            d["variant"] = req.variant
-            if req.id is not None:
-                d["id"] = req.id
-            out[i] = d
+    try:
+        results = hupai.batch.score([_request(req) for _, req in jobs])
+    except (TypeError, OverflowError) as e:  # defensive: the items were checked above
+        results = [{"error": "InvalidHandError", "message": str(e)}] * len(jobs)
+    for (i, req), r in zip(jobs, results):
+        if isinstance(r, dict):
+            field = "situation" if _mentions_situation(Exception(r.get("message", ""))) else "hand"
+            out[i] = {"error": r.get("error", "InvalidHandError"), "field": f"items[{i}].{field}", "message": r.get("message", "")}
+            continue
+        d = r.to_dict()
+        if req.id is not None:
+            d["id"] = req.id
+        out[i] = d
     return [o if o is not None else {"error": "InternalError", "field": "items", "message": "not scored"} for o in out]
 
 
-def _analysis_hand(q: HandQuery) -> tuple[Any, dict[str, Any]]:
-    fam = _family(q.variant)
-    shapes = q.shapes
-    if shapes is None and fam == "sichuan":
-        shapes = SICHUAN_SHAPES
+def _query_variant(q: HandQuery) -> hupai.Variant:
+    try:
+        return _variant(q.variant, "{}")
+    except hupai.HupaiError as e:
+        raise _engine_error(e, "variant") from None
+
+
+def _analysis_hand(q: HandQuery, v: hupai.Variant) -> tuple[Any, dict[str, Any]]:
+    shapes = q.shapes if q.shapes is not None else v.shapes
     return q.hand, {"shapes": shapes, "wildcards": q.wildcards}
 
 
 def waits_one(q: HandQuery) -> dict[str, Any]:
-    if _family(q.variant) == "zipai":
+    v = _query_variant(q)
+    if v.input == "zipai":
         try:
-            zws = hupai.zipai.waits(q.hand, q.melds, variant=q.variant)
+            zws = hupai.zipai.waits(q.hand, q.melds, variant=v)
         except hupai.HupaiError as e:
             raise _engine_error(e, "hand") from None
         text = q.hand if isinstance(q.hand, str) else " ".join(q.hand)
@@ -413,7 +379,7 @@ def waits_one(q: HandQuery) -> dict[str, Any]:
         return {"hand": text, "waits": [str(c) for c, _ in zws], "shanten": None}
     if q.melds:
         raise ApiError(422, "InvalidHandError", "melds", "melds are for 字牌; write tile-game melds in hand: '[EEE,1]...'")
-    hand, opts = _analysis_hand(q)
+    hand, opts = _analysis_hand(q, v)
     try:
         h = hupai.format_tiles(hupai.parse_tiles(hand)) if isinstance(hand, list) else hand
         sh = hupai.shanten(h, **opts)
@@ -424,9 +390,10 @@ def waits_one(q: HandQuery) -> dict[str, Any]:
 
 
 def shanten_one(q: HandQuery) -> dict[str, Any]:
-    if _family(q.variant) == "zipai":
-        raise ApiError(422, "RuleConfigError", "variant", "shanten is defined for tile games only (mcr, sichuan)")
-    hand, opts = _analysis_hand(q)
+    v = _query_variant(q)
+    if v.shapes is None:
+        raise ApiError(422, "RuleConfigError", "variant", f"shanten is defined for mahjong tiles, not the {v.input} of {v.id}")
+    hand, opts = _analysis_hand(q, v)
     try:
         h = hupai.format_tiles(hupai.parse_tiles(hand)) if isinstance(hand, list) else hand
         forms = hupai.shanten_forms(h, **opts)
@@ -444,7 +411,8 @@ def create_app() -> FastAPI:
         title="hupai scoring service",
         version=hupai.__version__,
         description=(
-            "Fan scoring, waits and shanten for Chinese mahjong presets (MCR 国标, 四川, 字牌). "
+            "Scoring, waits and shanten under every preset of hupai.variants() (国标, 四川, the regional "
+            "presets, 字牌): one result shape for every preset. "
             f"Errors: 400 malformed JSON, 413 body over {MAX_BODY} bytes or batch over {MAX_BATCH} "
             "items, 422 invalid input; every error body is {error, field, message}."
         ),
@@ -478,11 +446,13 @@ def create_app() -> FastAPI:
 
     @app.get("/v1/variants", tags=["rules"])
     async def variants() -> list[dict[str, Any]]:
-        """Every preset with ``describe()``: switches, parameters and its fan table."""
+        """Every preset with ``describe()``: switches, parameters, its fan table and its example
+        request (``hand`` + ``situation``, the ``[example]`` of its preset file)."""
         out = []
         for v in _variants():
             d = hupai.Variant(v["id"]).describe()
-            out.append({**v, "switches": d.get("switches"), "fans": d.get("fans"), "params": d.get("params")})
+            keep = {k: d.get(k) for k in ("switches", "fans", "params", "example")}
+            out.append({**v, **keep})
         return out
 
     @app.post("/v1/score", response_model=ScoreResult, tags=["scoring"], **common)

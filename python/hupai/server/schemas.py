@@ -91,13 +91,49 @@ class FanOut(BaseModel):
     model_config = ConfigDict(extra="allow")
 
 
-class ScoreResult(BaseModel):
-    """The scorer's JSON-ready result: for MCR ``total``, ``fans`` (``id``, ``zh``, ``en``,
-    ``points``, ``count``), ``meets_minimum``, ``decomposition`` …; other presets their own fields.
-    Always has ``variant``."""
+class FanResult(BaseModel):
+    """One counted fan / pattern: ``value`` per occurrence in the score's unit (the factor of a
+    ``mul`` pattern), ``op`` how it combines (``add``, ``mul``, ``pow2``, ``base``,
+    ``fixed_limit``), ``count`` how many times it counts."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="forbid")
+    count: int
+    en: str
+    id: str
+    op: str
+    value: int
+    zh: str
+
+
+class PaymentResult(BaseModel):
+    """``payer`` pays ``payee`` ``amount`` (seats ``0..players`` in turn order)."""
+
+    model_config = ConfigDict(extra="forbid")
+    amount: int
+    payee: int
+    payer: int
+
+
+class ScoreResult(BaseModel):
+    """The ``Score`` of any preset (``hupai.Score.to_dict()``), the same keys for every preset:
+    the counted ``fans``, ``total`` (capped) and ``raw_total`` in ``unit``, ``meets_minimum``,
+    ``per_payer``, ``payments`` (this win as the only event of a hand) and ``net`` per seat, the
+    ``decomposition`` used (``form``, ``sets``, ``pair``, ``pairs``, ``knitted``, ``wildcards``),
+    the preset's ``extras`` (``docs/presets.md``), ``variant``; ``id`` echoes the request's."""
+
+    model_config = ConfigDict(extra="forbid")
+    decomposition: dict[str, Any] | None
+    extras: dict[str, Any]
+    fans: list[FanResult]
+    meets_minimum: bool
+    net: list[int]
+    payments: list[PaymentResult]
+    per_payer: int
+    raw_total: int
+    total: int
+    unit: Literal["fan", "multiplier", "point", "huxi"]
     variant: str
+    id: str | int | None = None
 
 
 class BatchResult(BaseModel):

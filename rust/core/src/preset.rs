@@ -11,31 +11,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 
-/// The embedded preset files, in listing order. Adding a preset = adding a line here and a file.
-const SOURCES: &[(&str, &str)] = &[
-    ("mcr", include_str!("../../../presets/mcr.toml")),
-    ("sichuan", include_str!("../../../presets/sichuan.toml")),
-    (
-        "zipai_guilin",
-        include_str!("../../../presets/zipai_guilin.toml"),
-    ),
-    (
-        "zipai_hunan",
-        include_str!("../../../presets/zipai_hunan.toml"),
-    ),
-    ("kawuxing", include_str!("../../../presets/kawuxing.toml")),
-    ("hebei", include_str!("../../../presets/hebei.toml")),
-    ("shanghai", include_str!("../../../presets/shanghai.toml")),
-    (
-        "hebei_draft4",
-        include_str!("../../../presets/hebei_draft4.toml"),
-    ),
-    ("huanle3d", include_str!("../../../presets/huanle3d.toml")),
-    ("erren", include_str!("../../../presets/erren.toml")),
-    ("shaanxi", include_str!("../../../presets/shaanxi.toml")),
-    ("wuhan", include_str!("../../../presets/wuhan.toml")),
-];
-
 /// How a fan / pattern value combines with the others (common.md §5.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
@@ -309,6 +284,69 @@ pub struct PresetData {
     /// Preset-specific parameters (settlement, caps …) that its rule module reads.
     #[serde(default)]
     pub params: toml::Table,
+    /// One win of this preset as a scoring request (`{"hand", "situation"}`): shown in the docs
+    /// and the calculator, and scored through every entry point by the tests.
+    #[serde(default)]
+    pub example: Option<serde_json::Value>,
+}
+
+impl PresetData {
+    /// The fan table entry of `id` (a score's fan names come from the data).
+    pub fn fan_def(&'static self, id: &str) -> Option<&'static FanDef> {
+        self.fans.iter().find(|f| f.id == id)
+    }
+    /// The entry of `id` when the data lists it (with the data's names), else an entry for these
+    /// names made once per process (`FanDef::interned`).
+    pub fn fan_named(&'static self, id: &str, zh: &str, en: &str) -> &'static FanDef {
+        match self.fan_def(id) {
+            Some(d) => d,
+            None => FanDef::interned(id, zh, en),
+        }
+    }
+    /// The entry of `id`, or an error naming the preset (a scorer named a fan its data lacks).
+    pub fn fan_entry(&'static self, id: &str) -> Result<&'static FanDef> {
+        self.fan_def(id).ok_or_else(|| {
+            Error::rule(format!(
+                "{}: fan {id} is not in presets/{}.toml",
+                self.id, self.id
+            ))
+        })
+    }
+}
+
+impl FanDef {
+    /// A `'static` entry for names a data file does not list (a preset module's own factors …):
+    /// made once per distinct `(id, zh, en)` and kept for the process.
+    pub fn interned(id: &str, zh: &str, en: &str) -> &'static FanDef {
+        use std::collections::HashMap;
+        use std::sync::{Mutex, OnceLock};
+        type Key = (String, String, String);
+        static TABLE: OnceLock<Mutex<HashMap<Key, &'static FanDef>>> = OnceLock::new();
+        let key = (id.to_string(), zh.to_string(), en.to_string());
+        let mut t = TABLE
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        t.entry(key)
+            .or_insert_with(|| Box::leak(Box::new(FanDef::named(id, zh, en, FanOp::Add))))
+    }
+    /// An entry for a preset module's own static table (names the data file does not list).
+    pub fn named(id: &str, zh: &str, en: &str, op: FanOp) -> FanDef {
+        FanDef {
+            id: id.into(),
+            zh: zh.into(),
+            en: en.into(),
+            value: 0,
+            op,
+            excludes: Vec::new(),
+            reduces: BTreeMap::new(),
+            scope: default_scope(),
+            countable: false,
+            note: String::new(),
+            enabled: true,
+            fallback: false,
+        }
+    }
 }
 
 /// Resolved switch values: every switch of the preset, defaults filled in.
@@ -553,21 +591,25 @@ impl PresetData {
     }
 }
 
+/// The embedded preset files come from [`crate::rules::REGISTRY`], in its order.
 static PRESETS: LazyLock<Vec<Result<PresetData>>> = LazyLock::new(|| {
-    SOURCES
+    crate::rules::REGISTRY
         .iter()
-        .map(|(_, text)| PresetData::from_toml(text))
+        .map(|(_, text, _)| PresetData::from_toml(text))
         .collect()
 });
 
 /// Ids of every built-in preset, in listing order.
 pub fn preset_ids() -> Vec<&'static str> {
-    SOURCES.iter().map(|(id, _)| *id).collect()
+    crate::rules::REGISTRY
+        .iter()
+        .map(|(id, _, _)| *id)
+        .collect()
 }
 
 /// A built-in preset by id.
 pub fn preset(id: &str) -> Result<&'static PresetData> {
-    let Some(pos) = SOURCES.iter().position(|(k, _)| *k == id) else {
+    let Some(pos) = crate::rules::REGISTRY.iter().position(|(k, _, _)| *k == id) else {
         return Err(Error::rule(format!(
             "unknown variant {id:?}; known variants: {}",
             preset_ids().join(", ")

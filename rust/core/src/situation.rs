@@ -90,10 +90,13 @@ impl MeldInput {
     /// Convert to a core meld (plus the kong kind when the input says it), `path` naming the field.
     pub fn to_meld(&self, path: &str) -> Result<(Meld, Option<KongKind>)> {
         let err = |msg: String| Error::hand(format!("{path}: {msg}"));
+        // A plain `kong` claimed from nobody (`offer` 0 or absent) is concealed (暗杠) unless
+        // `concealed: false` says otherwise — the reference engine's reading of offer 0.
+        let plain_kong_concealed = self.offer.unwrap_or(0) == 0;
         let (kind, kong_kind, mut concealed) = match self.kind.as_str() {
             "chow" | "chi" => (MeldKind::Chow, None, false),
             "pung" | "pon" | "peng" => (MeldKind::Pung, None, false),
-            "kong" => (MeldKind::Kong, None, false),
+            "kong" => (MeldKind::Kong, None, plain_kong_concealed),
             "kong_open" => (MeldKind::Kong, Some(KongKind::Open), false),
             "kong_added" => (MeldKind::Kong, Some(KongKind::Added), false),
             "kong_concealed" => (MeldKind::Kong, Some(KongKind::Concealed), true),
@@ -113,6 +116,11 @@ impl MeldInput {
             concealed = c;
         }
         let from = self.offer.unwrap_or(0);
+        if kind == MeldKind::Kong && concealed && from != 0 {
+            return Err(err(format!(
+                "a concealed kong (暗杠) is claimed from nobody: 'offer' must be 0, got {from}"
+            )));
+        }
         let meld = match (&self.tile, &self.tiles) {
             (Some(t), tiles) => {
                 let t = Tile::parse(t).map_err(|e| err(format!("tile: {e}")))?;
@@ -163,6 +171,22 @@ impl MeldInput {
     }
 }
 
+/// The `situation` object, naming the key whose value serde refuses.
+fn flags_from_value(v: &serde_json::Value) -> Result<FlagsInput> {
+    FlagsInput::deserialize(v).map_err(|e| {
+        let bad = v.as_object().and_then(|o| {
+            o.iter().find_map(|(k, x)| {
+                let one =
+                    serde_json::Value::Object(serde_json::Map::from_iter([(k.clone(), x.clone())]));
+                FlagsInput::deserialize(&one)
+                    .err()
+                    .map(|e| format!("situation.{k}: {e}"))
+            })
+        });
+        Error::hand(bad.unwrap_or_else(|| format!("situation: {e}")))
+    })
+}
+
 fn parse_list(ts: &[String]) -> Result<Vec<Tile>> {
     ts.iter().map(|t| Tile::parse(t)).collect()
 }
@@ -178,12 +202,40 @@ pub struct HandInput {
     pub win_tile: String,
 }
 
+impl HandInput {
+    /// The hand of a notation string with a winning tile (`"[EEE,2]123m...+9s"`).
+    pub fn from_notation(text: &str) -> Result<HandInput> {
+        let (standing, melds, win) = crate::hand::parse_notation(text)?;
+        let Some(win) = win else {
+            return Err(Error::hand(format!(
+                "{text:?}: the winning tile must follow '+', e.g. \"123m456p789s1122z+1z\""
+            )));
+        };
+        Ok(HandInput {
+            melds: melds
+                .iter()
+                .map(|m| MeldInput {
+                    kind: m.kind.name().to_string(),
+                    tile: None,
+                    tiles: Some(m.tiles().iter().map(ToString::to_string).collect()),
+                    offer: Some(m.from),
+                    concealed: Some(m.concealed),
+                })
+                .collect(),
+            concealed: standing.iter().map(ToString::to_string).collect(),
+            win_tile: win.to_string(),
+        })
+    }
+}
+
 fn default_wind() -> String {
     "E".into()
 }
 
 /// `situation` object of the JSON schema. The first eight keys are the MCR reference schema; the
-/// rest are optional keys used by other presets.
+/// seat keys place the win at a table (see [`crate::scoring::score`] for the seats of payments);
+/// the rest are flags that only some presets read ([`PRESET_FLAGS`]: a preset refuses those it
+/// does not read).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FlagsInput {
@@ -209,12 +261,9 @@ pub struct FlagsInput {
     pub win_type: Option<WinType>,
     /// The winner is the dealer.
     #[serde(default)]
-    pub dealer: bool,
+    pub dealer: Option<bool>,
     #[serde(default)]
     pub blessing: Option<Blessing>,
-    /// 定缺: the suit (`m`, `p`, `s`) the winner declared void.
-    #[serde(default)]
-    pub void_suit: Option<String>,
     /// The flower tiles themselves (`f1`..`f8`), where a preset cares which ones.
     #[serde(default)]
     pub flower_tiles: Option<Vec<String>>,
@@ -222,7 +271,23 @@ pub struct FlagsInput {
     /// preset cares (四川 点杠花).
     #[serde(default)]
     pub last_kong: Option<KongKind>,
-    /// 报听 declared (二人麻将 门清报听, …).
+    /// Seats at the table (must be the preset's, when given).
+    #[serde(default)]
+    pub players: Option<u8>,
+    /// The winner's seat (default: the seat wind's index, E 0 … N 3).
+    #[serde(default)]
+    pub seat: Option<u8>,
+    /// The discarder's seat on a discard win (default: the winner's 上家).
+    #[serde(default)]
+    pub discarder: Option<u8>,
+    /// The dealer's seat (default: the winner when `dealer`, else seat 0 — seat 1 when the winner
+    /// sits at 0).
+    #[serde(default)]
+    pub dealer_seat: Option<u8>,
+    /// 定缺: the suit (`m`, `p`, `s`) the winner declared void (四川).
+    #[serde(default)]
+    pub void_suit: Option<String>,
+    /// 报听 declared (二人麻将 门清报听, 上海 敲麻 …).
     #[serde(default)]
     pub ready_declared: bool,
     /// 天听: 报听 declared on the first turn with no claim before (二人麻将).
@@ -231,7 +296,7 @@ pub struct FlagsInput {
     /// The win came in the draws after the wall was exhausted (二人麻将 海底捞月 phase).
     #[serde(default)]
     pub after_exhaustion: bool,
-    /// The flipped 癞子 indicator tile (武汉: the 癞子 is its successor).
+    /// The flipped 癞子 / 混儿 / 百搭 indicator tile (武汉, 河北, 上海).
     #[serde(default)]
     pub wild_indicator: Option<String>,
     /// 武汉: the winner's 红中杠 count (红中 exposed or discarded), and his 癞子杠 count.
@@ -241,9 +306,37 @@ pub struct FlagsInput {
     pub laizi_kongs: u8,
     /// 报听一发: the win came within the first go-around after 报听 (二人麻将
     /// `fan_profile = billee1011_option_4`).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default)]
     pub ready_yi_fa: bool,
+    /// 卡五星: the winner had declared 亮倒.
+    #[serde(default)]
+    pub liangdao: bool,
+    /// 上海: pending 开宝 and 黄番 counts carried into this hand (0..=20).
+    #[serde(default)]
+    pub kai_bao: u8,
+    #[serde(default)]
+    pub huang_fan: u8,
+    /// 上海 `dragons_as_flowers`: 中发白 set aside as flowers (0..=12).
+    #[serde(default)]
+    pub dragon_flowers: u8,
 }
+
+/// The situation keys that only some presets read. A preset refuses a win that sets one it does
+/// not read (naming the key and the keys it reads), so that no flag is silently ignored.
+pub const PRESET_FLAGS: &[&str] = &[
+    "void_suit",
+    "ready_declared",
+    "ready_first_turn",
+    "after_exhaustion",
+    "wild_indicator",
+    "hongzhong_kongs",
+    "laizi_kongs",
+    "ready_yi_fa",
+    "liangdao",
+    "kai_bao",
+    "huang_fan",
+    "dragon_flowers",
+];
 
 /// Optional per-preset flags of a situation (see the matching [`FlagsInput`] keys).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -255,10 +348,27 @@ pub struct ExtraFlags {
     pub hongzhong_kongs: u8,
     pub laizi_kongs: u8,
     pub ready_yi_fa: bool,
+    pub liangdao: bool,
+    pub kai_bao: u8,
+    pub huang_fan: u8,
+    pub dragon_flowers: u8,
+}
+
+/// Where the win sits at the table, as the input said it (resolved against the number of seats
+/// by [`Situation::winner_seat`] and friends).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SeatFacts {
+    pub players: Option<u8>,
+    pub seat: Option<u8>,
+    pub discarder: Option<u8>,
+    pub dealer_seat: Option<u8>,
+    /// `situation.dealer` was given (else it follows `dealer_seat` when that is given).
+    pub dealer_given: bool,
 }
 
 /// The JSON form of a situation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SituationInput {
     pub hand: HandInput,
     #[serde(default = "default_flags")]
@@ -267,7 +377,7 @@ pub struct SituationInput {
 
 /// An absent `situation` object means every key at its serde default (winds `E`), not the
 /// derived `Default` (empty strings).
-fn default_flags() -> FlagsInput {
+pub fn default_flags() -> FlagsInput {
     serde_json::from_str("{}").expect("every key has a default")
 }
 
@@ -293,8 +403,10 @@ pub struct Situation {
     pub void_suit: Option<u8>,
     /// The kind of the kong just made, for 杠上开花 / 杠上炮 (see [`FlagsInput::last_kong`]).
     pub last_kong: Option<KongKind>,
-    /// Optional per-preset flags (报听, 天听, 海底 phase).
+    /// Optional per-preset flags (报听, 天听, 海底 phase, 亮倒, pending 番 …).
     pub extra: ExtraFlags,
+    /// The seats of the win (winner, discarder, dealer) as given.
+    pub table: SeatFacts,
 }
 
 fn wind(text: &str, field: &str) -> Result<Tile> {
@@ -307,31 +419,65 @@ fn wind(text: &str, field: &str) -> Result<Tile> {
     Ok(t)
 }
 
+/// The situation keys, for the hint on a flat key.
+const SITUATION_KEYS: &[&str] = &[
+    "self_drawn",
+    "fourth_tile",
+    "about_kong",
+    "wall_last",
+    "seat_wind",
+    "prevalent_wind",
+    "flowers",
+    "win_type",
+    "dealer",
+    "blessing",
+    "flower_tiles",
+    "last_kong",
+    "players",
+    "seat",
+    "discarder",
+    "dealer_seat",
+];
+
 impl Situation {
     /// Parse and validate the JSON form.
     pub fn from_json(text: &str) -> Result<Situation> {
-        let input: SituationInput =
+        let v: serde_json::Value =
             serde_json::from_str(text).map_err(|e| Error::hand(format!("situation JSON: {e}")))?;
-        Situation::from_input(&input)
+        Situation::from_case(&v)
     }
 
-    /// Parse the `hand` and `situation` keys of a case-schema object (a preset's own extra keys
-    /// beside them are read by the preset).
+    /// Parse a case-schema object `{"hand": {...} | "notation+T", "situation": {...}}`. Any other
+    /// key is refused (a situation key written beside `hand` says where it belongs).
     pub fn from_case(v: &serde_json::Value) -> Result<Situation> {
         let serde_json::Value::Object(o) = v else {
             return Err(Error::hand(
-                "a situation needs the keys 'hand' and 'situation'",
+                "a situation is an object {\"hand\": ..., \"situation\": {...}}",
             ));
         };
-        let mut core = serde_json::Map::new();
-        for k in ["hand", "situation"] {
-            if let Some(x) = o.get(k) {
-                core.insert(k.into(), x.clone());
+        for k in o.keys() {
+            if k == "hand" || k == "situation" {
+                continue;
             }
+            if SITUATION_KEYS.contains(&k.as_str()) || PRESET_FLAGS.contains(&k.as_str()) {
+                return Err(Error::hand(format!(
+                    "{k:?} is a situation key: write {{\"hand\": ..., \"situation\": {{{k:?}: ...}}}}"
+                )));
+            }
+            return Err(Error::hand(format!(
+                "unknown key {k:?} beside the situation; accepted: hand, situation"
+            )));
         }
-        let input: SituationInput = serde_json::from_value(serde_json::Value::Object(core))
-            .map_err(|e| Error::hand(format!("situation JSON: {e}")))?;
-        Situation::from_input(&input)
+        let hand = match o.get("hand") {
+            None => return Err(Error::hand("a situation needs the key 'hand'")),
+            Some(serde_json::Value::String(t)) => HandInput::from_notation(t)?,
+            Some(h) => HandInput::deserialize(h).map_err(|e| Error::hand(format!("hand: {e}")))?,
+        };
+        let situation = match o.get("situation") {
+            None | Some(serde_json::Value::Null) => default_flags(),
+            Some(f) => flags_from_value(f)?,
+        };
+        Situation::from_input(&SituationInput { hand, situation })
     }
 
     /// Validate a parsed input.
@@ -414,6 +560,63 @@ impl Situation {
                 )));
             }
         };
+        for (key, v, max) in [
+            ("kai_bao", f.kai_bao, 20),
+            ("huang_fan", f.huang_fan, 20),
+            ("dragon_flowers", f.dragon_flowers, 12),
+            ("hongzhong_kongs", f.hongzhong_kongs, 8),
+            ("laizi_kongs", f.laizi_kongs, 8),
+        ] {
+            if v > max {
+                return Err(Error::hand(format!(
+                    "situation.{key}: a count 0..={max}, got {v}"
+                )));
+            }
+        }
+        let seat_wind = wind(&f.seat_wind, "seat_wind")?;
+        let table = SeatFacts {
+            players: f.players,
+            seat: f.seat,
+            discarder: f.discarder,
+            dealer_seat: f.dealer_seat,
+            dealer_given: f.dealer.is_some(),
+        };
+        for (key, v) in [
+            ("players", f.players.filter(|&p| !(2..=4).contains(&p))),
+            ("seat", f.seat.filter(|&p| p > 3)),
+            ("discarder", f.discarder.filter(|&p| p > 3)),
+            ("dealer_seat", f.dealer_seat.filter(|&p| p > 3)),
+        ] {
+            if let Some(v) = v {
+                return Err(Error::hand(format!(
+                    "situation.{key}: {v} is not a seat of a table of 2..4 (seats 0..3)"
+                )));
+            }
+        }
+        let winner = f.seat.unwrap_or(seat_wind.index() - 27);
+        let dian_gang_hua =
+            win_type == WinType::KongReplacement && f.last_kong == Some(KongKind::Open);
+        if win_type.is_self_drawn() && f.discarder.is_some() && !dian_gang_hua {
+            return Err(Error::hand(format!(
+                "situation.discarder: a {} win has no discarder",
+                win_type.name()
+            )));
+        }
+        if f.discarder == Some(winner) {
+            return Err(Error::hand(
+                "situation.discarder is the winner's own seat (situation.seat / seat_wind)",
+            ));
+        }
+        let dealer = match (f.dealer, f.dealer_seat) {
+            (Some(d), Some(ds)) if d != (ds == winner) => {
+                return Err(Error::hand(format!(
+                    "situation.dealer={d} contradicts dealer_seat={ds} (the winner sits at {winner})"
+                )));
+            }
+            (Some(d), _) => d,
+            (None, Some(ds)) => ds == winner,
+            (None, None) => false,
+        };
         let hand = Hand::new(standing, melds).map_err(|e| e.context("hand"))?;
         if hand.is_complete() {
             return Err(Error::hand(format!(
@@ -442,7 +645,7 @@ impl Situation {
             win_type,
             fourth_tile: f.fourth_tile,
             wall_last: f.wall_last,
-            seat_wind: wind(&f.seat_wind, "seat_wind")?,
+            seat_wind,
             prevalent_wind: wind(&f.prevalent_wind, "prevalent_wind")?,
             flowers: if flower_tiles.is_empty() {
                 f.flowers
@@ -450,7 +653,7 @@ impl Situation {
                 flower_tiles.len() as u8
             },
             flower_tiles,
-            dealer: f.dealer,
+            dealer,
             blessing: f.blessing,
             void_suit,
             last_kong: f.last_kong,
@@ -468,8 +671,197 @@ impl Situation {
                 hongzhong_kongs: f.hongzhong_kongs,
                 laizi_kongs: f.laizi_kongs,
                 ready_yi_fa: f.ready_yi_fa,
+                liangdao: f.liangdao,
+                kai_bao: f.kai_bao,
+                huang_fan: f.huang_fan,
+                dragon_flowers: f.dragon_flowers,
             },
+            table,
         })
+    }
+
+    /// A discard win of `hand` on `win_tile` with no other flag (to probe waits).
+    pub fn plain(hand: Hand, win_tile: Tile) -> Situation {
+        Situation {
+            kong_kinds: vec![None; hand.melds().len()],
+            hand,
+            win_tile,
+            win_type: WinType::Discard,
+            fourth_tile: false,
+            wall_last: false,
+            seat_wind: Tile::E,
+            prevalent_wind: Tile::E,
+            flowers: 0,
+            flower_tiles: Vec::new(),
+            dealer: false,
+            blessing: None,
+            void_suit: None,
+            last_kong: None,
+            extra: ExtraFlags::default(),
+            table: SeatFacts::default(),
+        }
+    }
+
+    /// The preset-only flags this situation sets (names of [`PRESET_FLAGS`]).
+    pub fn preset_flags(&self) -> impl Iterator<Item = &'static str> + '_ {
+        let e = &self.extra;
+        [
+            ("void_suit", self.void_suit.is_some()),
+            ("ready_declared", e.ready_declared && !e.ready_first_turn),
+            ("ready_first_turn", e.ready_first_turn),
+            ("after_exhaustion", e.after_exhaustion),
+            ("wild_indicator", e.wild_indicator.is_some()),
+            ("hongzhong_kongs", e.hongzhong_kongs > 0),
+            ("laizi_kongs", e.laizi_kongs > 0),
+            ("ready_yi_fa", e.ready_yi_fa),
+            ("liangdao", e.liangdao),
+            ("kai_bao", e.kai_bao > 0),
+            ("huang_fan", e.huang_fan > 0),
+            ("dragon_flowers", e.dragon_flowers > 0),
+        ]
+        .into_iter()
+        .filter(|x| x.1)
+        .map(|x| x.0)
+    }
+
+    /// Refuse a preset-only flag that `preset` does not read (`reads`: the flags it reads).
+    #[inline]
+    pub fn check_flags(&self, preset: &str, reads: &[&str]) -> Result<()> {
+        if self.extra == ExtraFlags::default() && self.void_suit.is_none() {
+            return Ok(());
+        }
+        if let Some(k) = self.preset_flags().find(|k| !reads.contains(k)) {
+            return Err(Error::hand(format!(
+                "situation.{k}: {preset} does not read this flag (its own flags: {})",
+                if reads.is_empty() {
+                    "none".to_string()
+                } else {
+                    reads.join(", ")
+                }
+            )));
+        }
+        Ok(())
+    }
+
+    /// The winner's seat at a table of `n`: `situation.seat`, else the seat wind's index.
+    pub fn winner_seat(&self, n: u8) -> Result<u8> {
+        if let Some(p) = self.table.players.filter(|&p| p != n) {
+            return Err(Error::hand(format!(
+                "situation.players: this preset seats {n} players, not {p}"
+            )));
+        }
+        let s = self.table.seat.unwrap_or(self.seat_wind.index() - 27);
+        if s >= n {
+            return Err(Error::hand(format!(
+                "the winner's seat {s} ({}) is not a seat of this {n}-player table; give situation.seat (0..{n})",
+                if self.table.seat.is_some() {
+                    "situation.seat".to_string()
+                } else {
+                    format!("seat wind {}", self.seat_wind)
+                }
+            )));
+        }
+        Ok(s)
+    }
+
+    /// The discarder's seat of a discard win at a table of `n` (`situation.discarder`, else the
+    /// winner's 上家); `None` for a self-drawn win.
+    pub fn discarder_seat(&self, n: u8) -> Result<Option<u8>> {
+        let w = self.winner_seat(n)?;
+        if self.is_self_drawn() {
+            // only a 杠上开花 after a 直杠 names a payer (四川 点杠花)
+            return match self.table.discarder {
+                Some(d) if d >= n => Err(Error::hand(format!(
+                    "situation.discarder {d} is not a seat of this {n}-player table"
+                ))),
+                d => Ok(d),
+            };
+        }
+        let d = self.table.discarder.unwrap_or((w + n - 1) % n);
+        if d >= n {
+            return Err(Error::hand(format!(
+                "situation.discarder {d} is not a seat of this {n}-player table"
+            )));
+        }
+        Ok(Some(d))
+    }
+
+    /// The dealer's seat at a table of `n` (`situation.dealer_seat`; else the winner when
+    /// `dealer`, else seat 0 — seat 1 when the winner sits at 0).
+    pub fn dealer_seat(&self, n: u8) -> Result<u8> {
+        let w = self.winner_seat(n)?;
+        let d = match self.table.dealer_seat {
+            Some(d) => d,
+            None if self.dealer => w,
+            None => u8::from(w == 0),
+        };
+        if d >= n {
+            return Err(Error::hand(format!(
+                "situation.dealer_seat {d} is not a seat of this {n}-player table"
+            )));
+        }
+        Ok(d)
+    }
+
+    /// Place the win at a hand record's table: winner, discarder and dealer seats from the
+    /// record; the situation's own seat keys, when given, must agree.
+    pub fn place(
+        &mut self,
+        winner: impl Into<usize>,
+        discarder: Option<impl Into<usize>>,
+        dealer: Option<impl Into<usize>>,
+    ) -> Result<()> {
+        let winner = winner.into() as u8;
+        let discarder = discarder.map(|d| d.into() as u8);
+        let dealer = dealer.map(|d| d.into() as u8);
+        if let Some(s) = self.table.seat.filter(|&s| s != winner) {
+            return Err(Error::hand(format!(
+                "situation.seat {s} disagrees with the record's winner (seat {winner})"
+            )));
+        }
+        if self.is_self_drawn() {
+            if discarder.is_some() && !self.allows_self_draw_payer() {
+                return Err(Error::settlement(format!(
+                    "a {} win has no discarder",
+                    self.win_type.name()
+                )));
+            }
+        } else if discarder.is_none() {
+            return Err(Error::settlement(format!(
+                "a {} win needs \"discarder\" (the robbed player for 抢杠)",
+                self.win_type.name()
+            )));
+        }
+        if let (Some(a), Some(b)) = (self.table.discarder, discarder) {
+            if a != b {
+                return Err(Error::hand(format!(
+                    "situation.discarder {a} disagrees with the record's discarder (seat {b})"
+                )));
+            }
+        }
+        if let Some(d) = dealer {
+            if let Some(x) = self.table.dealer_seat.filter(|&x| x != d) {
+                return Err(Error::hand(format!(
+                    "situation.dealer_seat {x} disagrees with the record's dealer (seat {d})"
+                )));
+            }
+            if self.table.dealer_given && self.dealer != (d == winner) {
+                return Err(Error::settlement(format!(
+                    "situation.dealer={} disagrees with the record's dealer",
+                    self.dealer
+                )));
+            }
+            self.dealer = d == winner;
+            self.table.dealer_seat = Some(d);
+        }
+        self.table.seat = Some(winner);
+        self.table.discarder = discarder;
+        Ok(())
+    }
+
+    /// 点杠花 paid as a discard (四川): a 杠上开花 after a 直杠 names its payer as the discarder.
+    fn allows_self_draw_payer(&self) -> bool {
+        self.win_type == WinType::KongReplacement && self.last_kong == Some(KongKind::Open)
     }
 
     pub fn is_self_drawn(&self) -> bool {
@@ -507,6 +899,56 @@ mod tests {
     }
 
     #[test]
+    fn kong_offer_zero_is_concealed() {
+        let k = |m: &str| {
+            let v: serde_json::Value = serde_json::from_str(&format!(
+                r#"{{"hand": {{"melds": [{m}], "concealed": ["5p","5p","W","W","W","N","N","C","C","C"], "win_tile": "N"}}}}"#
+            ))
+            .unwrap();
+            Situation::from_case(&v).map(|s| s.hand.melds()[0].concealed)
+        };
+        assert_eq!(k(r#"{"type": "kong", "tile": "S", "offer": 0}"#), Ok(true));
+        assert_eq!(k(r#"{"type": "kong", "tile": "S"}"#), Ok(true));
+        assert_eq!(k(r#"{"type": "kong", "tile": "S", "offer": 1}"#), Ok(false));
+        assert_eq!(
+            k(r#"{"type": "kong", "tile": "S", "offer": 0, "concealed": false}"#),
+            Ok(false)
+        );
+        assert!(k(r#"{"type": "kong", "tile": "S", "offer": 1, "concealed": true}"#).is_err());
+    }
+
+    #[test]
+    fn flat_keys_and_seats() {
+        let v: serde_json::Value =
+            serde_json::from_str(r#"{"hand": "[EEE,1]123m456p78s99s+9s", "self_drawn": true}"#)
+                .unwrap();
+        let e = Situation::from_case(&v).unwrap_err().to_string();
+        assert!(e.contains("situation key"), "{e}");
+        let v: serde_json::Value = serde_json::from_str(
+            r#"{"hand": "[EEE,1]123m456p78s99s+9s", "situation": {"seat_wind": "S", "dealer_seat": 3}}"#,
+        )
+        .unwrap();
+        let s = Situation::from_case(&v).unwrap();
+        assert_eq!(s.winner_seat(4), Ok(1));
+        assert_eq!(s.discarder_seat(4), Ok(Some(0)));
+        assert_eq!(s.dealer_seat(4), Ok(3));
+        assert!(!s.dealer);
+        assert!(
+            s.winner_seat(3).is_ok()
+                && Situation::plain(s.hand.clone(), s.win_tile).dealer_seat(2) == Ok(1)
+        );
+        let bad = Situation::from_case(
+            &serde_json::from_str(
+                r#"{"hand": "[EEE,1]123m456p78s99s+9s", "situation": {"flowers": "x"}}"#,
+            )
+            .unwrap(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(bad.contains("situation.flowers"), "{bad}");
+    }
+
+    #[test]
     fn rejects_bad_fields() {
         let bad = [
             CASE.replace("\"flowers\": 0", "\"flowers\": 9"),
@@ -523,6 +965,17 @@ mod tests {
                 "\"N\",\"N\"], \"win_tile\": \"N\"",
                 "\"N\",\"W\"], \"win_tile\": \"W\"",
             ),
+            CASE.replace("\"flowers\": 0", "\"flowers\": 0, \"discarder\": 2"),
+            CASE.replace(
+                "\"flowers\": 0",
+                "\"flowers\": 0, \"dealer\": false, \"dealer_seat\": 0",
+            ),
+            CASE.replace(
+                "\"offer\": 0, \"concealed\": true",
+                "\"offer\": 2, \"concealed\": true",
+            ),
+            format!("{{\"self_drawn\": true, {}", &CASE[1..]),
+            format!("{{\"id\": 1, {}", &CASE[1..]),
         ];
         for b in bad {
             assert!(

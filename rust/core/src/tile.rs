@@ -8,8 +8,13 @@
 //! * compact: `123m456p789sEEECC`, one tile per digit, the suit letter closing the run;
 //! * tenhou honours: `1234567z` = E S W N P F C;
 //! * flowers: `f1`..`f8`;
-//! * Chinese names: `一万`, `二三四万`, `五筒`/`五饼`, `七条`/`七索`, `幺鸡`, `东 南 西 北`, `中`/`红中`,
-//!   `发`/`发财`/`青发`, `白`/`白板`, `春 夏 秋 冬 梅 兰 竹 菊`;
+//! * Chinese names: `一万`, `二三四万`, `五筒`/`五饼`, `七条`/`七索`, `幺鸡`, `东 南 西 北` (`东风` …),
+//!   `中`/`红中`, `发`/`发财`/`青发`, `白`/`白板`, `春 夏 秋 冬 梅 兰 竹 菊`, in simplified or traditional
+//!   characters (`萬 餅 條 東 風 紅中 發財 青發`);
+//! * Arabic digits with a Chinese suit: `123万`, `5筒`, `9条`;
+//! * PyMahjongGB codes, one per token: `W1`..`W9` (万), `B1`..`B9` (饼), `T1`..`T9` (条), `F1`..`F4`
+//!   (东南西北), `J1`..`J3` (中发白), `H1`..`H8` (flowers) — a letter and ONE digit followed by a
+//!   separator, the end, or the next code (`W1 T9 J1`, `W1,T9`); `W123m` stays West + 123m;
 //! * separators: white space, `·`, `,`, `、`, `，` are ignored.
 
 use std::fmt;
@@ -246,6 +251,46 @@ impl FromStr for Tile {
     }
 }
 
+/// How to write a tile, appended to notation errors.
+const HOW_TO_WRITE: &str = "write tiles as 123m 456p 789s, honours E S W N C F P (or 1z-7z), \
+flowers f1-f8, Chinese names (一万 五筒 七条 东 中 发 白), 123万, or PyMahjongGB codes (W1 B5 T9 F1 J1 H1)";
+
+/// A PyMahjongGB tile code at `i` (`W1`, `B5`, `T9`, `F1`..`F4`, `J1`..`J3`, `H1`..`H8`): the letter and
+/// exactly one digit, then the end, a separator or the next code. `None` when the text there is not
+/// such a code (compact notation like `W123m` keeps its meaning); `Some(Err)` for a code-shaped token
+/// whose number does not exist.
+fn gb_code(chars: &[char], i: usize) -> Option<std::result::Result<Tile, String>> {
+    let letter = chars[i];
+    if !matches!(letter, 'W' | 'B' | 'T' | 'F' | 'J' | 'H') {
+        return None;
+    }
+    let n = chars.get(i + 1)?.to_digit(10)? as u8;
+    let ends = match chars.get(i + 2) {
+        None => true,
+        Some(&c) if is_separator(c) => true,
+        Some(&c) => {
+            matches!(c, 'W' | 'B' | 'T' | 'F' | 'J' | 'H')
+                && chars.get(i + 3).is_some_and(|d| d.is_ascii_digit())
+        }
+    };
+    if !ends {
+        return None;
+    }
+    let (tile, range) = match letter {
+        'W' => (Tile::suited(0, n), "W1-W9"),
+        'B' => (Tile::suited(1, n), "B1-B9"),
+        'T' => (Tile::suited(2, n), "T1-T9"),
+        'F' => ((1..=4).contains(&n).then(|| Tile(26 + n)), "F1-F4"),
+        'J' => ((1..=3).contains(&n).then(|| Tile(30 + n)), "J1-J3"),
+        _ => (Tile::flower(n), "H1-H8"),
+    };
+    Some(tile.ok_or_else(|| format!("PyMahjongGB code {letter}{n} does not exist ({range})")))
+}
+
+fn is_separator(c: char) -> bool {
+    c.is_whitespace() || matches!(c, '·' | ',' | '、' | '，')
+}
+
 fn zh_num(c: char) -> Option<u8> {
     NUM_ZH.iter().position(|&n| n == c).map(|p| p as u8 + 1)
 }
@@ -267,11 +312,16 @@ pub fn parse_tiles(text: &str) -> Result<Vec<Tile>> {
     let chars: Vec<char> = text.chars().collect();
     let mut out = Vec::with_capacity(chars.len());
     let mut i = 0;
-    let err = |reason: String| Error::tile(text, reason);
+    let err = |reason: String| Error::tile(text, format!("{reason}; {HOW_TO_WRITE}"));
     while i < chars.len() {
         let c = chars[i];
+        if let Some(code) = gb_code(&chars, i) {
+            out.push(code.map_err(err)?);
+            i += 2;
+            continue;
+        }
         match c {
-            c if c.is_whitespace() || matches!(c, '·' | ',' | '、' | '，') => i += 1,
+            c if is_separator(c) => i += 1,
             '0'..='9' => {
                 let start = i;
                 while i < chars.len() && chars[i].is_ascii_digit() {
@@ -285,6 +335,11 @@ pub fn parse_tiles(text: &str) -> Result<Vec<Tile>> {
                     )));
                 };
                 i += 1;
+                // `123万`: Arabic digits closed by a Chinese suit character.
+                let suit = match zh_suit(suit) {
+                    Some(s) => ['m', 'p', 's'][s as usize],
+                    None => suit,
+                };
                 for &d in digits {
                     let n = d as u8 - b'0';
                     let tile = match suit {
@@ -349,15 +404,16 @@ pub fn parse_tiles(text: &str) -> Result<Vec<Tile>> {
                     out.push(Tile(s * 9 + r - 1));
                 }
             }
-            '东' | '南' | '西' | '北' => {
+            '东' | '東' | '南' | '西' | '北' => {
+                let c = if c == '東' { '东' } else { c };
                 let off = HONOR_ZH.iter().position(|&h| h.starts_with(c)).unwrap_or(0) as u8;
                 out.push(Tile(27 + off));
                 i += 1;
-                if chars.get(i) == Some(&'风') {
+                if matches!(chars.get(i), Some('风' | '風')) {
                     i += 1;
                 }
             }
-            '红' if chars.get(i + 1) == Some(&'中') => {
+            '红' | '紅' if chars.get(i + 1) == Some(&'中') => {
                 out.push(Tile::C);
                 i += 2;
             }
@@ -365,14 +421,14 @@ pub fn parse_tiles(text: &str) -> Result<Vec<Tile>> {
                 out.push(Tile::C);
                 i += 1;
             }
-            '青' if chars.get(i + 1) == Some(&'发') => {
+            '青' if matches!(chars.get(i + 1), Some('发' | '發')) => {
                 out.push(Tile::F);
                 i += 2;
             }
             '发' | '發' => {
                 out.push(Tile::F);
                 i += 1;
-                if chars.get(i) == Some(&'财') {
+                if matches!(chars.get(i), Some('财' | '財')) {
                     i += 1;
                 }
             }
@@ -502,6 +558,35 @@ mod tests {
             "123m5p1sECFP"
         );
         assert_eq!(Tile::parse("九索").unwrap().to_string(), "9s");
+    }
+
+    #[test]
+    fn traditional_and_mixed_forms() {
+        assert_eq!(
+            format_tiles(&parse_tiles("東 東風 南風 紅中 發財 青發 白板 一萬 五餅 七條").unwrap()),
+            "1m5p7sEESCFFP"
+        );
+        assert_eq!(
+            format_tiles(&parse_tiles("123万 5筒 9条 4萬").unwrap()),
+            "1234m5p9s"
+        );
+    }
+
+    #[test]
+    fn pymahjonggb_codes() {
+        let t = parse_tiles("W1 B5 T9 F1 F4 J1 J2 J3 H1 H8").unwrap();
+        assert_eq!(format_tiles(&t), "1m5p9sENCFPf1f8");
+        assert_eq!(format_tiles(&parse_tiles("W1,T9、J1").unwrap()), "1m9sC");
+        assert_eq!(format_tiles(&parse_tiles("W1T9J1").unwrap()), "1m9sC");
+        // Compact notation keeps its meaning: West, then 1m2m3m.
+        assert_eq!(format_tiles(&parse_tiles("W123m").unwrap()), "123mW");
+        assert_eq!(format_tiles(&parse_tiles("EEEW11m").unwrap()), "11mEEEW");
+        for bad in ["F5", "J4", "H9", "W0"] {
+            let e = parse_tiles(bad).unwrap_err().to_string();
+            assert!(e.contains("does not exist"), "{bad}: {e}");
+        }
+        let e = parse_tiles("X1").unwrap_err().to_string();
+        assert!(e.contains("PyMahjongGB codes"), "{e}");
     }
 
     #[test]

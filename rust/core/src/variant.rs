@@ -1,88 +1,20 @@
 //! A variant = a preset (data) + resolved switches, compiled once into the immutable rule object
 //! that every hot call reuses. Unknown or conflicting switches fail here, never later.
 
+use std::sync::Arc;
+
 use crate::error::{Error, Result};
 use crate::preset::{self, Options, PresetData, SwitchValue};
+use crate::rules::Ruleset;
 use crate::tile::Tile;
 
-/// The compiled, preset-specific rules. Each preset with scoring logic adds its variant here;
-/// presets that are pure data use `Generic`.
-#[derive(Clone, Debug)]
-#[non_exhaustive]
-pub enum Rules {
-    Generic,
-    /// 国标 MCR (`presets/mcr.toml`, `crate::rules::mcr`).
-    Mcr(Box<crate::rules::mcr::McrRules>),
-    /// 四川 血战到底 / 血流成河 (`presets/sichuan.toml`).
-    Sichuan(Box<crate::rules::sichuan::SichuanRules>),
-    /// 字牌 presets (`zipai_guilin`, `zipai_hunan`).
-    Zipai(Box<crate::rules::zipai::ZipaiRules>),
-    /// 卡五星 (`presets/kawuxing.toml`, `crate::rules::kawuxing`).
-    Kawuxing(Box<crate::rules::kawuxing::KawuxingRules>),
-    /// 河北 第4稿 (`presets/hebei_draft4.toml`, `crate::rules::hebei_draft4`).
-    HebeiDraft4(Box<crate::rules::hebei_draft4::HebeiDraft4Rules>),
-    /// 河北 basic 推倒胡 (`presets/hebei.toml`, `crate::rules::hebei`).
-    Hebei(Box<crate::rules::hebei::HebeiRules>),
-    /// 上海 清混碰 (`presets/shanghai.toml`, `crate::rules::shanghai`).
-    Shanghai(Box<crate::rules::shanghai::ShanghaiRules>),
-    /// 欢乐麻将3D (`presets/huanle3d.toml`).
-    Huanle3d(Box<crate::rules::huanle3d::Huanle3dRules>),
-    /// 二人麻将 (`presets/erren.toml`).
-    Erren(Box<crate::rules::erren::ErrenRules>),
-    /// 陕西麻将 (`presets/shaanxi.toml`).
-    Shaanxi(Box<crate::rules::shaanxi::ShaanxiRules>),
-    /// 武汉 红中癞子杠 (`presets/wuhan.toml`).
-    Wuhan(Box<crate::rules::wuhan::WuhanRules>),
-}
-
-impl Rules {
-    /// Dispatch on the preset id to the preset's rule module (one arm per preset with logic).
-    fn compile(preset: &'static PresetData, options: &Options) -> Result<Rules> {
-        match preset.id.as_str() {
-            "mcr" => Ok(Rules::Mcr(Box::new(crate::rules::mcr::McrRules::compile(
-                preset, options,
-            )?))),
-            "sichuan" => Ok(Rules::Sichuan(Box::new(
-                crate::rules::sichuan::SichuanRules::compile(preset, options)?,
-            ))),
-            "zipai_guilin" | "zipai_hunan" => Ok(Rules::Zipai(Box::new(
-                crate::rules::zipai::ZipaiRules::compile(preset, options)?,
-            ))),
-            "kawuxing" => Ok(Rules::Kawuxing(Box::new(
-                crate::rules::kawuxing::KawuxingRules::compile(preset, options)?,
-            ))),
-            "hebei_draft4" => Ok(Rules::HebeiDraft4(Box::new(
-                crate::rules::hebei_draft4::HebeiDraft4Rules::compile(preset, options)?,
-            ))),
-            "hebei" => Ok(Rules::Hebei(Box::new(
-                crate::rules::hebei::HebeiRules::compile(preset, options)?,
-            ))),
-            "shanghai" => Ok(Rules::Shanghai(Box::new(
-                crate::rules::shanghai::ShanghaiRules::compile(preset, options)?,
-            ))),
-            "huanle3d" => Ok(Rules::Huanle3d(Box::new(
-                crate::rules::huanle3d::Huanle3dRules::compile(preset, options)?,
-            ))),
-            "erren" => Ok(Rules::Erren(Box::new(
-                crate::rules::erren::ErrenRules::compile(preset, options)?,
-            ))),
-            "shaanxi" => Ok(Rules::Shaanxi(Box::new(
-                crate::rules::shaanxi::ShaanxiRules::compile(preset, options)?,
-            ))),
-            "wuhan" => Ok(Rules::Wuhan(Box::new(
-                crate::rules::wuhan::WuhanRules::compile(preset, options)?,
-            ))),
-            _ => Ok(Rules::Generic),
-        }
-    }
-}
-
-/// A validated, compiled variant.
+/// A validated, compiled variant: the preset, its resolved switches and its compiled ruleset
+/// (found through [`crate::rules::REGISTRY`]).
 #[derive(Clone, Debug)]
 pub struct Variant {
     preset: &'static PresetData,
     options: Options,
-    rules: Rules,
+    ruleset: Arc<dyn Ruleset>,
 }
 
 impl Variant {
@@ -98,11 +30,14 @@ impl Variant {
     ) -> Result<Variant> {
         let preset = preset::preset(id)?;
         let options = preset.resolve(overrides)?;
-        let rules = Rules::compile(preset, &options)?;
+        let compile = crate::rules::compiler(id).ok_or_else(|| {
+            Error::rule(format!("preset {id:?} has no ruleset in rules::REGISTRY"))
+        })?;
+        let ruleset = compile(preset, &options)?;
         Ok(Variant {
             preset,
             options,
-            rules,
+            ruleset,
         })
     }
 
@@ -133,55 +68,21 @@ impl Variant {
     pub fn options(&self) -> &Options {
         &self.options
     }
-    pub fn rules(&self) -> &Rules {
-        &self.rules
+    /// The compiled ruleset (the one extension point: `crate::rules::Ruleset`).
+    pub fn ruleset(&self) -> &dyn Ruleset {
+        self.ruleset.as_ref()
     }
-    /// The physical tiles of this variant's set, in index order: the effective `tile_set` (the
-    /// switch where the preset has one, common.md §1.2) — `full136`, `full144` (+ the eight flowers,
-    /// one each), `suits3` (108), `suits3_red` (108 + four 红中), `suits2_dragons` (卡五星: the two
-    /// suits of switch `suits` + 中发白, 84). The wall is a permutation of this list.
+    /// The preset's own compiled rules (`rules/<id>/` downcasts with its type), `None` for another
+    /// preset.
+    pub fn rules_as<T: 'static>(&self) -> Option<&T> {
+        self.ruleset.as_any().downcast_ref::<T>()
+    }
+    /// The physical tiles of this variant's set, in index order (the wall is a permutation of
+    /// this list): the ruleset's, by default the effective `tile_set` (common.md §1.2).
     pub fn tile_set(&self) -> Result<Vec<Tile>> {
-        let set = match self.options.get("tile_set") {
-            Some(SwitchValue::Str(s)) => s.as_str(),
-            _ => self.preset.tile_set.as_str(),
-        };
-        let kinds: Vec<u8> = match (set, &self.rules) {
-            ("suits2_dragons", Rules::Kawuxing(r)) => r
-                .suits
-                .iter()
-                .flat_map(|&s| 9 * s..9 * s + 9)
-                .chain(31..34)
-                .collect(),
-            ("suits3", _) => (0..27).collect(),
-            ("suits3_red", _) => (0..27).chain([31]).collect(),
-            ("full136" | "full144", _) => (0..34).collect(),
-            _ => {
-                return Err(Error::rule(format!(
-                    "{}: tile set {set:?} is not a mahjong tile set",
-                    self.preset.id
-                )));
-            }
-        };
-        let mut out: Vec<Tile> = kinds
-            .iter()
-            .flat_map(|&k| std::iter::repeat_n(Tile::new_unchecked(k), 4))
-            .collect();
-        if set == "full144" {
-            out.extend((34..42).map(Tile::new_unchecked));
-        }
-        Ok(out)
+        self.ruleset.tile_set(self.preset, &self.options)
     }
 
-    /// The 字牌 rules of a 字牌 preset (error for other presets).
-    pub fn zipai(&self) -> Result<&crate::rules::zipai::ZipaiRules> {
-        match &self.rules {
-            Rules::Zipai(r) => Ok(r),
-            _ => Err(crate::error::Error::rule(format!(
-                "variant {} is not a 字牌 preset (use zipai_guilin or zipai_hunan)",
-                self.id()
-            ))),
-        }
-    }
     /// Only the switches that differ from the preset's defaults.
     pub fn changed_options(&self) -> Vec<(&str, &SwitchValue)> {
         self.preset

@@ -556,7 +556,7 @@ pub fn decompose<'py>(
     hand: &Bound<'py, PyAny>,
     shapes: Option<&Bound<'py, PyAny>>,
     wildcards: AnyInt,
-) -> BindResult<Vec<Bound<'py, PyDict>>> {
+) -> BindResult<Vec<Bound<'py, PyAny>>> {
     let h = hand_input_opt(hand, true)?;
     let w = wildcards_from_py(wildcards)?;
     let shapes = shapes_from_py(shapes)?;

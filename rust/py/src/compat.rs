@@ -9,7 +9,6 @@ use std::sync::{Arc, OnceLock};
 use hupai_core::preset::SwitchValue;
 use hupai_core::rules::mcr::{self, ids};
 use hupai_core::situation::WinType;
-use hupai_core::variant::Rules;
 use hupai_core::{Error as CoreError, Hand, Meld, MeldKind, Situation, Tile, Variant};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -271,6 +270,7 @@ fn build(
         void_suit: None,
         last_kong: None,
         extra: Default::default(),
+        table: Default::default(),
     })
 }
 
@@ -343,9 +343,7 @@ pub fn mcr_fan_calculator<'py>(
             None => false,
         };
         let v = compat_variant();
-        let Rules::Mcr(r) = v.rules() else {
-            unreachable!("mcr rules")
-        };
+        let r = mcr::rules_of(v)?;
         let sc = mcr::score(&s, r).map_err(|e| match e {
             CoreError::InvalidHand(m) if m.starts_with("not a winning hand") => {
                 err("ERROR_NOT_WIN", m)

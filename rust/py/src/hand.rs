@@ -4,7 +4,7 @@ use hupai_core::decompose::Decomposition;
 use hupai_core::hand::{self, Hand, Meld, MeldKind};
 use hupai_core::tile;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyString};
 
 use crate::convert::AnyInt;
 use crate::errors::{BindResult, hand_err};
@@ -236,49 +236,6 @@ pub fn hand_from_py(obj: &Bound<'_, PyAny>) -> BindResult<Hand> {
     Ok(Hand::new(tiles_from_py(obj)?, Vec::new())?)
 }
 
-pub fn decomposition_to_py<'py>(
-    py: Python<'py>,
-    d: &Decomposition,
-) -> PyResult<Bound<'py, PyDict>> {
-    let out = PyDict::new(py);
-    out.set_item("form", d.form.name())?;
-    let sets = PyList::empty(py);
-    for s in &d.sets {
-        let item = PyDict::new(py);
-        item.set_item("kind", s.kind.name())?;
-        let tiles: Vec<String> = Meld {
-            kind: s.kind,
-            tile: s.tile,
-            concealed: s.concealed,
-            from: 0,
-        }
-        .tiles()
-        .iter()
-        .map(ToString::to_string)
-        .collect();
-        item.set_item("tiles", tiles)?;
-        item.set_item("declared", s.declared)?;
-        item.set_item("concealed", s.concealed)?;
-        sets.append(item)?;
-    }
-    out.set_item("sets", sets)?;
-    out.set_item("pair", d.pair.map(|t| t.to_string()))?;
-    out.set_item(
-        "pairs",
-        d.pairs.iter().map(ToString::to_string).collect::<Vec<_>>(),
-    )?;
-    out.set_item(
-        "knitted",
-        d.knitted
-            .map(|perm| PyTuple::new(py, perm.iter().map(|&o| ["147", "258", "369"][o as usize])))
-            .transpose()?,
-    )?;
-    out.set_item(
-        "wildcards",
-        d.wildcards
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>(),
-    )?;
-    Ok(out)
+pub fn decomposition_to_py<'py>(py: Python<'py>, d: &Decomposition) -> PyResult<Bound<'py, PyAny>> {
+    crate::convert::json_to_py(py, &hupai_core::scoring::score::decomposition_json(d))
 }

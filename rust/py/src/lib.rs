@@ -5,15 +5,16 @@ mod analysis;
 mod batch;
 mod compat;
 mod convert;
+mod dingniu;
+mod doudizhu;
 mod errors;
 mod fastcall;
 mod flow;
 mod flow_wuhan;
+mod gouji;
 mod hand;
+mod request;
 mod score;
-mod score_presets;
-mod score_regional;
-mod score_sichuan;
 mod serve;
 mod settlement;
 mod tiles;
@@ -35,6 +36,22 @@ mod _core {
     #[pymodule_export]
     use crate::compat::{_set_compat_error, mcr_fan_calculator, mcr_shanten};
     #[pymodule_export]
+    use crate::dingniu::{
+        PyDingniuGame, PyDingniuRules, dingniu_action_id, dingniu_action_name, dingniu_batch_legal,
+        dingniu_openings, dingniu_parse_hand, dingniu_place, dingniu_placements,
+        dingniu_play_match, dingniu_replay, dingniu_settle, dingniu_silan, dingniu_simulate,
+        dingniu_tile, dingniu_tile_set, dingniu_turn_actions, dingniu_zhang_check,
+        dingniu_zhang_settle,
+    };
+    #[pymodule_export]
+    use crate::doudizhu::{
+        PyDdzGame, PyDdzRules, ddz_action_cards, ddz_action_id, ddz_action_space,
+        ddz_action_space_size, ddz_auction, ddz_batch_legal_count, ddz_batch_legal_mask, ddz_beats,
+        ddz_chinese, ddz_classify, ddz_from_counts, ddz_legal_moves, ddz_legal_plays, ddz_parse,
+        ddz_profiles, ddz_readings, ddz_replay, ddz_settle, ddz_simulate, ddz_simulate_hand,
+        ddz_split, ddz_to_counts, ddz_variants,
+    };
+    #[pymodule_export]
     use crate::errors::{
         HupaiError, InvalidHandError, InvalidTileError, RuleConfigError, SettlementError,
     };
@@ -46,20 +63,22 @@ mod _core {
     #[pymodule_export]
     use crate::flow_wuhan::{wuhan_flow_claims, wuhan_flow_turn, wuhan_laizi, wuhan_ready};
     #[pymodule_export]
+    use crate::gouji::{
+        PyGoujiGame, PyGoujiPlay, PyGoujiRules, gouji_action_space, gouji_answer_rights,
+        gouji_batch_can_burn, gouji_batch_legal_count, gouji_beats, gouji_bie_san_ok,
+        gouji_burn_lead, gouji_burn_options, gouji_burn_priority, gouji_buy_three, gouji_compare,
+        gouji_decode_action, gouji_dian_gong, gouji_encode_action, gouji_first_leader,
+        gouji_format_cards, gouji_is_gouji, gouji_kaidian_eligible, gouji_legal_plays,
+        gouji_may_revolt, gouji_parse_cards, gouji_places, gouji_ranks, gouji_remainder_feasible,
+        gouji_replay, gouji_score, gouji_simulate, gouji_tribute, gouji_tribute_cards,
+    };
+    #[pymodule_export]
     use crate::hand::{PyHand, PyMeld};
     #[pymodule_export]
     use crate::score::{
-        PyFan, PyScore, PySituation, mcr_settlement, mcr_waits, score, score_batch, score_json,
+        PyFan, PyScore, PySituation, mcr_waits, score, score_batch, score_json, settle_hand,
+        waiting_value,
     };
-    #[pymodule_export]
-    use crate::score_presets::{PyPatternScore, settle_hand};
-    #[pymodule_export]
-    use crate::score_regional::{
-        PyVariantScore, hebei_draft4_settle, hebei_settle, kawuxing_da_jiao, kawuxing_score,
-        kawuxing_settle, shanghai_settle,
-    };
-    #[pymodule_export]
-    use crate::score_sichuan::{PySichuanScore, sichuan_max_win_value, sichuan_score};
     #[pymodule_export]
     use crate::serve::{serve_score, serve_score_batch, serve_shanten, serve_waits};
     #[pymodule_export]
@@ -73,7 +92,7 @@ mod _core {
         PyZipaiCard, zipai_batch_huxi, zipai_batch_is_winning, zipai_chi_options, zipai_claims,
         zipai_decompose, zipai_discard_check, zipai_duo, zipai_format_cards, zipai_from_counts,
         zipai_group_huxi, zipai_huxi, zipai_is_sanlong_wukan, zipai_next_dealer, zipai_parse_cards,
-        zipai_score, zipai_to_counts, zipai_waits,
+        zipai_to_counts, zipai_waits,
     };
 
     use super::*;

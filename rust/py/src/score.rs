@@ -1,25 +1,23 @@
-//! Scoring entry points: `Situation` (validated once), `score` / `score_json` dispatching on the
-//! variant's compiled rules, the MCR result object and settlement, and the parallel batch scorer.
-//!
-//! Dispatch lives in [`score_core`]: one `match variant.rules()` arm per preset with a scorer; a
-//! variant without one raises `RuleConfigError`.
+//! Scoring entry points, the same for every preset: `Situation` (validated once), `Score` (the
+//! core's one result type), `score` / `score_json` / `score_batch` (each a thin call into the
+//! variant's ruleset, `hupai_core::rules::Ruleset`), `settle_hand` and `waiting_value`.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use hupai_core::rules::mcr::{self, McrScore, ids::FAN_IDS};
-use hupai_core::situation::SituationInput;
-use hupai_core::variant::Rules;
-use hupai_core::{Error as CoreError, Situation, Tile, Variant};
+use hupai_core::rules::{Case, CaseRef, mcr};
+use hupai_core::scoring::score::Score;
+use hupai_core::{Error as CoreError, Situation, Variant};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use crate::convert::{AnyInt, json_to_py};
 use crate::errors::{BindError, BindResult};
+use crate::request::{self, variant_by_id};
+use crate::settlement::PySettlement;
 use crate::variant::PyVariant;
 
 // ---------------------------------------------------------------------------------------------
@@ -76,20 +74,9 @@ pub fn py_to_json(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
     Ok(Value::String(obj.str()?.to_str()?.to_string()))
 }
 
-pub(crate) fn situation_from_value(v: Value) -> Result<Situation, CoreError> {
-    let input = SituationInput::deserialize(&v).map_err(|e| {
-        // Name the offending situation key (serde does not say which field held a bad value).
-        let bad = v.get("situation").and_then(Value::as_object).and_then(|o| {
-            o.iter().find_map(|(k, x)| {
-                let one = Value::Object(Map::from_iter([(k.clone(), x.clone())]));
-                serde_json::from_value::<hupai_core::situation::FlagsInput>(one)
-                    .err()
-                    .map(|e| format!("situation.{k}: {e}"))
-            })
-        });
-        CoreError::hand(bad.unwrap_or_else(|| format!("situation JSON: {e}")))
-    })?;
-    Situation::from_input(&input)
+/// A situation from its case-schema JSON (strict: see `hupai_core::Situation::from_case`).
+pub(crate) fn situation_from_value(v: &Value) -> Result<Situation, CoreError> {
+    Situation::from_case(v)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -147,28 +134,13 @@ fn tiles_json(obj: &Bound<'_, PyAny>) -> BindResult<Value> {
 /// The case-schema ``hand`` object of a notation string with a winning tile
 /// (``"[EEE,2]123m...+9s"`` → ``{"melds", "concealed", "win_tile"}``).
 pub(crate) fn hand_value_of_notation(text: &str) -> Result<Value, CoreError> {
-    let (standing, melds, win) = hupai_core::parse_notation(text)?;
-    let Some(win) = win else {
-        return Err(CoreError::hand(format!(
-            "{text:?}: the winning tile must follow '+', e.g. \"123m456p789s1122z+1z\""
-        )));
-    };
-    let ms: Vec<Value> = melds
-        .iter()
-        .map(|m| {
-            json!({"type": m.kind.name(),
-                   "tiles": m.tiles().iter().map(|t| t.to_string()).collect::<Vec<_>>(),
-                   "offer": m.from, "concealed": m.concealed})
-        })
-        .collect();
-    Ok(json!({"melds": ms,
-              "concealed": standing.iter().map(|t| t.to_string()).collect::<Vec<_>>(),
-              "win_tile": win.to_string()}))
+    let h = hupai_core::situation::HandInput::from_notation(text)?;
+    serde_json::to_value(h).map_err(|e| CoreError::hand(e.to_string()))
 }
 
 impl PySituation {
     fn from_value(v: Value) -> BindResult<Self> {
-        let s = situation_from_value(v.clone())?;
+        let s = situation_from_value(&v)?;
         Ok(Self {
             inner: Arc::new(s),
             json: Arc::new(v),
@@ -204,12 +176,11 @@ impl PySituation {
         Self::from_value(v)
     }
 
-    /// Build from the case-schema dict ``{"hand": {...}, "situation": {...}}`` (other keys of a
-    /// case line, such as ``id`` or ``expected``, are ignored).
+    /// Build from the case-schema dict ``{"hand": {...} | "notation+T", "situation": {...}}``;
+    /// any other key is refused (a situation key beside ``hand`` says where it belongs).
     #[staticmethod]
     fn from_dict(d: &Bound<'_, PyAny>) -> BindResult<Self> {
-        let v = py_to_json(d)?;
-        Self::from_value(case_core(&v)?)
+        Self::from_value(py_to_json(d)?)
     }
 
     /// Build from bracket notation ``"[EEE,1]123m456p78s99s+9s"`` (the winning tile after ``+``)
@@ -269,48 +240,12 @@ impl PySituation {
     }
 }
 
-/// `{"hand", "situation"}` of a case line (other keys dropped).
-fn case_core(v: &Value) -> Result<Value, CoreError> {
-    let Value::Object(o) = v else {
-        return Err(CoreError::hand(
-            "a situation dict needs the keys 'hand' and 'situation'",
-        ));
-    };
-    let hand = o
-        .get("hand")
-        .ok_or_else(|| CoreError::hand("situation dict: missing key 'hand'"))?;
-    let mut out = Map::new();
-    out.insert("hand".into(), hand.clone());
-    out.insert(
-        "situation".into(),
-        o.get("situation").cloned().unwrap_or_else(|| json!({})),
-    );
-    Ok(Value::Object(out))
-}
-
 // ---------------------------------------------------------------------------------------------
-// variants: string lookups cached
-
-fn variant_cache() -> &'static Mutex<HashMap<String, Arc<Variant>>> {
-    static CACHE: OnceLock<Mutex<HashMap<String, Arc<Variant>>>> = OnceLock::new();
-    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
-}
-
-pub fn variant_by_id(id: &str) -> Result<Arc<Variant>, CoreError> {
-    let mut cache = variant_cache()
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some(v) = cache.get(id) {
-        return Ok(v.clone());
-    }
-    let v = Arc::new(Variant::load(id)?);
-    cache.insert(id.to_string(), v.clone());
-    Ok(v)
-}
+// variants
 
 pub(crate) fn variant_from_py(obj: Option<&Bound<'_, PyAny>>) -> BindResult<Arc<Variant>> {
-    let Some(obj) = obj else {
-        return Ok(variant_by_id("mcr")?);
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(variant_by_id(request::DEFAULT_VARIANT)?);
     };
     if let Ok(v) = obj.cast::<PyVariant>() {
         return Ok(v.get().inner.clone());
@@ -323,470 +258,420 @@ pub(crate) fn variant_from_py(obj: Option<&Bound<'_, PyAny>>) -> BindResult<Arc<
     )))
 }
 
+/// The variant with the switches of `options` (a dict) applied.
+fn with_options(v: Arc<Variant>, options: Option<&Bound<'_, PyAny>>) -> BindResult<Arc<Variant>> {
+    let Some(o) = options.filter(|o| !o.is_none()) else {
+        return Ok(v);
+    };
+    let d = o.cast::<PyDict>().map_err(|_| {
+        BindError::Py(PyTypeError::new_err(
+            "options must be a dict {switch: value} (like the HTTP API's \"options\")",
+        ))
+    })?;
+    if d.is_empty() {
+        return Ok(v);
+    }
+    Ok(Arc::new(v.derive(crate::variant::overrides(Some(d))?)?))
+}
+
 // ---------------------------------------------------------------------------------------------
 // results
 
-/// The score of one win (today: an MCR score; other presets add their own result kinds).
-pub enum CoreScore {
-    Mcr(McrScore),
-}
-
-/// Score a validated situation under a compiled variant: the dispatch on the preset's rules.
-pub fn score_core(s: &Situation, v: &Variant) -> Result<CoreScore, CoreError> {
-    match v.rules() {
-        Rules::Mcr(r) => Ok(CoreScore::Mcr(mcr::score(s, r)?)),
-        _ => Err(CoreError::rule(format!(
-            "variant {:?} has no scorer yet",
-            v.id()
-        ))),
-    }
-}
-
-fn mcr_rules(v: &Variant) -> &mcr::McrRules {
-    match v.rules() {
-        Rules::Mcr(r) => r,
-        _ => unreachable!("an MCR score always comes from MCR rules"),
-    }
-}
-
-/// A tile serialised as its canonical name (no intermediate `String` when writing JSON text).
-#[derive(Clone, Copy)]
-struct TileName(Tile);
-
-impl Serialize for TileName {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(&self.0)
-    }
-}
-
-/// The JSON result of an MCR score (`Score.to_dict()`, `score_json`, the service). Fields are in
-/// alphabetical order, the order of a `serde_json::Map`, so writing this struct directly gives the
-/// same text as writing its `Value`.
-#[derive(Serialize)]
-pub(crate) struct McrResult<'a> {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    decomposition: Option<McrDecomposition>,
-    fans: Vec<McrFan<'a>>,
-    meets_minimum: bool,
-    total: i32,
-    total_without_flowers: i32,
-    variant: &'a str,
-}
-
-#[derive(Serialize)]
-struct McrFan<'a> {
-    count: u8,
-    en: &'a str,
-    id: &'a str,
-    points: i32,
-    zh: &'a str,
-}
-
-#[derive(Serialize)]
-struct McrDecomposition {
-    form: &'static str,
-    knitted: Option<Vec<TileName>>,
-    pair: Option<TileName>,
-    pairs: Vec<TileName>,
-    sets: Vec<McrSet>,
-}
-
-#[derive(Serialize)]
-struct McrSet {
-    concealed: bool,
-    declared: bool,
-    tiles: Vec<TileName>,
-    #[serde(rename = "type")]
-    kind: &'static str,
-}
-
-fn set_out(s: &mcr::ScoredSet) -> McrSet {
-    let t = s.tile.index();
-    let tiles: Vec<TileName> = match s.kind {
-        hupai_core::MeldKind::Chow => (t..t + 3)
-            .map(|i| TileName(Tile::new_unchecked(i)))
-            .collect(),
-        hupai_core::MeldKind::Pung => vec![TileName(s.tile); 3],
-        hupai_core::MeldKind::Kong => vec![TileName(s.tile); 4],
-    };
-    McrSet {
-        concealed: s.concealed,
-        declared: s.declared,
-        tiles,
-        kind: s.kind.name(),
-    }
-}
-
-fn wind_name(seat: u8) -> &'static str {
-    ["E", "S", "W", "N"][seat as usize & 3]
-}
-
-fn seat_from(text: &str, winner: u8, what: &str) -> Result<u8, CoreError> {
-    let rel = |k: u8| (winner + k) % 4;
-    match text {
-        "E" | "east" => Ok(0),
-        "S" | "south" => Ok(1),
-        "W" | "west" => Ok(2),
-        "N" | "north" => Ok(3),
-        "right" => Ok(rel(1)),
-        "across" => Ok(rel(2)),
-        "left" => Ok(rel(3)),
-        other => Err(CoreError::hand(format!(
-            "{what} {other:?}: a seat wind E/S/W/N or left/across/right (relative to the winner)"
-        ))),
-    }
-}
-
-fn settlement_json(
-    total: i64,
-    base: i64,
-    self_drawn: bool,
-    winner: &str,
-    discarder: Option<&str>,
-) -> Result<Value, CoreError> {
-    let w = seat_from(winner, 0, "winner")?;
-    let d = match (self_drawn, discarder) {
-        (true, None) => None,
-        (true, Some(_)) => {
-            return Err(CoreError::hand(
-                "a self-drawn win has no discarder (every other player pays)",
-            ));
-        }
-        (false, Some(d)) => Some(seat_from(d, w, "discarder")?),
-        (false, None) => {
-            return Err(CoreError::hand(
-                "a win on a discard needs the discarder's seat (E/S/W/N or left/across/right)",
-            ));
-        }
-    };
-    let pays = mcr::settle(total, base, w, d)?;
-    Ok(Value::Array(
-        pays.iter()
-            .map(|p| {
-                json!({"payer": wind_name(p.payer), "payee": wind_name(p.payee),
-                       "amount": p.amount, "reason": p.reason})
-            })
-            .collect(),
-    ))
-}
-
-pub(crate) fn mcr_result<'a>(s: &McrScore, v: &'a Variant, with_detail: bool) -> McrResult<'a> {
-    let r = mcr_rules(v);
-    let fans = s
-        .fans
-        .iter()
-        .map(|&(i, c)| McrFan {
-            count: c,
-            en: r.en[i],
-            id: FAN_IDS[i],
-            points: r.values[i],
-            zh: r.zh[i],
-        })
-        .collect();
-    let decomposition = with_detail.then(|| McrDecomposition {
-        form: s.form.name(),
-        knitted: s.knitted.map(|k| {
-            hupai_core::decompose::knitted_tiles(k)
-                .iter()
-                .map(|&i| TileName(Tile::new_unchecked(i as u8)))
-                .collect()
-        }),
-        pair: s.pair.map(TileName),
-        pairs: s.pairs.iter().map(|&t| TileName(t)).collect(),
-        sets: s.sets.iter().map(set_out).collect(),
-    });
-    McrResult {
-        decomposition,
-        fans,
-        meets_minimum: s.meets_minimum,
-        total: s.total,
-        total_without_flowers: s.total_without_flowers,
-        variant: v.id(),
-    }
-}
-
-pub(crate) fn mcr_result_json(s: &McrScore, v: &Variant, with_detail: bool) -> Value {
-    serde_json::to_value(mcr_result(s, v, with_detail)).expect("an MCR result serialises")
-}
-
-/// One fan of a score: ``id``, ``zh``, ``en``, ``points`` (per occurrence) and ``count``.
-#[pyclass(frozen, module = "hupai._core", name = "Fan", get_all)]
+/// One fan / pattern of a score: ``id``, ``zh``, ``en``, ``value`` (per occurrence, in the score's
+/// unit, or the factor of a ``mul`` pattern), ``op`` (``add``, ``mul``, ``pow2``, ``base``,
+/// ``fixed_limit``) and ``count``.
+#[pyclass(frozen, eq, module = "hupai._core", name = "Fan")]
+#[derive(PartialEq)]
 pub struct PyFan {
-    id: &'static str,
-    zh: &'static str,
-    en: &'static str,
-    points: i32,
-    count: u8,
+    hit: hupai_core::scoring::score::FanHit,
 }
 
 #[pymethods]
 impl PyFan {
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        d.set_item("id", self.id)?;
-        d.set_item("zh", self.zh)?;
-        d.set_item("en", self.en)?;
-        d.set_item("points", self.points)?;
-        d.set_item("count", self.count)?;
-        Ok(d)
+    #[getter]
+    fn id(&self) -> &str {
+        self.hit.id()
+    }
+    #[getter]
+    fn zh(&self) -> &str {
+        self.hit.zh()
+    }
+    #[getter]
+    fn en(&self) -> &str {
+        self.hit.en()
+    }
+    #[getter]
+    fn value(&self) -> i64 {
+        self.hit.value()
+    }
+    #[getter]
+    fn op(&self) -> String {
+        serde_json::to_value(self.hit.op())
+            .ok()
+            .and_then(|v| v.as_str().map(String::from))
+            .unwrap_or_default()
+    }
+    #[getter]
+    fn count(&self) -> u32 {
+        self.hit.count()
+    }
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &serde_json::to_value(self.hit).unwrap_or(Value::Null))
     }
     fn __repr__(&self) -> String {
         format!(
             "Fan({} {} {}x{})",
-            self.id, self.zh, self.points, self.count
+            self.hit.id(),
+            self.hit.zh(),
+            self.hit.value(),
+            self.hit.count()
         )
     }
 }
 
-/// The score of a win: ``fans``, ``total`` (flowers included), ``total_without_flowers``,
-/// ``meets_minimum``, ``form`` and ``decomposition`` (the reading that produced it), ``to_dict()``
-/// and ``settlement(...)``.
+/// The score of one win, the same for every preset: ``variant``, ``fans``, ``total`` (after the
+/// preset's cap) and ``raw_total`` in ``unit`` (``fan``, ``multiplier``, ``point``, ``huxi``),
+/// ``per_payer``, ``payments`` (who pays whom, seat indices), ``net`` per seat,
+/// ``decomposition``, ``meets_minimum`` and ``extras`` (what only the preset has). ``to_dict()``
+/// is the JSON shape of every entry point; ``settlement()`` books the payments in a ledger.
 #[pyclass(frozen, module = "hupai._core", name = "Score")]
 pub struct PyScore {
-    score: McrScore,
-    variant: Arc<Variant>,
-    seat: u8,
-    self_drawn: bool,
+    pub(crate) score: Score,
+}
+
+impl PyScore {
+    pub(crate) fn new(score: Score) -> Self {
+        PyScore { score }
+    }
 }
 
 #[pymethods]
 impl PyScore {
+    /// The preset id.
     #[getter]
-    fn variant(&self) -> PyVariant {
-        PyVariant {
-            inner: self.variant.clone(),
-        }
+    fn variant(&self) -> &'static str {
+        self.score.variant
     }
     #[getter]
     fn fans(&self) -> Vec<PyFan> {
-        let r = mcr_rules(&self.variant);
-        self.score
-            .fans
-            .iter()
-            .map(|&(i, c)| PyFan {
-                id: FAN_IDS[i],
-                zh: r.zh[i],
-                en: r.en[i],
-                points: r.values[i],
-                count: c,
-            })
-            .collect()
+        self.score.fans.iter().map(|h| PyFan { hit: *h }).collect()
     }
+    /// The hand's total after the preset's cap, in ``unit``.
     #[getter]
-    fn total(&self) -> i32 {
+    fn total(&self) -> i64 {
         self.score.total
     }
+    /// The total before the cap.
     #[getter]
-    fn total_without_flowers(&self) -> i32 {
-        self.score.total_without_flowers
+    fn raw_total(&self) -> i64 {
+        self.score.raw_total
+    }
+    /// ``"fan"`` (番), ``"multiplier"`` (倍), ``"point"`` (分) or ``"huxi"`` (胡息).
+    #[getter]
+    fn unit(&self) -> &'static str {
+        self.score.unit.name()
     }
     #[getter]
     fn meets_minimum(&self) -> bool {
         self.score.meets_minimum
     }
+    /// What one payer pays for the win itself.
     #[getter]
-    fn form(&self) -> &'static str {
-        self.score.form.name()
+    fn per_payer(&self) -> i64 {
+        self.score.per_payer
     }
-    /// The chosen reading: ``{"form", "sets": [{type, tiles, declared, concealed}], "pair",
-    /// "pairs", "knitted"}``.
+    /// Seats at the table.
+    #[getter]
+    fn players(&self) -> u8 {
+        self.score.players
+    }
+    /// ``[{"payer": seat, "payee": seat, "amount": n}]`` (zero-sum; seats are table indices).
+    #[getter]
+    fn payments<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(
+            py,
+            &serde_json::to_value(&self.score.payments).unwrap_or(Value::Null),
+        )
+    }
+    /// The net result per seat (sums to zero).
+    #[getter]
+    fn net(&self) -> Vec<i64> {
+        self.score.net()
+    }
+    /// The decomposition used (the shape of ``hupai.decompose``), or ``None``.
     #[getter]
     fn decomposition<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let v = mcr_result_json(&self.score, &self.variant, true);
-        json_to_py(py, &v["decomposition"])
+        json_to_py(py, &self.score.to_json_value()["decomposition"])
+    }
+    /// What only this preset has (胡息, 舵, 醒, 花, multipliers …; keys per preset in
+    /// ``docs/presets.md``).
+    #[getter]
+    fn extras<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let m: Map<String, Value> = self
+            .score
+            .extras
+            .iter()
+            .map(|(k, v)| ((*k).to_string(), v.clone()))
+            .collect();
+        json_to_py(py, &Value::Object(m))
     }
     /// ``{fan id: count}``.
     fn counts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        for &(i, c) in &self.score.fans {
-            d.set_item(FAN_IDS[i], c)?;
+        for f in &self.score.fans {
+            d.set_item(f.id(), f.count())?;
         }
         Ok(d)
     }
-    /// JSON-ready dict of the score.
+    /// The JSON-ready dict of the score (one shape for every preset).
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        json_to_py(py, &mcr_result_json(&self.score, &self.variant, true))
+        json_to_py(py, &self.score.to_json_value())
     }
-    /// Zero-sum payments of this win (mcr.md §11): self-drawn → each other player pays
-    /// 8 + total; on a discard (or a robbed kong) the discarder pays 8 + total and the other two 8.
-    /// Seats are winds; ``winner`` defaults to the situation's seat wind, ``discarder`` is a wind
-    /// or ``"left"``/``"across"``/``"right"`` relative to the winner.
-    #[pyo3(signature = (discarder=None, winner=None))]
-    fn settlement<'py>(
-        &self,
-        py: Python<'py>,
-        discarder: Option<&str>,
-        winner: Option<&str>,
-    ) -> BindResult<Bound<'py, PyAny>> {
-        let w = winner.unwrap_or(wind_name(self.seat));
-        let v = settlement_json(
-            self.score.total as i64,
-            mcr_rules(&self.variant).base_points,
-            self.self_drawn,
-            w,
-            discarder,
-        )?;
-        Ok(json_to_py(py, &v)?)
+    fn to_json(&self) -> String {
+        self.score.to_json_value().to_string()
+    }
+    /// The payments booked as one ``WIN`` event of a ``Settlement`` between ``seats`` (default:
+    /// the seat winds ``E``, ``S``, ``W``, ``N`` of the table's seats 0, 1, 2, 3).
+    #[pyo3(signature = (seats=None))]
+    fn settlement(&self, seats: Option<Vec<String>>) -> BindResult<PySettlement> {
+        let n = usize::from(self.score.players);
+        let seats = seats.unwrap_or_else(|| {
+            ["E", "S", "W", "N"]
+                .iter()
+                .take(n)
+                .map(|s| s.to_string())
+                .collect()
+        });
+        if seats.len() != n {
+            return Err(CoreError::settlement(format!(
+                "this score is between {n} seats; {} names given",
+                seats.len()
+            ))
+            .into());
+        }
+        let mut ledger = hupai_core::scoring::ledger::Ledger::new(seats, Default::default())?;
+        let lines: Vec<(usize, usize, i64)> = self
+            .score
+            .payments
+            .iter()
+            .map(|p| (usize::from(p.payer), usize::from(p.payee), p.amount))
+            .collect();
+        let winner = self.score.payments.first().map(|p| usize::from(p.payee));
+        let reason = match winner {
+            Some(w) => format!(
+                "{} wins: {} {}",
+                ledger.seats()[w],
+                self.score.total,
+                self.score.unit.name()
+            ),
+            None => "no payment".to_string(),
+        };
+        hupai_core::scoring::record::pay(&mut ledger, "WIN", &reason, &lines)?;
+        Ok(PySettlement::from_settled(ledger, vec![self.score.clone()]))
     }
     fn __repr__(&self) -> String {
-        let r = mcr_rules(&self.variant);
         let fans: Vec<String> = self
             .score
             .fans
             .iter()
-            .map(|&(i, c)| {
-                if c > 1 {
-                    format!("{}x{}", r.zh[i], c)
+            .map(|f| {
+                if f.count() > 1 {
+                    format!("{}x{}", f.zh(), f.count())
                 } else {
-                    r.zh[i].to_string()
+                    f.zh().to_string()
                 }
             })
             .collect();
-        format!("Score({} total={})", fans.join(" "), self.score.total)
+        format!(
+            "Score({} {} total={} {} per_payer={})",
+            self.score.variant,
+            fans.join(" "),
+            self.score.total,
+            self.score.unit.name(),
+            self.score.per_payer
+        )
     }
 }
 
-fn make_score(s: &Situation, v: Arc<Variant>, sc: CoreScore) -> PyScore {
-    let CoreScore::Mcr(score) = sc;
-    PyScore {
-        score,
-        variant: v,
-        seat: s.seat_wind.index() - 27,
-        self_drawn: s.is_self_drawn(),
+/// The case of `situation` under `v`: a ``Situation`` (borrowed, no copy), a hand string (+
+/// keyword flags), a case dict.
+enum Input<'a> {
+    Borrowed(&'a Situation),
+    /// A batch job's situation (jobs outlive the Python borrow: they run without the GIL).
+    Shared(Arc<Situation>),
+    Parsed(Case),
+}
+
+impl Input<'_> {
+    fn as_ref(&self) -> CaseRef<'_> {
+        match self {
+            Input::Borrowed(s) => CaseRef::Tiles(s),
+            Input::Shared(s) => CaseRef::Tiles(s),
+            Input::Parsed(c) => c.as_ref(),
+        }
     }
 }
 
-/// A Situation (fast path) or a case-schema dict.
-pub(crate) fn situation_arg(obj: &Bound<'_, PyAny>) -> BindResult<Arc<Situation>> {
+fn input_of<'a>(
+    obj: &'a Bound<'_, PyAny>,
+    v: &Variant,
+    flags: Option<&Bound<'_, PyDict>>,
+) -> BindResult<Input<'a>> {
+    let flags = flags.filter(|f| !f.is_empty());
+    if let Ok(s) = obj.cast::<PyString>() {
+        let situation = match flags {
+            Some(f) => py_to_json(f.as_any())?,
+            None => json!({}),
+        };
+        let case = json!({"hand": s.to_str()?, "situation": situation});
+        return Ok(Input::Parsed(v.ruleset().parse_case(&case)?));
+    }
+    if let Some(f) = flags {
+        let keys: Vec<String> = f.keys().iter().map(|k| k.to_string()).collect();
+        return Err(BindError::Py(PyTypeError::new_err(format!(
+            "keyword flags ({}) go with a hand string; a Situation or a case dict carries its own situation",
+            keys.join(", ")
+        ))));
+    }
     if let Ok(s) = obj.cast::<PySituation>() {
-        return Ok(s.get().inner.clone());
+        return Ok(Input::Borrowed(&s.get().inner));
     }
     if obj.cast::<PyDict>().is_ok() {
-        let v = py_to_json(obj)?;
-        return Ok(Arc::new(situation_from_value(case_core(&v)?)?));
+        let value = py_to_json(obj)?;
+        return Ok(Input::Parsed(v.ruleset().parse_case(&value)?));
     }
     Err(BindError::Py(PyTypeError::new_err(
-        "situation must be a hupai.Situation or a dict {'hand': ..., 'situation': ...}",
+        "situation must be a hupai.Situation, a hand string (with keyword flags) or a case dict {'hand': ..., 'situation': ...}",
     )))
 }
 
-/// Score one win under any preset with a scorer.
+/// Score one win under any preset.
 ///
-/// ``situation`` is a ``hupai.Situation`` (fast) or a case-schema dict; ``variant`` a preset id or
-/// a ``hupai.Variant`` (default ``"mcr"``). The result type is the preset's: ``Score`` (MCR),
-/// ``SichuanScore`` (四川, payments at a default table: winner ``W``, others ``A``/``B``/``C``;
-/// use ``hupai.sichuan.score`` to name seats), a JSON-ready dict for 字牌 (``hupai.zipai.score``
-/// schema). Keyword ``switches`` change the variant's switches for this call
-/// (``hupai.score(s, "shanghai", mode="qiao_ma")`` = ``hupai.score(s, hupai.Variant("shanghai",
-/// mode="qiao_ma"))``); they are validated like ``Variant``'s.
+/// ``situation`` is a ``hupai.Situation`` (fastest), a hand string with the situation as keyword
+/// flags (``hupai.score("[EEE,1]123m456p78s99s+9s", self_drawn=True)``, like the HTTP API's
+/// ``hand`` + ``situation``), or a case dict ``{"hand": ..., "situation": {...}}`` (字牌: the
+/// preset's own dict). ``variant`` is a preset id or a ``hupai.Variant`` (default ``"mcr"``);
+/// ``options`` changes switches for this call (like the HTTP API's ``options``). Returns a
+/// ``hupai.Score``.
 #[pyfunction]
-#[pyo3(signature = (situation, variant=None, **switches))]
+#[pyo3(signature = (situation, variant=None, *, options=None, **flags))]
 pub fn score<'py>(
     py: Python<'py>,
     situation: &Bound<'py, PyAny>,
     variant: Option<&Bound<'py, PyAny>>,
-    switches: Option<&Bound<'py, PyDict>>,
-) -> BindResult<Bound<'py, PyAny>> {
-    let mut v = variant_from_py(variant)?;
-    if switches.is_some_and(|d| !d.is_empty()) {
-        v = Arc::new(v.derive(crate::variant::overrides(switches)?)?);
-    }
-    // Regional presets with their own result type (`VariantScore`, score_regional.rs).
-    if let Some(r) = crate::score_regional::score_regional(py, situation, &v)? {
-        return Ok(r);
-    }
-    // Chip-style presets (huanle3d, erren, shaanxi, wuhan): `PatternScore`, score_presets.rs.
-    if matches!(
-        v.rules(),
-        Rules::Huanle3d(_) | Rules::Erren(_) | Rules::Shaanxi(_) | Rules::Wuhan(_)
-    ) {
-        let s = situation_arg(situation)?;
-        if let Some(r) = crate::score_presets::score_pattern(py, &s, &v)? {
-            return Ok(r.into_bound(py));
+    options: Option<&Bound<'py, PyAny>>,
+    flags: Option<&Bound<'py, PyDict>>,
+) -> BindResult<Bound<'py, PyScore>> {
+    // a compiled Variant without options is borrowed (no reference counting on the hot path)
+    let plain = options.is_none_or(|o| o.is_none());
+    let compiled = variant
+        .and_then(|o| o.cast::<PyVariant>().ok())
+        .filter(|_| plain);
+    let derived;
+    let v: &Variant = match compiled {
+        Some(pv) => &pv.get().inner,
+        None => {
+            derived = with_options(variant_from_py(variant)?, options)?;
+            &derived
         }
-    }
-    match v.rules() {
-        Rules::Sichuan(r) => {
-            let s = situation_arg(situation)?;
-            let table = hupai_core::rules::sichuan::Table::default_for(r.players);
-            let out = crate::score_sichuan::score_sichuan(&s, r, &table, v.id())?;
-            Ok(Bound::new(py, out)?.into_any())
-        }
-        Rules::Zipai(_) => {
-            let dict = situation.cast::<PyDict>().map_err(|_| {
-                BindError::Py(PyTypeError::new_err(
-                    "a 字牌 situation must be a dict (see hupai.zipai)",
-                ))
-            })?;
-            let vobj = Bound::new(py, PyVariant { inner: v.clone() })?.into_any();
-            crate::zipai::zipai_score(py, dict, Some(&vobj))
-        }
-        _ => {
-            let s = situation_arg(situation)?;
-            let sc = score_core(&s, &v)?;
-            Ok(Bound::new(py, make_score(&s, v, sc))?.into_any())
-        }
-    }
-}
-
-fn score_value(case: &Value, default_variant: Option<&Arc<Variant>>) -> Result<Value, CoreError> {
-    let v = match case.get("variant").and_then(Value::as_str) {
-        Some(id) => variant_by_id(id)?,
-        None => match default_variant {
-            Some(v) => v.clone(),
-            None => variant_by_id("mcr")?,
-        },
     };
-    let s = situation_from_value(case_core(case)?)?;
-    let CoreScore::Mcr(sc) = score_core(&s, &v)?;
-    let mut out = mcr_result_json(&sc, &v, true);
-    if let Some(id) = case.get("id") {
-        out["id"] = id.clone();
-    }
-    Ok(out)
+    let input = input_of(situation, v, flags)?;
+    let sc = v.ruleset().score(input.as_ref())?;
+    Ok(Bound::new(py, PyScore::new(sc))?)
 }
 
-/// Score a case line ``{"variant": "mcr", "hand": ..., "situation": ...}`` (a dict or JSON text;
-/// ``variant`` defaults to ``"mcr"``, other keys such as ``id`` are ignored or echoed) and return a
-/// JSON-ready dict.
+/// The JSON value of a dict / JSON text argument (`what` names it in a JSON error).
+pub(crate) fn json_arg(obj: &Bound<'_, PyAny>, what: &str) -> BindResult<Value> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        return serde_json::from_str(s.to_str()?)
+            .map_err(|e| CoreError::hand(format!("{what} JSON: {e}")).into());
+    }
+    Ok(py_to_json(obj)?)
+}
+
+/// Score one request ``{"variant", "options", "hand", "situation", "id"}`` (a dict or JSON text;
+/// ``variant`` defaults to ``"mcr"``; other keys are refused) and return the score's JSON-ready
+/// dict, with ``id`` echoed last: exactly the answer of ``POST /v1/score``.
 #[pyfunction]
 pub fn score_json<'py>(py: Python<'py>, case: &Bound<'py, PyAny>) -> BindResult<Bound<'py, PyAny>> {
-    let v = if let Ok(s) = case.cast::<PyString>() {
-        serde_json::from_str(s.to_str()?).map_err(|e| CoreError::hand(format!("case JSON: {e}")))?
-    } else {
-        py_to_json(case)?
-    };
-    Ok(json_to_py(py, &score_value(&v, None)?)?)
-}
-
-/// MCR settlement of a win with total ``total`` (基本分, flowers included): a zero-sum list of
-/// ``{payer, payee, amount, reason}`` with seats as winds.
-#[pyfunction]
-#[pyo3(signature = (total, self_drawn, winner="E", discarder=None, base=AnyInt(8)))]
-#[pyo3(text_signature = "(total, self_drawn, winner=\"E\", discarder=None, base=8)")]
-pub fn mcr_settlement<'py>(
-    py: Python<'py>,
-    total: AnyInt,
-    self_drawn: bool,
-    winner: &str,
-    discarder: Option<&str>,
-    base: AnyInt,
-) -> BindResult<Bound<'py, PyAny>> {
-    let (total, base) = (total.0, base.0);
-    Ok(json_to_py(
-        py,
-        &settlement_json(total, base, self_drawn, winner, discarder)?,
-    )?)
+    let v = json_arg(case, "case")?;
+    let (sc, id) = request::score_request(&v, None)?;
+    let out = json_to_py(py, &sc.to_json_value())?;
+    if let Some(id) = id {
+        out.set_item("id", json_to_py(py, &id)?)?;
+    }
+    Ok(out)
 }
 
 /// The formal waits of the situation's 13-tile hand before the winning tile (mcr.md §9).
 #[pyfunction]
 pub fn mcr_waits(situation: &Bound<'_, PyAny>) -> BindResult<Vec<String>> {
-    let s = situation_arg(situation)?;
+    let s = if let Ok(s) = situation.cast::<PySituation>() {
+        s.get().inner.clone()
+    } else {
+        Arc::new(situation_from_value(&py_to_json(situation)?)?)
+    };
     Ok(mcr::formal_waits_of(&s)
         .iter()
         .map(ToString::to_string)
         .collect())
+}
+
+/// Settle one hand record (a dict or JSON text) under ``variant``: ``{"seats", "dealer",
+/// "events", "seat_data", "table"}`` (``presets/README.md``) → a ``Settlement`` with the ledger's
+/// events and balances and the ``scores`` of the wins.
+#[pyfunction]
+#[pyo3(signature = (record, variant))]
+pub fn settle_hand(
+    record: &Bound<'_, PyAny>,
+    variant: &Bound<'_, PyAny>,
+) -> BindResult<PySettlement> {
+    let v = variant_from_py(Some(variant))?;
+    let value = json_arg(record, "hand record")?;
+    let s = v.ruleset().settle(&value)?;
+    Ok(PySettlement::from_settled(s.ledger, s.scores))
+}
+
+/// The value of a waiting hand over its winning tiles (查大叫) under ``variant``, in the preset's
+/// own shape (四川: ``huazhu``, ``ready``, ``waits``, ``best``, ``best_situational``, ``da_jiao``;
+/// 卡五星: ``ready``, ``tile``, ``value``). ``hand``: a ``Hand``, notation, or ``{"melds",
+/// "concealed"}`` (13 tiles, kongs as 3); ``flags``: the preset's (``void_suit``, ``liangdao``).
+#[pyfunction]
+#[pyo3(signature = (hand, variant, **flags))]
+pub fn waiting_value<'py>(
+    py: Python<'py>,
+    hand: &Bound<'py, PyAny>,
+    variant: &Bound<'py, PyAny>,
+    flags: Option<&Bound<'py, PyDict>>,
+) -> BindResult<Bound<'py, PyAny>> {
+    use hupai_core::situation::KongKind;
+    let v = variant_from_py(Some(variant))?;
+    let (h, kinds): (hupai_core::Hand, Vec<Option<KongKind>>) = if hand.cast::<PyDict>().is_ok() {
+        hupai_core::rules::sichuan::waiting_hand_from_json(&py_to_json(hand)?.to_string())?
+    } else {
+        let h = if let Ok(ph) = hand.cast::<crate::hand::PyHand>() {
+            ph.get().inner.clone()
+        } else {
+            crate::hand::hand_from_py(hand)?
+        };
+        let kinds = h
+            .melds()
+            .iter()
+            .map(|m| (m.is_kong() && m.concealed).then_some(KongKind::Concealed))
+            .collect();
+        (h, kinds)
+    };
+    let flags = match flags {
+        Some(f) => match py_to_json(f.as_any())? {
+            Value::Object(m) => m,
+            _ => Map::new(),
+        },
+        None => Map::new(),
+    };
+    Ok(json_to_py(
+        py,
+        &v.ruleset().waiting_value(&h, &kinds, &flags)?,
+    )?)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -805,8 +690,8 @@ fn error_dict<'py>(py: Python<'py>, e: &CoreError) -> PyResult<Bound<'py, PyAny>
     Ok(d.into_any())
 }
 
-/// One parsed batch item: the situation and the variant to score it under.
-type Job = (Arc<Situation>, Arc<Variant>);
+/// One parsed batch item: its input and the variant to score it under.
+type Job = (Input<'static>, Arc<Variant>);
 
 fn pool(threads: Option<usize>) -> Result<Option<Arc<rayon::ThreadPool>>, CoreError> {
     let Some(n) = threads else { return Ok(None) };
@@ -828,9 +713,10 @@ fn pool(threads: Option<usize>) -> Result<Option<Arc<rayon::ThreadPool>>, CoreEr
     Ok(Some(p))
 }
 
-/// Score many situations in parallel (GIL released, rayon), results in input order. Each item is
-/// a ``Situation`` or a case dict (with an optional ``variant`` key); a bad item yields
-/// ``{"error": <exception name>, "message": ...}`` instead of a ``Score``.
+/// Score many wins in parallel (GIL released, rayon), results in input order. Each item is a
+/// ``Situation``, a request dict ``{"variant"?, "options"?, "hand", "situation", "id"?}`` (the
+/// batch's ``variant`` when it names none) or its JSON text; a bad item yields ``{"error":
+/// <exception name>, "message": ...}`` instead of a ``Score``.
 #[pyfunction]
 #[pyo3(signature = (items, variant=None, threads=None))]
 pub fn score_batch<'py>(
@@ -847,21 +733,16 @@ pub fn score_batch<'py>(
     for item in items.try_iter()? {
         let item = item?;
         if let Ok(s) = item.cast::<PySituation>() {
-            parsed.push(Ok((s.get().inner.clone(), default_v.clone())));
+            parsed.push(Ok((
+                Input::Shared(s.get().inner.clone()),
+                default_v.clone(),
+            )));
             continue;
         }
         let r = (|| -> Result<Job, BindError> {
-            let v = if let Ok(s) = item.cast::<PyString>() {
-                serde_json::from_str(s.to_str()?)
-                    .map_err(|e| CoreError::hand(format!("case JSON: {e}")))?
-            } else {
-                py_to_json(&item)?
-            };
-            let var = match v.get("variant").and_then(Value::as_str) {
-                Some(id) => variant_by_id(id)?,
-                None => default_v.clone(),
-            };
-            Ok((Arc::new(situation_from_value(case_core(&v)?)?), var))
+            let v = json_arg(&item, "case")?;
+            let r = request::parse(&v, Some(&default_v))?;
+            Ok((Input::Parsed(r.case), r.variant))
         })();
         parsed.push(r.map_err(|e| match e {
             BindError::Core(c) => c,
@@ -869,11 +750,11 @@ pub fn score_batch<'py>(
         }));
     }
     let pool = pool(threads)?;
-    let work = || -> Vec<Result<CoreScore, CoreError>> {
+    let work = || -> Vec<Result<Score, CoreError>> {
         parsed
             .par_iter()
             .map(|p| match p {
-                Ok((s, v)) => score_core(s, v),
+                Ok((input, v)) => v.ruleset().score(input.as_ref()),
                 Err(e) => Err(e.clone()),
             })
             .collect()
@@ -883,13 +764,10 @@ pub fn score_batch<'py>(
         None => work(),
     });
     let out = PyList::empty(py);
-    for (p, r) in parsed.iter().zip(results) {
-        match (p, r) {
-            (Ok((s, v)), Ok(sc)) => {
-                out.append(Bound::new(py, make_score(s, v.clone(), sc))?)?;
-            }
-            (_, Err(e)) => out.append(error_dict(py, &e)?)?,
-            (Err(e), _) => out.append(error_dict(py, e)?)?,
+    for r in results {
+        match r {
+            Ok(sc) => out.append(Bound::new(py, PyScore::new(sc))?)?,
+            Err(e) => out.append(error_dict(py, &e)?)?,
         }
     }
     Ok(out)

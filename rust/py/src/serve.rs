@@ -3,26 +3,20 @@
 //!
 //! `serve_score(body)` answers `POST /v1/score` and `serve_score_batch(body)` answers `POST
 //! /v1/score/batch` (`serve_waits` / `serve_shanten`: `POST /v1/waits` / `/v1/shanten` for tile
-//! games with a hand string) for the requests that are plainly valid: the JSON is parsed with serde_json,
-//! the documented request schema (`hupai.server.schemas.ScoreRequest`: keys, types, length limits,
-//! integers within ±2**53) is checked here, the hand is scored by the same core functions as
-//! `hupai.score` / `hupai.sichuan.score`, and the response is serialised exactly as the Python
-//! service would (same keys, same order, same separators).
+//! games with a hand string) for the requests that are plainly valid, under every preset: the JSON
+//! is parsed with serde_json, the documented request schema (`hupai.server.schemas.ScoreRequest`:
+//! keys, types, length limits, integers within ±2**53) is checked here, the request is scored by
+//! the same function as `hupai.score_json` (`crate::request`), and the response is serialised
+//! exactly as the Python service would (same keys, same order, same separators).
 //!
 //! Anything else returns `None` and the Python service (`hupai.server.app`, pydantic models)
-//! handles the request: bad JSON, unknown keys, switches in `options`, 字牌, floats, any engine
-//! error. So every error answer — its status, the field it names, its message — comes from one
-//! place, and the fast path can only ever produce the 200 answers the slow path would produce.
+//! handles the request: bad JSON, unknown keys, floats, any engine error. So every error answer —
+//! its status, the field it names, its message — comes from one place, and the fast path can only
+//! ever produce the 200 answers the slow path would produce.
 
 use std::cell::RefCell;
-use std::sync::Arc;
 
-use hupai_core::Variant;
 use hupai_core::analysis;
-use hupai_core::decompose::Shapes;
-use hupai_core::rules::mcr::McrScore;
-use hupai_core::rules::sichuan::Table;
-use hupai_core::variant::Rules;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use serde_json::{Map, Value, json};
@@ -30,10 +24,7 @@ use serde_json::{Map, Value, json};
 use crate::analysis::{
     fitting_forms, hand_input_str, shanten_of_input, shapes_from_names, waits_of_input,
 };
-use crate::score::{
-    CoreScore, hand_value_of_notation, mcr_result, score_core, situation_from_value, variant_by_id,
-};
-use crate::score_sichuan::score_sichuan;
+use crate::request::{DEFAULT_VARIANT, score_request as score_one, variant_by_id};
 
 /// The request schema's limits (mirrors `hupai.server.schemas`).
 const MAX_VARIANT_CHARS: usize = 64;
@@ -47,8 +38,8 @@ const MAX_WIN_TILE_CHARS: usize = 8;
 const MAX_BATCH: usize = 256;
 const MAX_SHAPES: usize = 8;
 const MAX_WILDCARDS: u64 = 8;
-/// Shapes the analysis endpoints use for 四川 when the request names none.
-const SICHUAN_SHAPES: [&str; 3] = ["standard", "seven_pairs", "seven_pairs_quads"];
+const MAX_OPTIONS: usize = 64;
+const MAX_OPTION_CHARS: usize = 64;
 /// Integers beyond this are refused by the service (JSON's safe integer range).
 const MAX_INT: u64 = 1 << 53;
 
@@ -128,15 +119,9 @@ fn hand_object(mut h: Map<String, Value>) -> Option<Value> {
     Some(Value::Object(h))
 }
 
-/// A scored request: the result, and the `variant` and `id` the answer carries.
-struct Scored {
-    result: Result<(McrScore, Arc<Variant>), Map<String, Value>>,
-    variant: String,
-    id: Option<Value>,
-}
-
-/// One request object scored; `None` when the Python service must answer.
-fn score_request(req: Value) -> Option<Scored> {
+/// One request object scored (the score and the `id` to echo); `None` when the Python service must
+/// answer.
+fn score_request(req: Value) -> Option<(hupai_core::scoring::score::Score, Option<Value>)> {
     let Value::Object(mut req) = req else {
         return None;
     };
@@ -149,15 +134,27 @@ fn score_request(req: Value) -> Option<Scored> {
         return None;
     }
     let variant = match req.remove("variant") {
-        None => "mcr".to_string(),
+        None => DEFAULT_VARIANT.to_string(),
         Some(Value::String(s)) if short(&s, MAX_VARIANT_CHARS) => s,
         _ => return None,
     };
-    match req.get("options") {
-        None => {}
-        Some(Value::Object(o)) if o.is_empty() => {}
-        _ => return None, // switches: the service compiles and caches the variant
-    }
+    let options = match req.remove("options") {
+        None => Map::new(),
+        Some(Value::Object(o))
+            if o.len() <= MAX_OPTIONS
+                && o.iter().all(|(k, v)| {
+                    short(k, MAX_OPTION_CHARS)
+                        && match v {
+                            Value::Bool(_) | Value::String(_) => true,
+                            n @ Value::Number(_) => ints_ok(n) && n.is_i64(),
+                            _ => false,
+                        }
+                }) =>
+        {
+            o
+        }
+        _ => return None,
+    };
     let situation = match req.remove("situation") {
         None => Value::Object(Map::new()),
         Some(s @ Value::Object(_))
@@ -174,97 +171,41 @@ fn score_request(req: Value) -> Option<Scored> {
         _ => return None,
     };
     let hand = match req.remove("hand")? {
-        Value::String(s) if short(&s, MAX_HAND_CHARS) => {
-            // as `hupai.Situation.parse(hand).to_dict()["hand"]`: the notation must also make
-            // a valid situation on its own
-            let h = hand_value_of_notation(&s).ok()?;
-            situation_from_value(json!({"hand": h.clone(), "situation": {}})).ok()?;
-            h
-        }
+        Value::String(s) if short(&s, MAX_HAND_CHARS) => Value::String(s),
         h @ Value::Object(_) if ints_ok(&h) => {
             let Value::Object(o) = h else { return None };
             hand_object(o)?
         }
         _ => return None,
     };
-    let v: Arc<Variant> = variant_by_id(&variant).ok()?;
-    let case = json!({"hand": hand, "situation": situation});
-    let result = match v.rules() {
-        Rules::Mcr(_) if variant.starts_with("mcr") => {
-            let s = situation_from_value(case).ok()?;
-            let CoreScore::Mcr(sc) = score_core(&s, &v).ok()?;
-            Ok((sc, v))
-        }
-        Rules::Sichuan(r) if variant.starts_with("sichuan") => {
-            let s = situation_from_value(case).ok()?;
-            let table = Table::default_for(r.players);
-            let Value::Object(out) = score_sichuan(&s, r, &table, v.id()).ok()?.json() else {
-                return None;
-            };
-            Err(out)
-        }
-        _ => return None,
-    };
-    Some(Scored {
-        result,
-        variant,
-        id,
-    })
+    let mut r = Map::new();
+    r.insert("variant".into(), Value::String(variant));
+    if !options.is_empty() {
+        r.insert("options".into(), Value::Object(options));
+    }
+    r.insert("hand".into(), hand);
+    r.insert("situation".into(), situation);
+    if let Some(id) = id {
+        r.insert("id".into(), id);
+    }
+    score_one(&Value::Object(r), None).ok()
 }
 
-/// Append the answer as the service writes it: the result's keys in order, `variant` (and `id`)
-/// replaced in place when present, else appended after them.
-fn write_result(buf: &mut Vec<u8>, scored: Scored) {
-    let Scored {
-        result,
-        variant,
-        id,
-    } = scored;
-    let start = buf.len();
-    let mut tail: Vec<(&str, Value)> = Vec::new();
-    match result {
-        // the MCR result ends with `variant` (its last key, alphabetically): write it directly
-        Ok((sc, v)) if v.id() == variant => {
-            serde_json::to_writer(&mut *buf, &mcr_result(&sc, &v, true))
-                .expect("an MCR result serialises");
-            tail.extend(id.map(|id| ("id", id)));
-        }
-        result => {
-            let mut out = match result {
-                Ok((sc, v)) => match serde_json::to_value(mcr_result(&sc, &v, true)) {
-                    Ok(Value::Object(o)) => o,
-                    _ => unreachable!("an MCR result is an object"),
-                },
-                Err(map) => map,
-            };
-            let fields = [("variant", Some(Value::String(variant))), ("id", id)];
-            for (key, value) in fields {
-                let Some(value) = value else { continue };
-                if let Some(slot) = out.get_mut(key) {
-                    *slot = value;
-                } else {
-                    tail.push((key, value));
-                }
-            }
-            // Serialising a Value cannot fail (string keys, finite numbers).
-            serde_json::to_writer(&mut *buf, &Value::Object(out)).expect("JSON value serialises");
-        }
-    }
-    for (key, value) in tail {
+/// Append the answer as the service writes it: the score's keys in order, then `id`.
+fn write_result(buf: &mut Vec<u8>, answer: &(hupai_core::scoring::score::Score, Option<Value>)) {
+    // Serialising a score or a Value cannot fail (string keys, finite numbers).
+    serde_json::to_writer(&mut *buf, &answer.0).expect("a score serialises");
+    if let Some(id) = &answer.1 {
         buf.pop(); // the closing brace
-        if buf.len() > start + 1 {
-            buf.push(b',');
-        }
-        serde_json::to_writer(&mut *buf, key).expect("key serialises");
-        buf.push(b':');
-        serde_json::to_writer(&mut *buf, &value).expect("JSON value serialises");
+        buf.extend_from_slice(b",\"id\":");
+        serde_json::to_writer(&mut *buf, id).expect("JSON value serialises");
         buf.push(b'}');
     }
 }
 
 fn score_body(body: &[u8], buf: &mut Vec<u8>) -> Option<()> {
     let req: Value = serde_json::from_slice(body).ok()?;
-    write_result(buf, score_request(req)?);
+    write_result(buf, &score_request(req)?);
     Some(())
 }
 
@@ -287,7 +228,7 @@ fn score_batch_body(body: &[u8], buf: &mut Vec<u8>) -> Option<()> {
         if i > 0 {
             buf.push(b',');
         }
-        write_result(buf, score_request(item)?);
+        write_result(buf, &score_request(item)?);
     }
     buf.extend_from_slice(b"]}");
     Some(())
@@ -340,7 +281,7 @@ pub fn serve_score_batch<'py>(py: Python<'py>, body: &[u8]) -> Option<Bound<'py,
 /// A `HandQuery` body for a tile game with a hand string (`hupai.server.schemas.HandQuery`):
 /// the hand text, the shapes and the wildcard count; `None` when the Python service must answer
 /// (hand as a list, 字牌, melds, anything the model would refuse).
-fn analysis_query(body: &[u8]) -> Option<(String, Shapes, u8)> {
+fn analysis_query(body: &[u8]) -> Option<(String, hupai_core::Shapes, u8)> {
     let Value::Object(mut q) = serde_json::from_slice(body).ok()? else {
         return None;
     };
@@ -358,16 +299,10 @@ fn analysis_query(body: &[u8]) -> Option<(String, Shapes, u8)> {
     if !short(&hand, MAX_HAND_CHARS) {
         return None;
     }
-    let sichuan = match q.get("variant") {
-        None => false,
+    let default_shapes = match q.get("variant") {
+        None => variant_by_id(DEFAULT_VARIANT).ok()?.ruleset().shapes()?,
         Some(Value::String(v)) if short(v, MAX_VARIANT_CHARS) => {
-            if v.starts_with("mcr") {
-                false
-            } else if v.starts_with("sichuan") {
-                true
-            } else {
-                return None; // 字牌 or unknown
-            }
+            variant_by_id(v).ok()?.ruleset().shapes()? // 字牌 or unknown: the service answers
         }
         _ => return None,
     };
@@ -385,7 +320,7 @@ fn analysis_query(body: &[u8]) -> Option<(String, Shapes, u8)> {
         _ => return None,
     };
     let names: Option<Vec<String>> = match q.remove("shapes") {
-        None | Some(Value::Null) => sichuan.then(|| SICHUAN_SHAPES.map(String::from).to_vec()),
+        None | Some(Value::Null) => None,
         Some(Value::Array(a)) if a.len() <= MAX_SHAPES => {
             let mut names = Vec::with_capacity(a.len());
             for n in a {
@@ -397,7 +332,7 @@ fn analysis_query(body: &[u8]) -> Option<(String, Shapes, u8)> {
         _ => return None,
     };
     let shapes = match names {
-        None => Shapes::ALL,
+        None => default_shapes,
         Some(n) => shapes_from_names(&n).ok()?.inner,
     };
     Some((hand, shapes, wildcards))

@@ -1,56 +1,42 @@
 //! `Settlement`: the settlement ledger of one hand (core `hupai_core::scoring::ledger::Ledger`).
 
 use hupai_core::scoring::ledger::{DrawEndState, KongPay, Ledger, SettlementRules};
-use hupai_core::variant::Rules;
+use hupai_core::scoring::score::Score;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::PyDict;
 use serde_json::Value;
 
 use crate::convert::{AnyInt, json_to_py};
-use crate::errors::{BindError, BindResult, RuleConfigError};
-use crate::score_sichuan::PySichuanScore;
-use crate::variant::PyVariant;
+use crate::errors::{BindError, BindResult};
+use crate::score::PyScore;
 
 /// The settlement ledger of one hand: an ordered list of zero-sum events (common.md §6).
 ///
-/// ``Settlement(seats=("A", "B", "C", "D"), variant=None)``; with a ``sichuan`` variant (the
-/// default) the kong values, base, 呼叫转移, 血战/血流 payer rules and draw-end steps come from its
-/// switches. Every event names payer, payee, amount and reason and may refer to an earlier event;
-/// balances always sum to zero (a non-zero-sum event raises ``SettlementError``).
+/// ``Settlement(seats=("A", "B", "C", "D"), variant=None)``; the variant's ledger rules (its
+/// ruleset's: for ``sichuan``, the default, the kong values, base, 呼叫转移, 血战/血流 payer rules
+/// and draw-end steps of its switches) drive ``kong``, ``win`` and ``draw_end``. Every event names
+/// payer, payee, amount and reason and may refer to an earlier event; balances always sum to zero
+/// (a non-zero-sum event raises ``SettlementError``). ``hupai.settle_hand`` returns one with the
+/// ``scores`` of the hand's wins.
 #[pyclass(module = "hupai._core", name = "Settlement")]
 pub struct PySettlement {
     ledger: Ledger,
+    scores: Vec<Score>,
 }
 
 impl PySettlement {
-    /// Wrap a ledger settled by the core (chip-style presets' `settle_hand`).
-    pub(crate) fn from_ledger(ledger: Ledger) -> Self {
-        Self { ledger }
+    /// Wrap a ledger settled by the core, with the scores of its wins.
+    pub(crate) fn from_settled(ledger: Ledger, scores: Vec<Score>) -> Self {
+        Self { ledger, scores }
     }
 }
 
 fn rules_for(variant: Option<&Bound<'_, PyAny>>) -> BindResult<SettlementRules> {
     let v = match variant {
-        None => hupai_core::Variant::load("sichuan")?,
-        Some(obj) => {
-            if let Ok(pv) = obj.cast::<PyVariant>() {
-                (*pv.get().inner).clone()
-            } else if let Ok(s) = obj.cast::<PyString>() {
-                hupai_core::Variant::load(s.to_str()?)?
-            } else {
-                return Err(BindError::Py(RuleConfigError::new_err(
-                    "variant must be a hupai.Variant or a preset id",
-                )));
-            }
-        }
+        None => crate::request::variant_by_id("sichuan")?,
+        Some(obj) => crate::score::variant_from_py(Some(obj))?,
     };
-    Ok(match v.rules() {
-        Rules::Sichuan(r) => r.settlement.clone(),
-        _ => SettlementRules {
-            base: 1,
-            ..SettlementRules::default()
-        },
-    })
+    Ok(v.ruleset().ledger_rules())
 }
 
 #[pymethods]
@@ -62,6 +48,7 @@ impl PySettlement {
             seats.unwrap_or_else(|| ["A", "B", "C", "D"].iter().map(|s| s.to_string()).collect());
         Ok(Self {
             ledger: Ledger::new(seats, rules_for(variant)?)?,
+            scores: Vec::new(),
         })
     }
 
@@ -72,9 +59,10 @@ impl PySettlement {
         Ok(self.ledger.kong(owner, KongPay::parse(kind)?, feeder)?)
     }
 
-    /// A win: ``amount`` per payer (an int or a ``SichuanScore``); the discarder pays a discard
-    /// win, every other player still in the hand a self-draw. ``after_kong`` (杠上炮) triggers
-    /// 呼叫转移. In 血战 the winner then leaves the hand. Returns the event id.
+    /// A win: ``amount`` per payer (an int or a ``Score``, whose ``per_payer`` is paid); the
+    /// discarder pays a discard win, every other player still in the hand a self-draw.
+    /// ``after_kong`` (杠上炮) triggers 呼叫转移. In 血战 the winner then leaves the hand. Returns
+    /// the event id.
     #[pyo3(signature = (winner, amount, *, discarder = None, after_kong = false))]
     fn win(
         &mut self,
@@ -83,11 +71,9 @@ impl PySettlement {
         discarder: Option<&str>,
         after_kong: bool,
     ) -> BindResult<usize> {
-        let (per_payer, data) = if let Ok(sc) = amount.cast::<PySichuanScore>() {
-            let sc = sc.get();
-            let v: Value = serde_json::from_str(&sc.to_json_string())
-                .map_err(|e| BindError::Py(RuleConfigError::new_err(e.to_string())))?;
-            (sc.per_payer_amount(), v)
+        let (per_payer, data) = if let Ok(sc) = amount.cast::<PyScore>() {
+            let sc = &sc.get().score;
+            (sc.per_payer, sc.to_json_value())
         } else {
             (money(amount.extract::<AnyInt>()?, "amount")?, Value::Null)
         };
@@ -196,6 +182,11 @@ impl PySettlement {
     }
     fn to_json(&self) -> String {
         self.ledger.to_json_value().to_string()
+    }
+    /// The scores of the hand's wins, in record order (``hupai.settle_hand``).
+    #[getter]
+    fn scores(&self) -> Vec<PyScore> {
+        self.scores.iter().cloned().map(PyScore::new).collect()
     }
     fn __len__(&self) -> usize {
         self.ledger.events().len()

@@ -100,7 +100,19 @@ impl PyVariant {
     }
     #[getter]
     fn players(&self) -> u8 {
-        self.inner.preset().players
+        self.inner.ruleset().players()
+    }
+    /// The kind of input the preset scores: ``"tiles"`` (mahjong: a ``Situation``, hand notation) or
+    /// ``"zipai"`` (字牌 cards).
+    #[getter]
+    fn input(&self) -> &'static str {
+        self.inner.ruleset().input()
+    }
+    /// The win shapes of hand analysis under this preset (``hupai.waits(..., shapes=v.shapes)``),
+    /// or ``None`` for a game without mahjong tiles.
+    #[getter]
+    fn shapes(&self) -> Option<Vec<&'static str>> {
+        self.inner.ruleset().shapes().map(shape_names)
     }
     /// The physical tiles of the variant's set as tile indices in index order (the effective
     /// ``tile_set``, switches applied; 34..41 are the eight flowers): the wall is a permutation of it.
@@ -176,6 +188,22 @@ impl PyVariant {
     }
 }
 
+/// The names of a shape set (the names `hupai.Shapes.of` reads).
+pub(crate) fn shape_names(s: hupai_core::Shapes) -> Vec<&'static str> {
+    [
+        (s.standard, "standard"),
+        (s.seven_pairs, "seven_pairs"),
+        (s.seven_pairs_quads, "seven_pairs_quads"),
+        (s.thirteen_orphans, "thirteen_orphans"),
+        (s.honors_knitted, "honors_knitted"),
+        (s.knitted_straight, "knitted_straight"),
+    ]
+    .into_iter()
+    .filter(|x| x.0)
+    .map(|x| x.1)
+    .collect()
+}
+
 fn py_literal(v: &SwitchValue) -> String {
     match v {
         SwitchValue::Bool(true) => "True".into(),
@@ -185,20 +213,24 @@ fn py_literal(v: &SwitchValue) -> String {
     }
 }
 
-/// Every built-in preset: a list of dicts with ``id``, ``name``, ``name_en``, ``description``,
-/// ``players`` and ``switches`` (each ``{name, description, default, values, min, max,
+/// Every built-in preset (the registry, ``hupai_core::rules::REGISTRY``): a list of dicts with
+/// ``id``, ``name``, ``name_en``, ``description``, ``players``, ``input`` (``"tiles"`` or
+/// ``"zipai"``), ``shapes`` and ``switches`` (each ``{name, description, default, values, min, max,
 /// conflicts}``, as in ``Variant.describe()``).
 #[pyfunction]
 pub fn variants<'py>(py: Python<'py>) -> BindResult<Vec<Bound<'py, PyDict>>> {
     let mut out = Vec::new();
     for id in preset::preset_ids() {
         let p = preset::preset(id)?;
+        let v = crate::request::variant_by_id(id)?;
         let d = PyDict::new(py);
         d.set_item("id", &p.id)?;
         d.set_item("name", &p.name)?;
         d.set_item("name_en", &p.name_en)?;
         d.set_item("description", &p.description)?;
         d.set_item("players", p.players)?;
+        d.set_item("input", v.ruleset().input())?;
+        d.set_item("shapes", v.ruleset().shapes().map(shape_names))?;
         let sw = serde_json::to_value(&p.switches)
             .map_err(|e| BindError::Py(RuleConfigError::new_err(e.to_string())))?;
         d.set_item("switches", json_to_py(py, &sw)?)?;

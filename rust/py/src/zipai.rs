@@ -7,7 +7,7 @@ use hupai_core::Variant;
 use hupai_core::error::Error as CoreError;
 use hupai_core::rules::zipai::{
     self, Card, CardCounts, Decomposition, HandSpec, Meld, MeldType, N_CARDS, WinType, ZipaiRules,
-    ZipaiSituation, card,
+    card,
 };
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
@@ -191,32 +191,6 @@ pub fn hand_cards_from_py(obj: &Bound<'_, PyAny>) -> BindResult<(Vec<Card>, u8)>
     .into())
 }
 
-/// 翻醒 flips in order; a turned joker gives no 醒 and ends the chain (the flips stop before it).
-fn flips_from(obj: Option<&Bound<'_, PyAny>>) -> BindResult<Vec<Card>> {
-    let Some(o) = obj.filter(|o| !o.is_none()) else {
-        return Ok(Vec::new());
-    };
-    if let Ok(s) = o.cast::<PyString>() {
-        let s = s.to_str()?;
-        let cut = s.find(['K', 'k', '王', '鬼']).unwrap_or(s.len());
-        return Ok(zipai::parse_cards(&s[..cut])?);
-    }
-    if o.cast::<PyList>().is_ok() || o.cast::<PyTuple>().is_ok() {
-        let mut out = Vec::new();
-        for item in o.try_iter()? {
-            let item = item?;
-            if let Ok(s) = item.cast::<PyString>()
-                && zipai::is_joker(s.to_str()?)
-            {
-                break;
-            }
-            out.extend(cards_from_py(&item)?);
-        }
-        return Ok(out);
-    }
-    cards_from_py(o)
-}
-
 fn opt_cards(obj: Option<&Bound<'_, PyAny>>) -> BindResult<Vec<Card>> {
     match obj {
         Some(o) if !o.is_none() => cards_from_py(o),
@@ -309,27 +283,12 @@ fn variant_from_py(obj: &Bound<'_, PyAny>) -> BindResult<Arc<Variant>> {
 }
 
 fn rules_of(v: &Variant) -> BindResult<ZipaiRules> {
-    Ok(v.zipai()?.clone())
+    Ok(zipai::rules_of(v)?.clone())
 }
 
-fn group_json(g: &zipai::Group, hunan: bool) -> Value {
-    json!({
-        "type": g.kind.id(),
-        "name": g.kind.zh(hunan),
-        "cards": g.cards.iter().map(ToString::to_string).collect::<Vec<_>>(),
-        "exposed": g.exposed,
-        "has_win_card": g.has_win_card,
-        "huxi": g.huxi,
-        "jokers": g.jokers.iter().map(ToString::to_string).collect::<Vec<_>>(),
-    })
-}
-
+/// A split in the one decomposition shape (sets with the group's kind, cards, 胡息).
 fn decomposition_json(d: &Decomposition, hunan: bool) -> Value {
-    json!({
-        "huxi": d.huxi,
-        "kaiduo_by_win": d.kaiduo_by_win,
-        "groups": d.groups.iter().map(|g| group_json(g, hunan)).collect::<Vec<_>>(),
-    })
+    zipai::ruleset::decomposition_json(d, hunan)
 }
 
 fn win_type_from(s: &str) -> BindResult<WinType> {
@@ -451,7 +410,7 @@ pub fn zipai_huxi<'py>(
     variant: Option<&Bound<'py, PyAny>>,
 ) -> BindResult<Option<i32>> {
     let v = variant_arg(variant)?;
-    let r = v.zipai()?;
+    let r = zipai::rules_of(&v)?;
     let spec = spec_from(concealed, win_card, melds, win_type, passed_peng)?;
     let _ = py;
     Ok(zipai::best_huxi(r, &spec)?)
@@ -478,115 +437,6 @@ pub fn zipai_waits<'py>(
         .map(|w| json!({"card": w.card.to_string(), "huxi": w.huxi}))
         .collect();
     Ok(json_to_py(py, &Value::Array(val))?)
-}
-
-const SITUATION_KEYS: &[&str] = &[
-    "concealed",
-    "win_card",
-    "win_tile",
-    "melds",
-    "win_type",
-    "haidi",
-    "players",
-    "seat",
-    "dealer",
-    "discarder",
-    "flips",
-    "difficulty",
-    "passed_peng",
-];
-
-fn get<'py>(d: &Bound<'py, PyDict>, k: &str) -> PyResult<Option<Bound<'py, PyAny>>> {
-    Ok(d.get_item(k)?.filter(|v| !v.is_none()))
-}
-
-fn seat(d: &Bound<'_, PyDict>, k: &str, default: Option<u8>) -> BindResult<Option<u8>> {
-    match get(d, k)? {
-        Some(v) => {
-            let i: i64 = v
-                .extract()
-                .map_err(|_| hand_err(format!("situation[{k:?}] must be an integer")))?;
-            Ok(Some(u8::try_from(i).map_err(|_| {
-                hand_err(format!("situation[{k:?}] = {i} is not a seat"))
-            })?))
-        }
-        None => Ok(default),
-    }
-}
-
-fn situation_from(d: &Bound<'_, PyDict>) -> BindResult<ZipaiSituation> {
-    for k in d.keys() {
-        let k: String = k.extract()?;
-        if !SITUATION_KEYS.contains(&k.as_str()) {
-            return Err(hand_err(format!(
-                "unknown situation key {k:?}; known keys: {}",
-                SITUATION_KEYS.join(", ")
-            )));
-        }
-    }
-    let concealed =
-        get(d, "concealed")?.ok_or_else(|| hand_err("situation needs \"concealed\""))?;
-    let win_type: String = match get(d, "win_type")? {
-        Some(v) => v
-            .extract()
-            .map_err(|_| hand_err("situation[\"win_type\"] must be a string"))?,
-        None => "discard".into(),
-    };
-    let wt = win_type_from(&win_type)?;
-    let win = get(d, "win_card")?.or(get(d, "win_tile")?);
-    let hand = spec_from(
-        &concealed,
-        win.as_ref(),
-        get(d, "melds")?.as_ref(),
-        &win_type,
-        get(d, "passed_peng")?.as_ref(),
-    )?;
-    let players = seat(d, "players", Some(3))?.unwrap_or(3);
-    let difficulty = match get(d, "difficulty")? {
-        Some(v) => Some(
-            v.extract::<i64>()
-                .map_err(|_| hand_err("situation[\"difficulty\"] must be an integer"))?,
-        ),
-        None => None,
-    };
-    let haidi = match get(d, "haidi")? {
-        Some(v) => v
-            .extract::<bool>()
-            .map_err(|_| hand_err("situation[\"haidi\"] must be a bool"))?,
-        None => false,
-    };
-    Ok(ZipaiSituation {
-        hand,
-        win_type: wt,
-        haidi,
-        players,
-        seat: seat(d, "seat", Some(0))?.unwrap_or(0),
-        dealer: seat(d, "dealer", Some(0))?.unwrap_or(0),
-        discarder: seat(d, "discarder", None)?,
-        flips: flips_from(get(d, "flips")?.as_ref())?,
-        difficulty,
-    })
-}
-
-/// Score a win described by a situation dict (schema in ``hupai.zipai``).
-#[pyfunction]
-#[pyo3(signature = (situation, /, variant = None))]
-pub fn zipai_score<'py>(
-    py: Python<'py>,
-    situation: &Bound<'py, PyDict>,
-    variant: Option<&Bound<'py, PyAny>>,
-) -> BindResult<Bound<'py, PyAny>> {
-    let v = variant_arg(variant)?;
-    let r = rules_of(&v)?;
-    let sit = situation_from(situation)?;
-    let s = py.detach(|| zipai::score(&r, &sit))?;
-    let mut val = serde_json::to_value(&s).map_err(|e| hand_err(e.to_string()))?;
-    val["variant"] = json!(v.id());
-    val["decomposition"] = match &s.decomposition {
-        Some(d) => decomposition_json(d, r.hunan_names),
-        None => Value::Null,
-    };
-    Ok(json_to_py(py, &val)?)
 }
 
 fn batch_rows(counts: &PyReadonlyArray2<'_, u8>) -> BindResult<Vec<CardCounts>> {
@@ -727,7 +577,7 @@ pub fn zipai_claims<'py>(
     chou_peng: Option<bool>,
 ) -> BindResult<Bound<'py, PyAny>> {
     let v = variant_arg(variant)?;
-    let r = v.zipai()?;
+    let r = zipai::rules_of(&v)?;
     let wt = win_type_from(source)?;
     if !matches!(
         wt,
@@ -795,5 +645,10 @@ pub fn zipai_next_dealer(
     players: u8,
 ) -> BindResult<u8> {
     let v = variant_arg(variant)?;
-    Ok(zipai::next_dealer(v.zipai()?, dealer, winner, players)?)
+    Ok(zipai::next_dealer(
+        zipai::rules_of(&v)?,
+        dealer,
+        winner,
+        players,
+    )?)
 }

@@ -1,6 +1,8 @@
 // hupai fan calculator: a plain ES module, no build step. All rules are decided by the server
 // (the Rust core through /v1/score and /v1/waits); this file only keeps the hand and renders.
-// Tile games (MCR, 四川) use tiles; the 字牌 presets use cards x1..x10 (小) and d1..d10 (大).
+// Every scoring preset of /v1/variants is listed; a preset whose input is "tiles" uses tiles, one
+// whose input is "zipai" (字牌) uses cards x1..x10 (小) and d1..d10 (大). Every answer is the one
+// Score shape: fans (zh, en, value, op, count), total + unit, payments, decomposition, extras.
 
 const SUITS = ["m", "p", "s"];
 const HONOURS = ["E", "S", "W", "N", "C", "F", "P"];
@@ -14,8 +16,16 @@ const ZIPAI_CARDS = 20;
 const $ = (id) => document.getElementById(id);
 
 const state = { variant: "mcr", concealed: [], melds: [], win: null };
+const PRESETS = {}; // id -> the /v1/variants entry (input, players, example, ...)
+const UNIT_ZH = { fan: "番", multiplier: "倍", point: "分", huxi: "胡息" };
+const SEAT_ZH = ["東", "南", "西", "北"];
 
-const isZipai = () => state.variant.startsWith("zipai");
+const preset = () => PRESETS[state.variant] || { input: "tiles", players: 4 };
+const isZipai = () => preset().input === "zipai";
+const isMcr = () => state.variant === "mcr"; // the default preset has the richer form
+// a preset whose input this page cannot click together (card games …): the notation field is the
+// request's "hand" (text, or JSON), the "more" field its situation
+const isRaw = () => !["tiles", "zipai"].includes(preset().input);
 const order = (t) => (isZipai() ? CARDS : ALL).indexOf(t);
 const sortTiles = (ts) => [...ts].sort((a, b) => order(a) - order(b));
 
@@ -105,12 +115,12 @@ function parseHand(text) {
 function writeUrl() {
   const p = new URLSearchParams();
   p.set("v", state.variant);
-  p.set("h", handText());
+  p.set("h", isRaw() ? $("notation").value : handText());
+  if ($("more").value.trim()) p.set("x", $("more").value.trim());
   if (isZipai()) {
     p.set("zw", $("zipai_win_type").value);
-  } else if (state.variant === "sichuan") {
+  } else if (!isMcr()) {
     p.set("wt", $("win_type").value);
-    if ($("void_suit").value) p.set("vs", $("void_suit").value);
   } else {
     const f = MCR_FLAGS.filter((k) => $(k).checked);
     if (f.length) p.set("f", f.join(","));
@@ -127,14 +137,15 @@ function readUrl() {
   const p = new URLSearchParams(location.hash.slice(1));
   if (p.get("v")) state.variant = p.get("v");
   if (p.get("zw")) $("zipai_win_type").value = p.get("zw");
-  if (p.get("h")) Object.assign(state, parseHand(p.get("h")));
+  if (p.get("h") && isRaw()) $("notation").value = p.get("h");
+  else if (p.get("h")) Object.assign(state, parseHand(p.get("h")));
   const f = (p.get("f") || "").split(",");
   MCR_FLAGS.forEach((k) => { $(k).checked = f.includes(k); });
   if (p.get("sw")) $("seat_wind").value = p.get("sw");
   if (p.get("pw")) $("prevalent_wind").value = p.get("pw");
   $("flowers").value = p.get("fl") || "0";
   if (p.get("wt")) $("win_type").value = p.get("wt");
-  $("void_suit").value = p.get("vs") || "";
+  $("more").value = p.get("x") || (p.get("vs") ? JSON.stringify({ void_suit: p.get("vs") }) : "");
 }
 
 // ---- editing
@@ -172,6 +183,7 @@ function add(tile) {
 }
 
 function renderHand() {
+  if (isRaw()) return;
   const melds = $("melds");
   melds.replaceChildren();
   state.melds.forEach((m, i) => {
@@ -196,18 +208,76 @@ async function post(path, body) {
   return { ok: r.ok, data: await r.json() };
 }
 
+// the situation keys of the form, then those of the "more" JSON field (which win)
 function situation() {
+  let s;
   if (isZipai()) {
-    return { win_card: state.win, win_type: $("zipai_win_type").value, melds: zipaiMelds() };
+    s = { win_card: state.win, win_type: $("zipai_win_type").value, melds: zipaiMelds() };
+  } else if (!isMcr()) {
+    s = { win_type: $("win_type").value };
+  } else {
+    s = { seat_wind: $("seat_wind").value, prevalent_wind: $("prevalent_wind").value, flowers: +$("flowers").value || 0 };
+    MCR_FLAGS.forEach((k) => { s[k] = $(k).checked; });
   }
-  if (state.variant === "sichuan") {
-    const s = { win_type: $("win_type").value };
-    if ($("void_suit").value) s.void_suit = $("void_suit").value;
-    return s;
+  const more = $("more").value.trim();
+  if (more) {
+    const extra = JSON.parse(more); // a SyntaxError is shown as the error
+    if (typeof extra !== "object" || extra === null || Array.isArray(extra)) throw new SyntaxError("more keys: a JSON object, e.g. {\"void_suit\": \"m\"}");
+    Object.assign(s, extra);
   }
-  const s = { seat_wind: $("seat_wind").value, prevalent_wind: $("prevalent_wind").value, flowers: +$("flowers").value || 0 };
-  MCR_FLAGS.forEach((k) => { s[k] = $(k).checked; });
   return s;
+}
+
+// load the preset's example (presets/<id>.toml [example]) into the hand and the form
+function loadExample() {
+  const ex = preset().example;
+  if (!ex) return;
+  const sit = { ...(ex.situation || {}) };
+  if (isRaw()) {
+    $("notation").value = typeof ex.hand === "string" ? ex.hand : JSON.stringify(ex.hand);
+  } else if (isZipai()) {
+    const melds = (sit.melds || []).map((m) => {
+      const [type, cards] = m.split(":");
+      return { type, tiles: zipaiCards(cards), concealed: type === "ti" };
+    });
+    Object.assign(state, { concealed: zipaiCards(ex.hand), melds, win: sit.win_card || null });
+    if (sit.win_type) $("zipai_win_type").value = sit.win_type;
+    for (const k of ["melds", "win_card", "win_type"]) delete sit[k];
+  } else {
+    Object.assign(state, parseHand(ex.hand));
+    if (isMcr()) {
+      MCR_FLAGS.forEach((k) => { $(k).checked = !!sit[k]; delete sit[k]; });
+    } else if (sit.win_type || sit.self_drawn !== undefined) {
+      $("win_type").value = sit.win_type || (sit.self_drawn ? "self_draw" : "discard");
+      delete sit.win_type;
+      delete sit.self_drawn;
+    }
+  }
+  $("more").value = Object.keys(sit).length ? JSON.stringify(sit) : "";
+  update();
+}
+
+// the generic parts of every Score: payments (net per seat) and the preset's extras
+function showScore(d) {
+  const names = (i) => (preset().players <= 4 ? SEAT_ZH[i] : `#${i}`);
+  const net = d.net || [];
+  $("payments").textContent = d.payments && d.payments.length
+    ? "收支 net: " + net.map((n, i) => `${names(i)} ${n > 0 ? "+" : ""}${n}`).join(" · ")
+    + " (" + d.payments.map((p) => `${names(p.payer)}→${names(p.payee)} ${p.amount}`).join(", ") + ")"
+    : "";
+  const ex = Object.entries(d.extras || {});
+  $("extras").textContent = ex.length ? ex.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(" · ") : "";
+}
+
+function clearScore() {
+  $("fans").querySelector("tbody").replaceChildren();
+  $("total").textContent = "–";
+  delete $("total").dataset.total;
+  for (const id of ["extra", "payments", "extras"]) $(id).textContent = "";
+}
+
+function fanValue(f) {
+  return f.op === "mul" ? `×${f.value}` : f.value;
 }
 
 function zipaiMelds() {
@@ -222,41 +292,73 @@ function cell(tr, values) {
   }
 }
 
-// 字牌: one row per group of the decomposition (胡息 each), the 名堂 below, 胡息 as the total
+// 字牌: one row per set of the decomposition (胡息 each), the 名堂 and factors below, 胡息 as the total
 async function updateZipai(mine) {
   const tbody = $("fans").querySelector("tbody");
   const err = [];
   const held = state.concealed.length + state.melds.length * 3;
   const hand = sortTiles(state.concealed).join("");
+  let sit;
+  try { sit = situation(); } catch (e) { err.push(e.message); }
   const [w, s] = await Promise.all([
     held === ZIPAI_CARDS ? post("/v1/waits", { hand, melds: zipaiMelds(), variant: state.variant }) : null,
-    state.win && held === ZIPAI_CARDS ? post("/v1/score", { variant: state.variant, hand, situation: situation() }) : null,
+    sit && state.win && held === ZIPAI_CARDS ? post("/v1/score", { variant: state.variant, hand, situation: sit }) : null,
   ]);
   if (mine !== seq) return;
   $("waits").replaceChildren(...(w && w.ok ? w.data.waits.map((t) => img(t)) : []));
   $("shanten").textContent = w && w.ok ? (w.data.waits.length ? "听牌 ready" : "未听 not ready") : `${held}/${ZIPAI_CARDS} cards`;
   if (w && !w.ok) err.push(w.data.message);
-  tbody.replaceChildren();
-  $("total").textContent = "–";
-  delete $("total").dataset.total;
-  $("extra").textContent = "";
+  clearScore();
   if (s && s.ok) {
     const d = s.data;
-    for (const g of (d.decomposition && d.decomposition.groups) || []) {
+    for (const g of (d.decomposition && d.decomposition.sets) || []) {
       const tr = document.createElement("tr");
-      cell(tr, [g.name, g.cards.join(" ") + (g.exposed ? " (明)" : ""), g.huxi, ""]);
+      cell(tr, [g.name, g.tiles.join(" ") + (g.declared ? " (明)" : ""), g.huxi, ""]);
       tbody.append(tr);
     }
-    for (const m of d.mingtang || []) {
+    for (const f of d.fans) {
       const tr = document.createElement("tr");
-      cell(tr, [m.name ?? m.id, `名堂 ${m.id}`, m.fan ?? "", ""]);
+      cell(tr, [f.zh, f.en, fanValue(f), f.count]);
       tbody.append(tr);
     }
-    $("total").textContent = `${d.huxi} 胡息`;
-    $("total").dataset.total = d.huxi;
-    $("extra").textContent = d.is_win
-      ? `胡 win · 囤/舵 ${d.duo} · 醒 ${d.xing} · ×${d.multiplier} · 胡分 score ${d.hu_score} · 每家 per payer ${d.amount_per_payer}`
-      : `未胡 not a win (起胡 ${d.min_huxi} 胡息)`;
+    $("total").textContent = `${d.total} ${UNIT_ZH[d.unit] || d.unit}`;
+    $("total").dataset.total = d.total;
+    const x = d.extras || {};
+    $("extra").textContent = d.meets_minimum
+      ? `胡 win · 囤/舵 ${x.duo} · 醒 ${x.xing} · ×${x.multiplier} · 胡分 score ${x.hu_score} · 每家 per payer ${d.per_payer}`
+      : `未胡 not a win (起胡 ${x.min_huxi} 胡息)`;
+    showScore(d);
+  } else if (s) err.push(s.data.message);
+  $("error").textContent = err.join(" · ");
+}
+
+// any other input kind: the notation field as the hand, the "more" field as the situation
+async function updateRaw(mine) {
+  const err = [];
+  let body;
+  try {
+    const text = $("notation").value.trim();
+    const hand = /^[[{]/.test(text) ? JSON.parse(text) : text;
+    const more = $("more").value.trim();
+    body = { variant: state.variant, hand, situation: more ? JSON.parse(more) : {} };
+  } catch (e) { err.push(e.message); }
+  const s = body && body.hand ? await post("/v1/score", body) : null;
+  if (mine !== seq) return;
+  $("waits").replaceChildren();
+  $("shanten").textContent = `${preset().input}: write the hand in the notation field`;
+  clearScore();
+  if (s && s.ok) {
+    const d = s.data;
+    const tbody = $("fans").querySelector("tbody");
+    for (const f of d.fans) {
+      const tr = document.createElement("tr");
+      cell(tr, [f.zh, f.en, fanValue(f), f.count]);
+      tbody.append(tr);
+    }
+    $("total").textContent = `${d.total} ${UNIT_ZH[d.unit] || d.unit}`;
+    $("total").dataset.total = d.total;
+    $("extra").textContent = `每家 per payer ${d.per_payer}`;
+    showScore(d);
   } else if (s) err.push(s.data.message);
   $("error").textContent = err.join(" · ");
 }
@@ -266,36 +368,34 @@ async function update() {
   renderHand();
   writeUrl();
   const mine = ++seq;
+  if (isRaw()) return updateRaw(mine);
   if (isZipai()) return updateZipai(mine);
   const tbody = $("fans").querySelector("tbody");
   const err = [];
   const standing = state.concealed.length + state.melds.length * 3;
+  let sit;
+  try { sit = situation(); } catch (e) { err.push(e.message); }
   const [w, s] = await Promise.all([
     standing === 13 ? post("/v1/waits", { hand: handText(false), variant: state.variant }) : null,
-    state.win && standing === 13 ? post("/v1/score", { variant: state.variant, hand: handText(), situation: situation() }) : null,
+    sit && state.win && standing === 13 ? post("/v1/score", { variant: state.variant, hand: handText(), situation: sit }) : null,
   ]);
   if (mine !== seq) return; // a newer edit is in flight
   $("waits").replaceChildren(...(w && w.ok ? w.data.waits.map((t) => img(t)) : []));
   $("shanten").textContent = w && w.ok ? (w.data.shanten === 0 ? "听牌 ready" : `向听 shanten ${w.data.shanten}`) : `${standing}/13 tiles`;
   if (w && !w.ok) err.push(w.data.message);
-  tbody.replaceChildren();
-  $("total").textContent = "–";
-  $("extra").textContent = "";
+  clearScore();
   if (s && s.ok) {
-    for (const f of s.data.fans) {
+    const d = s.data;
+    for (const f of d.fans) {
       const tr = document.createElement("tr");
-      for (const v of [f.zh, f.en, f.points ?? f.value, f.count]) {
-        const td = document.createElement("td");
-        td.textContent = v;
-        tr.append(td);
-      }
+      cell(tr, [f.zh, f.en, fanValue(f), f.count]);
       tbody.append(tr);
     }
-    const total = s.data.total ?? s.data.fan_total;
-    $("total").textContent = total;
-    $("total").dataset.total = total;
-    if (s.data.meets_minimum === false) $("extra").textContent = "未达起和番 below the minimum";
-    if (s.data.per_payer !== undefined) $("extra").textContent = `×${s.data.multiplier} · 每家 per payer ${s.data.per_payer}`;
+    $("total").textContent = d.unit === "fan" ? `${d.total}` : `${d.total} ${UNIT_ZH[d.unit] || d.unit}`;
+    $("total").dataset.total = d.total;
+    const capped = d.raw_total !== d.total ? ` (封顶 capped from ${d.raw_total})` : "";
+    $("extra").textContent = (d.meets_minimum ? "" : "未达起和 below the minimum · ") + `每家 per payer ${d.per_payer}${capped}`;
+    showScore(d);
   } else if (s) err.push(s.data.message);
   $("error").textContent = err.join(" · ");
 }
@@ -305,29 +405,38 @@ async function init() {
     for (const [k, v] of Object.entries(WINDS)) $(id).append(new Option(v, k));
   }
   const vs = await (await fetch("/v1/variants")).json();
-  for (const v of vs.filter((x) => ["mcr", "sichuan", "zipai"].some((p) => x.id.startsWith(p)))) {
+  for (const v of vs) {
+    PRESETS[v.id] = v;
     $("variant").append(new Option(`${v.name} · ${v.name_en}`, v.id));
   }
   readUrl();
   $("variant").value = state.variant;
   const showFlags = () => {
-    $("flags-mcr").hidden = state.variant === "sichuan" || isZipai();
-    $("flags-sichuan").hidden = state.variant !== "sichuan";
+    $("flags-mcr").hidden = !isMcr();
+    $("flags-tiles").hidden = isMcr() || isZipai() || isRaw();
     $("flags-zipai").hidden = !isZipai();
-    $("fans").querySelector("thead th:nth-child(3)").textContent = isZipai() ? "胡息" : "番";
-    $("palette").replaceChildren(...(isZipai() ? CARDS : ALL).map((t) => img(t, () => add(t))));
+    $("value-head").textContent = isZipai() ? "胡息" : "值 value";
+    $("palette").replaceChildren(...(isRaw() ? [] : isZipai() ? CARDS : ALL).map((t) => img(t, () => add(t))));
   };
   showFlags();
   $("variant").addEventListener("change", () => {
-    const wasZipai = isZipai();
+    const input = preset().input;
     state.variant = $("variant").value;
-    if (wasZipai !== isZipai()) Object.assign(state, { concealed: [], melds: [], win: null });
+    if (input !== preset().input) {
+      Object.assign(state, { concealed: [], melds: [], win: null });
+      $("notation").value = "";
+    }
+    $("more").value = ""; // another preset reads other keys
     showFlags();
     update();
   });
-  document.querySelectorAll(".flags input, .flags select").forEach((el) => el.addEventListener("change", update));
+  document.querySelectorAll(".flags input, .flags select, #more").forEach((el) => el.addEventListener("change", update));
+  $("example").addEventListener("click", loadExample);
   $("clear").addEventListener("click", () => { Object.assign(state, { concealed: [], melds: [], win: null }); update(); });
-  $("apply").addEventListener("click", () => { Object.assign(state, parseHand($("notation").value)); update(); });
+  $("apply").addEventListener("click", () => {
+    if (!isRaw()) Object.assign(state, parseHand($("notation").value));
+    update();
+  });
   window.addEventListener("hashchange", () => { readUrl(); update(); });
   document.body.dataset.ready = "1";
   update();

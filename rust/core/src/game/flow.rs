@@ -8,9 +8,12 @@ use crate::analysis::{self, is_winning_planned};
 use crate::decompose::Shapes;
 use crate::error::{Error, Result};
 use crate::hand::{Hand, Meld, MeldKind};
+use crate::preset::{Options, PresetData, SwitchValue};
+use crate::rules::{Ruleset, TableWin};
+use crate::scoring::score::Score;
 use crate::situation::{KongKind, Situation, WinType};
 use crate::tile::{Counts, N_KINDS, Tile};
-use crate::variant::{Rules, Variant};
+use crate::variant::Variant;
 
 /// What the flow layer knows about one seat.
 #[derive(Clone, Debug)]
@@ -71,17 +74,17 @@ pub struct WinOption {
 }
 
 impl WinOption {
-    /// A win scored by a pattern scorer: its patterns as the fans, no deltas (the preset's
-    /// settlement pays it at the end of the hand).
-    pub(crate) fn from_patterns(
-        value: i64,
-        self_draw_payment: bool,
-        patterns: &[crate::scoring::pattern::CountedPattern],
-    ) -> Self {
+    /// A win of a preset whose settlement pays it at the end of the hand: `value` and the counted
+    /// fans of its score, no deltas.
+    pub fn from_score(value: i64, self_draw_payment: bool, sc: &Score) -> Self {
         WinOption {
             value,
             self_draw_payment,
-            fans: patterns.iter().map(|p| (p.id.clone(), p.count)).collect(),
+            fans: sc
+                .fans
+                .iter()
+                .map(|f| (f.id().to_string(), f.count()))
+                .collect(),
             deltas: Vec::new(),
         }
     }
@@ -119,133 +122,229 @@ pub struct TurnOptions {
     pub analysis: Vec<(Tile, i8, u32)>,
 }
 
-struct Flow<'a> {
-    variant: &'a Variant,
-    chi: bool,
-    kong_open: bool,
-    kong_added: bool,
-    kong_concealed: bool,
-    shapes: Shapes,
-    /// 河北 报听: `SeatState::hand_locked` is a declared 听 (kongs that keep the hand ready are
-    /// still allowed, no 碰).
-    ting: bool,
+/// How the next hand's dealer is chosen (common.md §7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rotation {
+    /// A seeded random seat each hand (四川 血战: 每局投骰).
+    RandomEachHand,
+    /// The winner deals; several winners on one discard: the discarder deals, or the winner
+    /// nearest to him (`nearest_winner`, 上海 switch `multi_winner_dealer`).
+    WinnerDeals { nearest_winner: bool },
+    /// The dealer stays after his win or a draw, else the deal passes to the next seat (or the
+    /// previous one, `to_previous`: 武汉 switch `dealer_next`).
+    StayOnDealerWinOrDraw { to_previous: bool },
 }
 
-/// Switch values the table does not play yet (they score, through `hupai.score`, but the table
-/// would deal or judge the hand without them): `(preset, switch, refused values)`.
-const SCORING_ONLY: &[(&str, &str, &[&str])] = &[
-    (
-        "hebei",
-        "wildcard",
-        &["dai_hun", "random_laizi", "hongzhong"],
-    ),
-    ("shanghai", "mode", &["qiao_ma"]),
-    ("shanghai", "baida", &["indicator_next", "indicator"]),
-    ("shanghai", "dragons_as_flowers", &["true"]),
-    ("erren", "fan_profile", &["billee1011_option_4"]),
-    // an empty list: any value but the preset's default
-    ("erren", "random_events_probability", &[]),
-];
+/// The flow facts of a preset: what the table engine asks beyond the scorer, as data. Built by
+/// [`FlowFacts::from_data`] from the preset file (`[rules]`, `[rules.flow]`, `[params]` flags)
+/// and adjusted by the preset's module for what its switches decide.
+#[derive(Clone, Debug)]
+pub struct FlowFacts {
+    /// The generic queries of this module play the preset (false: it has its own, e.g. 武汉's
+    /// `rules::wuhan::flow`).
+    pub generic: bool,
+    /// 吃 from the previous seat.
+    pub chi: bool,
+    /// The table's shape pre-filter of a win (the preset's scorer still decides).
+    pub shapes: Shapes,
+    pub kong_open: bool,
+    pub kong_added: bool,
+    pub kong_concealed: bool,
+    /// 报听 (河北): a declared hand (`SeatState::hand_locked`) may still make kongs that keep it
+    /// ready, no 碰.
+    pub ting: bool,
+    /// Only a seat that declared 听 may win (河北 `bao_ting = required`).
+    pub ting_required: bool,
+    /// An added kong may be robbed.
+    pub rob_kong: bool,
+    /// 定缺: tiles of the void suit must be discarded first.
+    pub void_discard_first: bool,
+    /// 卡五星 K3: a seat that has not declared may not discard a 亮倒 player's winning tile.
+    pub liangdao_discard_restriction: bool,
+    /// 最后四张: a ready player must win once fewer than this many tiles are left (0: off).
+    pub forced_win_last_n: i64,
+    /// A concealed triplet may 直杠 the fourth copy but not 碰 it (`[params]`
+    /// `no_pung_when_holding_concealed_triplet`).
+    pub no_pung_on_concealed_triplet: bool,
+    /// An added kong only of the tile just drawn (`[params]` `added_kong_only_on_draw_turn`).
+    pub added_kong_only_on_draw: bool,
+    /// A locked (亮倒) hand may kong when its waits stay the same (`[params]`
+    /// `liangdao_may_kong_if_waits_unchanged`).
+    pub liangdao_may_kong: bool,
+    /// 跟庄 is played (河北第4稿 switch).
+    pub gen_zhuang: bool,
+    pub rotation: Rotation,
+    pub pass_lock: PassLock,
+    /// 开宝: equal dice add one pending 开宝 (`[params] kai_bao`).
+    pub kai_bao_on_equal_dice: bool,
+    /// Switch values the table does not play yet (`[rules.flow.scoring_only]`: switch → refused
+    /// values; an empty list refuses any value but the default).
+    pub scoring_only: Vec<(String, Vec<String>)>,
+}
 
-/// Whether the table plays this variant: a preset with a flow here (or 武汉's own,
-/// `crate::rules::wuhan::flow`) and no switch value of [`SCORING_ONLY`]; else a RuleConfig error naming
-/// the switch. The table checks it once when it is set up.
-pub fn check_playable(variant: &Variant) -> Result<()> {
-    if !matches!(variant.rules(), Rules::Wuhan(_)) {
-        flow_of(variant)?;
-    }
-    for &(preset, switch, refused) in SCORING_ONLY {
-        if variant.id() != preset {
-            continue;
+/// A boolean `[params]` entry of the preset.
+fn param_flag(p: &PresetData, key: &str) -> bool {
+    p.params
+        .get(key)
+        .and_then(toml::Value::as_bool)
+        .unwrap_or(false)
+}
+
+impl FlowFacts {
+    /// The facts the preset file says: `[rules]` (吃, kong kinds, 抢杠, shapes, dealer rotation),
+    /// `[params]` flags, the pass lock (switch `pass_win_lock`, else `params.pass_win_lock_default`
+    /// or `[rules.flow] pass_win_lock`), the rotation (switch `dealer_rotation`, else the data) and
+    /// `[rules.flow.scoring_only]`.
+    pub fn from_data(p: &PresetData, o: &Options) -> FlowFacts {
+        let r = &p.rules;
+        let has = |k: &str| r.kong_kinds.iter().any(|x| x == k);
+        let shape = |k: &str| r.shapes.iter().any(|x| x == k);
+        let rotation = match o.get("dealer_rotation") {
+            Some(SwitchValue::Str(s)) => s.as_str(),
+            _ => r.dealer_rotation.as_str(),
+        };
+        let lock = match o.get("pass_win_lock") {
+            Some(SwitchValue::Str(s)) => Some(s.as_str()),
+            _ => p
+                .params
+                .get("pass_win_lock_default")
+                .or_else(|| r.flow.get("pass_win_lock"))
+                .and_then(toml::Value::as_str),
+        };
+        let scoring_only = r
+            .flow
+            .get("scoring_only")
+            .and_then(toml::Value::as_table)
+            .map(|t| {
+                t.iter()
+                    .map(|(k, v)| {
+                        let vals = v
+                            .as_array()
+                            .map(|a| {
+                                a.iter()
+                                    .map(|x| {
+                                        x.as_str()
+                                            .map(String::from)
+                                            .or_else(|| x.as_bool().map(|b| b.to_string()))
+                                            .or_else(|| x.as_integer().map(|i| i.to_string()))
+                                            .unwrap_or_default()
+                                    })
+                                    .collect()
+                            })
+                            .unwrap_or_default();
+                        (k.clone(), vals)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        FlowFacts {
+            generic: true,
+            chi: r.chi_allowed,
+            shapes: Shapes {
+                standard: shape("standard"),
+                seven_pairs: shape("seven_pairs"),
+                seven_pairs_quads: shape("seven_pairs") && r.qidui_quad_as_two_pairs,
+                thirteen_orphans: shape("thirteen_orphans"),
+                honors_knitted: shape("honors_knitted"),
+                knitted_straight: shape("knitted_straight"),
+            },
+            kong_open: has("open"),
+            kong_added: has("added"),
+            kong_concealed: has("concealed"),
+            ting: false,
+            ting_required: false,
+            rob_kong: r.rob_kong != "none",
+            void_discard_first: false,
+            liangdao_discard_restriction: false,
+            forced_win_last_n: 0,
+            no_pung_on_concealed_triplet: param_flag(p, "no_pung_when_holding_concealed_triplet"),
+            added_kong_only_on_draw: param_flag(p, "added_kong_only_on_draw_turn"),
+            liangdao_may_kong: param_flag(p, "liangdao_may_kong_if_waits_unchanged"),
+            gen_zhuang: false,
+            rotation: match rotation {
+                "random_each_hand" => Rotation::RandomEachHand,
+                "winner_deals" => Rotation::WinnerDeals {
+                    nearest_winner: false,
+                },
+                _ => Rotation::StayOnDealerWinOrDraw { to_previous: false },
+            },
+            pass_lock: match lock {
+                Some("same_tile_until_action") => PassLock::SameTile,
+                Some(
+                    "all_discards_until_own_draw"
+                    | "go_around"
+                    | "all_waits_until_draw"
+                    | "until_own_draw"
+                    | "until_go_around",
+                ) => PassLock::UntilOwnDraw,
+                _ => PassLock::None,
+            },
+            kai_bao_on_equal_dice: p.params.get("kai_bao").and_then(toml::Value::as_str)
+                == Some("dice_equal_adds_one_pending"),
+            scoring_only,
         }
-        if let Some(v) = variant.options().get(switch) {
-            let v = match v {
-                crate::preset::SwitchValue::Str(s) => s.clone(),
-                other => other.to_string(),
-            };
-            let default = variant
-                .preset()
-                .switches
-                .iter()
-                .find(|d| d.name == switch)
-                .map(|d| &d.default);
-            let changed = default.is_some_and(|d| d != variant.options().get(switch).unwrap_or(d));
-            if refused.contains(&v.as_str()) || (refused.is_empty() && changed) {
-                return Err(Error::rule(format!(
-                    "{preset}: the table does not play {switch}={v} yet (scoring only: \
-                     hupai.score accepts it)"
-                )));
-            }
+    }
+}
+
+struct Flow<'a> {
+    rs: &'a dyn Ruleset,
+    f: &'a FlowFacts,
+}
+
+/// The flow facts of a variant the table plays, or a RuleConfig error.
+fn facts_of(variant: &Variant) -> Result<&FlowFacts> {
+    variant.ruleset().flow().ok_or_else(|| {
+        Error::rule(format!(
+            "the table does not play {} (its ruleset has no flow rules)",
+            variant.id()
+        ))
+    })
+}
+
+/// Whether the table plays this variant: a preset with flow facts and no switch value of its
+/// `[rules.flow.scoring_only]`; else a RuleConfig error naming the switch. The table checks it
+/// once when it is set up.
+pub fn check_playable(variant: &Variant) -> Result<()> {
+    let f = facts_of(variant)?;
+    for (switch, refused) in &f.scoring_only {
+        let Some(v) = variant.options().get(switch) else {
+            continue;
+        };
+        let shown = match v {
+            SwitchValue::Str(s) => s.clone(),
+            other => other.to_string(),
+        };
+        let default = variant
+            .preset()
+            .switches
+            .iter()
+            .find(|d| &d.name == switch)
+            .map(|d| &d.default);
+        let changed = default.is_some_and(|d| d != v);
+        if refused.contains(&shown) || (refused.is_empty() && changed) {
+            return Err(Error::rule(format!(
+                "{}: the table does not play {switch}={shown} yet (scoring only: \
+                 hupai.score accepts it)",
+                variant.id()
+            )));
         }
     }
     Ok(())
 }
 
 fn flow_of(variant: &Variant) -> Result<Flow<'_>> {
-    let r = &variant.preset().rules;
-    let has = |k: &str| r.kong_kinds.iter().any(|x| x == k);
-    let (chi, shapes) = match variant.rules() {
-        Rules::Sichuan(s) => (s.chi_allowed, s.shapes),
-        Rules::Mcr(_) => (r.chi_allowed, Shapes::MCR),
-        // Regional presets: the shape pre-filter is the widest set; the preset's scorer decides.
-        Rules::Hebei(h) => (h.chi_allowed, Shapes::ALL),
-        Rules::Shaanxi(x) => (x.chi_allowed, Shapes::ALL),
-        Rules::Huanle3d(_) | Rules::HebeiDraft4(_) => (r.chi_allowed, Shapes::ALL),
-        Rules::Shanghai(_) => (r.chi_allowed, Shapes::STANDARD),
-        Rules::Kawuxing(k) => (false, k.shapes),
-        Rules::Erren(_) => (
-            r.chi_allowed,
-            Shapes {
-                thirteen_orphans: true,
-                seven_pairs: true,
-                seven_pairs_quads: true,
-                ..Shapes::STANDARD
-            },
-        ),
-        _ => {
-            return Err(Error::rule(format!(
-                "game flow supports the presets sichuan, mcr, hebei, huanle3d, shaanxi, \
-                 hebei_draft4, shanghai, wuhan, kawuxing and erren, not {}",
-                variant.id()
-            )));
-        }
-    };
+    let f = facts_of(variant)?;
+    if !f.generic {
+        return Err(Error::rule(format!(
+            "{} has its own flow queries (rules/{}/flow.rs), not the generic ones",
+            variant.id(),
+            variant.id()
+        )));
+    }
     Ok(Flow {
-        variant,
-        chi,
-        kong_open: has("open"),
-        kong_added: has("added"),
-        kong_concealed: has("concealed"),
-        shapes,
-        ting: matches!(variant.rules(), Rules::Hebei(_)),
+        rs: variant.ruleset(),
+        f,
     })
-}
-
-/// Whether the preset lets a player rob an added kong (欢乐3D: switch `discard_win`).
-fn rob_allowed(variant: &Variant) -> bool {
-    match variant.rules() {
-        Rules::Huanle3d(h) => h.rob_kong,
-        _ => variant.preset().rules.rob_kong != "none",
-    }
-}
-
-/// 河北 `bao_ting = required`: only a seat that declared 听 may win.
-fn ting_required(variant: &Variant) -> bool {
-    matches!(variant.rules(), Rules::Hebei(_))
-        && matches!(variant.options().get("bao_ting"), Some(crate::preset::SwitchValue::Str(s)) if s == "required")
-}
-
-/// Hands that win outside the table's shape pre-filter (上海: 八花齐 on the seat's own draw,
-/// 风一色 in any arrangement); the preset's scorer still decides.
-fn special_win(variant: &Variant, seat: &SeatState, full: &Counts, win_type: WinType) -> bool {
-    match variant.rules() {
-        Rules::Shanghai(_) => {
-            let honours_only = full[..27].iter().all(|&c| c == 0)
-                && seat.melds.iter().all(|(m, _)| m.tile.is_honor());
-            (seat.flowers >= 8 && win_type.is_self_drawn()) || honours_only
-        }
-        _ => false,
-    }
 }
 
 /// `counts` (3n+1 standing tiles, `sets` sets still to make) waits on some tile.
@@ -261,16 +360,8 @@ fn ready(counts: &Counts, sets: u8, shapes: Shapes) -> bool {
 }
 
 /// 最后四张: a ready player must win once fewer than `forced_win_last_n` tiles are left.
-fn forced(variant: &Variant, ctx: &TableCtx) -> bool {
-    match variant.rules() {
-        Rules::Sichuan(_) => match variant.options().get("forced_win_last_n") {
-            Some(crate::preset::SwitchValue::Int(n)) => {
-                *n > 0 && i64::from(ctx.wall_remaining) < *n
-            }
-            _ => false,
-        },
-        _ => false,
-    }
+fn forced(f: &FlowFacts, ctx: &TableCtx) -> bool {
+    f.forced_win_last_n > 0 && i64::from(ctx.wall_remaining) < f.forced_win_last_n
 }
 
 pub(crate) fn sets_needed(seat: &SeatState) -> u8 {
@@ -327,24 +418,6 @@ pub(crate) fn check_seat(seat: &SeatState, i: usize, extra: u8) -> Result<()> {
     Ok(())
 }
 
-/// A boolean `[params]` entry of the preset (flow facts such as `kong_on_last_tile`).
-fn param_flag(variant: &Variant, key: &str) -> bool {
-    variant
-        .preset()
-        .params
-        .get(key)
-        .and_then(toml::Value::as_bool)
-        .unwrap_or(false)
-}
-
-/// 二人麻将 绿一色 in 乱牌 form: any tiles of 2s 3s 4s 6s 8s F, no structure.
-fn all_green(c: &Counts) -> bool {
-    const GREEN: [usize; 6] = [19, 20, 21, 23, 25, 32];
-    c.iter()
-        .enumerate()
-        .all(|(i, &n)| n == 0 || GREEN.contains(&i))
-}
-
 fn void_blocks(seat: &SeatState, t: Tile) -> bool {
     matches!((seat.void_suit, t.suit_index()), (Some(v), Some(s)) if v == s)
 }
@@ -384,6 +457,7 @@ pub(crate) fn seat_situation(
         void_suit: seat.void_suit,
         last_kong: ctx.last_kong,
         extra: Default::default(),
+        table: Default::default(),
     })
 }
 
@@ -400,176 +474,22 @@ impl Flow<'_> {
     ) -> Option<WinOption> {
         let mut full = seat.counts;
         full[tile.idx()] += 1;
-        let green_loose = matches!(self.variant.rules(), Rules::Erren(_))
-            && seat.melds.is_empty()
-            && all_green(&full);
-        if !green_loose
-            && !is_winning_planned(&full, 0, sets_needed(seat), self.shapes)
-            && !special_win(self.variant, seat, &full, win_type)
+        if !is_winning_planned(&full, 0, sets_needed(seat), self.f.shapes)
+            && !self.rs.wins_outside_shapes(seat, &full, win_type)
         {
             return None;
         }
-        if ting_required(self.variant) && !seat.hand_locked {
+        if self.f.ting_required && !seat.hand_locked {
             return None;
         }
-        let sit = seat_situation(seat, tile, win_type, ctx)?;
-        match self.variant.rules() {
-            Rules::Sichuan(r) => {
-                let first_self_draw = ctx.first_turn
-                    && win_type == WinType::SelfDraw
-                    && r.mode != crate::rules::sichuan::Mode::Xueliu
-                    && !r.di_hu_on_discard;
-                let blessed = first_self_draw.then(|| {
-                    let mut b = sit.clone();
-                    b.blessing = Some(if seat.dealer {
-                        crate::situation::Blessing::Heavenly
-                    } else {
-                        crate::situation::Blessing::Earthly
-                    });
-                    b
-                });
-                let sc = blessed
-                    .and_then(|b| r.score(&b).ok())
-                    .or_else(|| r.score(&sit).ok())?;
-                Some(WinOption {
-                    value: sc.per_payer,
-                    self_draw_payment: sc.self_draw_payment,
-                    fans: sc.fans.iter().map(|f| (f.id.clone(), f.count)).collect(),
-                    deltas: Vec::new(),
-                })
-            }
-            Rules::Mcr(r) => {
-                // The fourth-tile and last-tile flags may clash with the hand; try without them.
-                let sc = crate::rules::mcr::score(&sit, r)
-                    .or_else(|_| {
-                        let mut s2 = sit.clone();
-                        s2.wall_last = false;
-                        crate::rules::mcr::score(&s2, r)
-                    })
-                    .ok()?;
-                if !sc.meets_minimum {
-                    return None;
-                }
-                let total = i64::from(sc.total);
-                let pay = crate::rules::mcr::settle(
-                    total,
-                    r.base_points,
-                    idx as u8,
-                    discarder.map(|d| d as u8),
-                )
-                .ok()?;
-                let mut deltas = vec![0i64; 4];
-                for p in pay {
-                    deltas[usize::from(p.payer)] -= p.amount;
-                    deltas[usize::from(p.payee)] += p.amount;
-                }
-                Some(WinOption {
-                    value: total,
-                    self_draw_payment: discarder.is_none(),
-                    fans: sc
-                        .fans
-                        .iter()
-                        .map(|&(f, c)| {
-                            let id = self
-                                .variant
-                                .preset()
-                                .fans
-                                .get(f)
-                                .map_or("?", |d| d.id.as_str());
-                            (id.to_string(), u32::from(c))
-                        })
-                        .collect(),
-                    deltas,
-                })
-            }
-            // Regional presets: a win is legal iff the preset's scorer accepts the situation; the
-            // payments come from the preset's settlement at the end of the hand (empty deltas).
-            Rules::Hebei(r) => {
-                let sc = r.score(&sit).ok()?;
-                Some(WinOption {
-                    value: sc.points,
-                    self_draw_payment: win_type.is_self_drawn(),
-                    fans: vec![(sc.pattern.0.clone(), 1)],
-                    deltas: Vec::new(),
-                })
-            }
-            Rules::HebeiDraft4(r) => {
-                let sc = r.score(&sit).ok()?;
-                Some(WinOption {
-                    value: sc.multiplier,
-                    self_draw_payment: win_type.is_self_drawn(),
-                    fans: sc
-                        .fans
-                        .iter()
-                        .map(|f| (f.0.clone(), u32::try_from(f.3).unwrap_or(0)))
-                        .collect(),
-                    deltas: Vec::new(),
-                })
-            }
-            Rules::Shanghai(r) => {
-                let sc = r
-                    .score(&sit, crate::rules::shanghai::Pending::default())
-                    .ok()?;
-                Some(WinOption {
-                    value: sc.share,
-                    self_draw_payment: sc.self_draw_payment,
-                    fans: sc.fans.iter().map(|f| (f.0.clone(), f.4)).collect(),
-                    deltas: Vec::new(),
-                })
-            }
-            Rules::Huanle3d(_) | Rules::Shaanxi(_) => {
-                let sc = crate::scoring::pattern::score(self.variant, &sit)?.ok()?;
-                Some(WinOption::from_patterns(
-                    sc.per_payer,
-                    sc.payers == "all",
-                    &sc.patterns,
-                ))
-            }
-            Rules::Kawuxing(r) => {
-                let flags = crate::rules::kawuxing::KawuxingFlags {
-                    liangdao: seat.hand_locked,
-                };
-                let sc = r.score(&sit, flags).ok()?;
-                Some(WinOption {
-                    value: sc.value,
-                    self_draw_payment: win_type.is_self_drawn(),
-                    fans: sc
-                        .patterns
-                        .iter()
-                        .map(|p| (p.id.clone(), p.count))
-                        .collect(),
-                    deltas: Vec::new(),
-                })
-            }
-            Rules::Erren(r) => {
-                let mut sit = sit;
-                sit.extra.ready_declared = seat.hand_locked;
-                sit.extra.after_exhaustion = ctx.after_exhaustion;
-                sit.extra.ready_first_turn =
-                    seat.hand_locked && idx < 8 && ctx.ready_first_turn & (1u8 << idx) != 0;
-                // 天和 (the dealer's initial 14), 人和 (the non-dealer's first draw), 地和 (the
-                // non-dealer on the dealer's first discard).
-                let self_drawn = win_type == WinType::SelfDraw;
-                let blessed = (ctx.first_turn && (self_drawn || !seat.dealer)).then(|| {
-                    let mut b = sit.clone();
-                    b.blessing = Some(match (seat.dealer, self_drawn) {
-                        (true, _) => crate::situation::Blessing::Heavenly,
-                        (false, true) => crate::situation::Blessing::Human,
-                        (false, false) => crate::situation::Blessing::Earthly,
-                    });
-                    b
-                });
-                let sc = blessed
-                    .and_then(|b| r.score(&b).ok())
-                    .or_else(|| r.score(&sit).ok())?;
-                Some(WinOption::from_patterns(
-                    sc.capped_value,
-                    false,
-                    &sc.patterns,
-                ))
-            }
-            _ => None,
-        }
+        let situation = seat_situation(seat, tile, win_type, ctx)?;
+        self.rs.table_win(&TableWin {
+            seat,
+            idx,
+            discarder,
+            ctx,
+            situation,
+        })
     }
 
     /// The tiles on which `seat` (13 tiles, kongs as 3) wins as a discard win (its waits as the
@@ -601,7 +521,7 @@ impl Flow<'_> {
 /// The waits of `seat` (13 tiles, kongs as 3): the tiles the preset's scorer accepts as a discard
 /// win (with the seat's declaration, `hand_locked`, counted).
 pub fn waits(variant: &Variant, seat: &SeatState, idx: usize, ctx: &TableCtx) -> Result<Vec<Tile>> {
-    let f = flow_of(variant)?;
+    let fl = flow_of(variant)?;
     check_seat(seat, idx, 0)?;
     let total: u32 = seat.counts.iter().map(|&c| u32::from(c)).sum();
     if total % 3 != 1 {
@@ -609,7 +529,7 @@ pub fn waits(variant: &Variant, seat: &SeatState, idx: usize, ctx: &TableCtx) ->
             "seat {idx}: waits need a hand of 3n+1 standing tiles, not {total}"
         )));
     }
-    Ok(f.waits(seat, idx, ctx))
+    Ok(fl.waits(seat, idx, ctx))
 }
 
 /// 亮倒 / 报听: the discards of the seat to move (3n+2 tiles) after which its hand is ready, each
@@ -620,7 +540,7 @@ pub fn ready_discards(
     idx: usize,
     ctx: &TableCtx,
 ) -> Result<Vec<(Tile, Vec<Tile>)>> {
-    let f = flow_of(variant)?;
+    let fl = flow_of(variant)?;
     check_seat(seat, idx, 0)?;
     check_to_move(seat, idx)?;
     let mut out = Vec::new();
@@ -631,7 +551,7 @@ pub fn ready_discards(
         let mut s = seat.clone();
         s.counts[k] -= 1;
         s.hand_locked = true;
-        let w = f.waits(&s, idx, ctx);
+        let w = fl.waits(&s, idx, ctx);
         if !w.is_empty() {
             out.push((Tile::new_unchecked(k as u8), w));
         }
@@ -649,13 +569,14 @@ pub fn claims(
     source: WinType,
     ctx: &TableCtx,
 ) -> Result<Vec<Response>> {
-    let f = flow_of(variant)?;
+    let fl = flow_of(variant)?;
+    let f = fl.f;
     check_claim(seats.len(), discarder, source)?;
     if tile.idx() >= N_KINDS || tile.is_flower() {
         return Err(Error::hand(format!("{tile} cannot be discarded")));
     }
     let n = seats.len();
-    let no_pung_on_triplet = param_flag(variant, "no_pung_when_holding_concealed_triplet");
+    let no_pung_on_triplet = f.no_pung_on_concealed_triplet;
     let mut out = Vec::with_capacity(n);
     for (i, seat) in seats.iter().enumerate() {
         let mut r = Response::default();
@@ -668,9 +589,9 @@ pub fn claims(
             out.push(r);
             continue;
         }
-        if !seat.win_locked && (source != WinType::RobKong || rob_allowed(variant)) {
-            r.win = f.win(seat, i, tile, source, Some(discarder), ctx);
-            r.forced_win = r.win.is_some() && forced(variant, ctx);
+        if !seat.win_locked && (source != WinType::RobKong || f.rob_kong) {
+            r.win = fl.win(seat, i, tile, source, Some(discarder), ctx);
+            r.forced_win = r.win.is_some() && forced(f, ctx);
         }
         let can_claim = source != WinType::RobKong
             && !ctx.wall_empty
@@ -721,7 +642,8 @@ pub fn turn(
     ctx: &TableCtx,
     analyze: bool,
 ) -> Result<TurnOptions> {
-    let f = flow_of(variant)?;
+    let fl = flow_of(variant)?;
+    let f = fl.f;
     check_seat(seat, idx, 0)?;
     check_to_move(seat, idx)?;
     let mut o = TurnOptions::default();
@@ -733,8 +655,8 @@ pub fn turn(
         }
         let mut before = seat.clone();
         before.counts[t.idx()] -= 1;
-        o.win = f.win(&before, idx, t, win_type, None, ctx);
-        o.forced_win = o.win.is_some() && forced(variant, ctx);
+        o.win = fl.win(&before, idx, t, win_type, None, ctx);
+        o.forced_win = o.win.is_some() && forced(f, ctx);
     }
     if seat.hand_locked {
         // 血流成河 after a win, 亮倒, 报听: the hand is fixed, the drawn tile goes out again.
@@ -766,13 +688,10 @@ pub fn turn(
         }
         // 卡五星 亮倒: a kong is allowed when the hand stays ready with the same waits.
         if let Some(t) = drawn {
-            if !ctx.wall_empty
-                && seat.melds.len() < 4
-                && param_flag(variant, "liangdao_may_kong_if_waits_unchanged")
-            {
+            if !ctx.wall_empty && seat.melds.len() < 4 && f.liangdao_may_kong {
                 let mut before = seat.clone();
                 before.counts[t.idx()] -= 1;
-                let w0 = f.waits(&before, idx, ctx);
+                let w0 = fl.waits(&before, idx, ctx);
                 for k in 0..N_KINDS {
                     let kt = Tile::new_unchecked(k as u8);
                     let pung = seat
@@ -786,7 +705,7 @@ pub fn turn(
                             Meld::new(MeldKind::Kong, kt, true, 0)?,
                             Some(KongKind::Concealed),
                         ));
-                        if f.waits(&after, idx, ctx) == w0 {
+                        if fl.waits(&after, idx, ctx) == w0 {
                             o.concealed_kongs.push(kt);
                         }
                     } else if let (true, Some(i), true) = (f.kong_added, pung, kt == t) {
@@ -796,7 +715,7 @@ pub fn turn(
                             Meld::new(MeldKind::Kong, kt, false, from)?,
                             Some(KongKind::Added),
                         );
-                        if f.waits(&after, idx, ctx) == w0 {
+                        if fl.waits(&after, idx, ctx) == w0 {
                             o.added_kongs.push(kt);
                         }
                     }
@@ -805,7 +724,7 @@ pub fn turn(
         }
         return Ok(o);
     }
-    let added_on_draw_only = param_flag(variant, "added_kong_only_on_draw_turn");
+    let added_on_draw_only = f.added_kong_only_on_draw;
     if !ctx.wall_empty && seat.melds.len() < 4 {
         for k in 0..N_KINDS {
             let t = Tile::new_unchecked(k as u8);
@@ -832,13 +751,7 @@ pub fn turn(
         .map(|k| Tile::new_unchecked(k as u8))
         .filter(|&t| void_blocks(seat, t))
         .collect();
-    let void_first = match variant.rules() {
-        Rules::Sichuan(_) => variant
-            .options()
-            .get("ding_que_discard_first")
-            .is_some_and(|v| matches!(v, crate::preset::SwitchValue::Bool(true))),
-        _ => false,
-    };
+    let void_first = f.void_discard_first;
     o.discards = if void_first && !holds_void.is_empty() {
         holds_void
     } else {
@@ -849,16 +762,9 @@ pub fn turn(
     };
     // 卡五星 K3: a seat that has not declared 亮倒 may not discard a 亮倒 player's winning tile
     // (no legal discard left = the forced end, decided by the table).
-    if let Rules::Kawuxing(_) = variant.rules() {
-        if ctx.forbidden_discards != 0
-            && variant
-                .options()
-                .get("liangdao_discard_restriction")
-                .is_some_and(|v| matches!(v, crate::preset::SwitchValue::Bool(true)))
-        {
-            o.discards
-                .retain(|t| ctx.forbidden_discards & (1u64 << t.idx()) == 0);
-        }
+    if f.liangdao_discard_restriction && ctx.forbidden_discards != 0 {
+        o.discards
+            .retain(|t| ctx.forbidden_discards & (1u64 << t.idx()) == 0);
     }
     if analyze {
         let ds = analysis::discard_options(
@@ -896,11 +802,9 @@ pub struct HandEnd {
     pub random: u64,
 }
 
-/// The next hand's dealer and carry by the preset's rotation rule (`rules.dealer_rotation`, the
-/// 欢乐3D switch `dealer_rotation`, 上海 `multi_winner_dealer`) and its carry-over rules (第4稿
-/// 上楼: up one floor, at most `max_floor`, when the dealer stays, back to 0 when a non-dealer
-/// wins; 上海: pending 开宝/黄番 reset by a win, 黄番 + 1 after a 和局). `carry` holds the values
-/// used in the hand that ended (上海: this hand's 开宝 roll included).
+/// The next hand's dealer and carry: the preset's rotation ([`FlowFacts::rotation`]) and its
+/// carry-over rules ([`Ruleset::next_carry`]: 第4稿 上楼 floor, 上海 pending 开宝/黄番). `carry`
+/// holds the values used in the hand that ended (上海: this hand's 开宝 roll included).
 pub fn next_hand(variant: &Variant, end: &HandEnd, carry: Carry) -> Result<(usize, Carry)> {
     let n = end.players;
     if !(2..=4).contains(&n) {
@@ -926,67 +830,30 @@ pub fn next_hand(variant: &Variant, end: &HandEnd, carry: Carry) -> Result<(usiz
             return Err(Error::hand("the discarder cannot be a winner"));
         }
     }
-    let rotation = match variant.options().get("dealer_rotation") {
-        Some(crate::preset::SwitchValue::Str(s)) => s.as_str(),
-        _ => variant.preset().rules.dealer_rotation.as_str(),
-    };
+    let facts = facts_or_data(variant);
     let dealer_stays = end.winners.is_empty() || end.winners.contains(&dealer);
-    let next = match rotation {
-        "random_each_hand" => (end.random % n as u64) as usize,
-        "winner_deals" => match end.winners.as_slice() {
+    let next = match facts.rotation {
+        Rotation::RandomEachHand => (end.random % n as u64) as usize,
+        Rotation::WinnerDeals { nearest_winner } => match end.winners.as_slice() {
             [] => dealer,
             [w] => *w,
-            [first, ..] => {
-                let nearest = matches!(
-                    variant.options().get("multi_winner_dealer"),
-                    Some(crate::preset::SwitchValue::Str(s)) if s == "nearest_winner"
-                );
-                if nearest {
-                    *first
-                } else {
-                    end.discarder.unwrap_or(*first)
-                }
-            }
+            [first, ..] if nearest_winner => *first,
+            [first, ..] => end.discarder.unwrap_or(*first),
         },
-        _ if dealer_stays => dealer,
-        // 武汉 switch `dealer_next`: the deal passes to the previous seat (上家) instead.
-        _ if matches!(
-            variant.options().get("dealer_next"),
-            Some(crate::preset::SwitchValue::Str(s)) if s == "shang_jia"
-        ) =>
-        {
-            (dealer + n - 1) % n
-        }
-        _ => (dealer + 1) % n,
+        Rotation::StayOnDealerWinOrDraw { .. } if dealer_stays => dealer,
+        Rotation::StayOnDealerWinOrDraw { to_previous: true } => (dealer + n - 1) % n,
+        Rotation::StayOnDealerWinOrDraw { to_previous: false } => (dealer + 1) % n,
     };
-    let mut out = Carry::default();
-    match variant.rules() {
-        Rules::HebeiDraft4(r) => {
-            let max = u32::try_from(r.max_floor).unwrap_or(0);
-            if carry.floor > max {
-                return Err(Error::hand(format!(
-                    "floor {} is above the top floor {max} (上楼)",
-                    carry.floor
-                )));
-            }
-            out.floor = if dealer_stays {
-                (carry.floor + 1).min(max)
-            } else {
-                0
-            };
-        }
-        Rules::Shanghai(_) => {
-            if carry.kai_bao > 20 || carry.huang_fan > 20 {
-                return Err(Error::hand("pending 开宝/黄番 counts are 0..=20"));
-            }
-            if end.winners.is_empty() {
-                out.kai_bao = carry.kai_bao;
-                out.huang_fan = (carry.huang_fan + 1).min(20);
-            }
-        }
-        _ => {}
-    }
+    let out = variant.ruleset().next_carry(end, carry, dealer_stays)?;
     Ok((next, out))
+}
+
+/// The variant's flow facts, or (for a preset the table does not play) those of its data.
+fn facts_or_data(variant: &Variant) -> std::borrow::Cow<'_, FlowFacts> {
+    match variant.ruleset().flow() {
+        Some(f) => std::borrow::Cow::Borrowed(f),
+        None => std::borrow::Cow::Owned(FlowFacts::from_data(variant.preset(), variant.options())),
+    }
 }
 
 /// The 漏胡 / 过水 lock of a preset whose rules say so (the switch `pass_win_lock`, else the
@@ -1002,26 +869,7 @@ pub enum PassLock {
 }
 
 pub fn pass_lock(variant: &Variant) -> PassLock {
-    let p = variant.preset();
-    let mode = match variant.options().get("pass_win_lock") {
-        Some(crate::preset::SwitchValue::Str(s)) => Some(s.as_str()),
-        _ => p
-            .params
-            .get("pass_win_lock_default")
-            .or_else(|| p.rules.flow.get("pass_win_lock"))
-            .and_then(toml::Value::as_str),
-    };
-    match mode {
-        Some("same_tile_until_action") => PassLock::SameTile,
-        Some(
-            "all_discards_until_own_draw"
-            | "go_around"
-            | "all_waits_until_draw"
-            | "until_own_draw"
-            | "until_go_around",
-        ) => PassLock::UntilOwnDraw,
-        _ => PassLock::None,
-    }
+    facts_or_data(variant).pass_lock
 }
 
 /// 跟庄 (河北第4稿, switch `gen_zhuang`): the first four discards of the hand — the dealer's, then
@@ -1031,7 +879,7 @@ pub fn gen_zhuang(variant: &Variant, dealer: usize, first: &[(usize, Tile)]) -> 
     if dealer >= 4 || first.iter().any(|&(s, _)| s >= 4) {
         return Err(Error::hand("跟庄: seats are 0..4"));
     }
-    let on = matches!(variant.rules(), Rules::HebeiDraft4(r) if r.gen_zhuang);
+    let on = variant.ruleset().flow().is_some_and(|f| f.gen_zhuang);
     Ok(on
         && first.len() == 4
         && first
@@ -1045,13 +893,8 @@ pub fn kai_bao(variant: &Variant, dice: (u8, u8)) -> Result<u32> {
     if !(1..=6).contains(&dice.0) || !(1..=6).contains(&dice.1) {
         return Err(Error::hand(format!("dice {dice:?}: each 1..=6")));
     }
-    let rule = variant
-        .preset()
-        .params
-        .get("kai_bao")
-        .and_then(toml::Value::as_str);
     Ok(u32::from(
-        rule == Some("dice_equal_adds_one_pending") && dice.0 == dice.1,
+        facts_or_data(variant).kai_bao_on_equal_dice && dice.0 == dice.1,
     ))
 }
 
@@ -1066,28 +909,13 @@ pub(crate) fn seen_by(seat: &SeatState) -> Counts {
     c
 }
 
-/// 四川 draw-end state of each seat still in the hand: `(花猪, 大叫 amount when ready)`.
+/// Draw-end state of each seat still in the hand (四川 查花猪 / 查大叫): `(花猪, 大叫 amount when
+/// ready)`, decided by the preset.
 pub fn draw_end_states(variant: &Variant, seats: &[SeatState]) -> Result<Vec<(bool, Option<i64>)>> {
-    let Rules::Sichuan(r) = variant.rules() else {
-        return Err(Error::rule(format!(
-            "draw-end checks (查花猪/查大叫) are a 四川 rule, not {}",
-            variant.id()
-        )));
-    };
-    let mut out = Vec::with_capacity(seats.len());
     for (i, seat) in seats.iter().enumerate() {
         check_seat(seat, i, 0)?;
-        let hand = seat_hand(seat)?;
-        let kinds: Vec<Option<KongKind>> = seat.melds.iter().map(|m| m.1).collect();
-        if hand.is_complete() {
-            return Err(Error::hand(format!(
-                "seat {i}: a draw-end hand holds 13 tiles (kongs as 3)"
-            )));
-        }
-        let mw = r.max_win_value(&hand, &kinds, seat.void_suit)?;
-        out.push((mw.huazhu, if mw.huazhu { None } else { mw.da_jiao }));
     }
-    Ok(out)
+    variant.ruleset().draw_end_states(seats)
 }
 
 /// Tests: an active East seat holding the standing tiles `hand`, no melds, no flags.

@@ -746,49 +746,6 @@ impl Ledger {
     }
 }
 
-/// The `"seats"` list of a hand record (JSON): exactly `n` seat names, for preset `preset`.
-pub fn record_seats(record: &serde_json::Value, n: usize, preset: &str) -> Result<Vec<String>> {
-    let Some(serde_json::Value::Array(a)) = record.get("seats") else {
-        return Err(Error::settlement(format!(
-            "\"seats\": a list of the {n} seat names is required"
-        )));
-    };
-    let seats: Vec<String> = a
-        .iter()
-        .map(|x| {
-            x.as_str()
-                .map(String::from)
-                .ok_or_else(|| Error::settlement("seats are names"))
-        })
-        .collect::<Result<_>>()?;
-    if seats.len() != n {
-        return Err(Error::settlement(format!(
-            "{preset} has {n} seats, got {}",
-            seats.len()
-        )));
-    }
-    Ok(seats)
-}
-
-/// The index of a seat named by a record field (`None` when the field is absent or null).
-pub fn record_seat(
-    seats: &[String],
-    v: Option<&serde_json::Value>,
-    what: &str,
-) -> Result<Option<usize>> {
-    match v {
-        None | Some(serde_json::Value::Null) => Ok(None),
-        Some(serde_json::Value::String(s)) => {
-            seats.iter().position(|x| x == s).map(Some).ok_or_else(|| {
-                Error::settlement(format!("{what} {s:?} is not a seat ({})", seats.join(", ")))
-            })
-        }
-        Some(other) => Err(Error::settlement(format!(
-            "{what} must be a seat name, got {other}"
-        ))),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

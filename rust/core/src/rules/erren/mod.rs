@@ -2,14 +2,20 @@
 //! at 13; 役满 hands are worth exactly the cap and combine with nothing. Values and exclusions come
 //! from the preset file; this module detects the patterns.
 
-use serde_json::json;
+use std::any::Any;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
 
 use crate::decompose::{Decomposition, Form, Set, Shapes, decompose};
 use crate::error::{Error, Result};
+use crate::game::flow::{FlowFacts, SeatState, WinOption};
 use crate::hand::MeldKind;
 use crate::preset::{FanDef, FanOp, Options, PresetData};
-use crate::scoring::ledger::Ledger;
-use crate::scoring::pattern::{CountedPattern, HandRecord, PatternScore, param_int, pay};
+use crate::rules::{Book, Case, CaseRef, Ruleset, Settled, TableWin, TileBook};
+use crate::scoring::param_int;
+use crate::scoring::record::{HandRecord, RecordSpec};
+use crate::scoring::score::{FanHit, Reading, Score, Unit};
 use crate::situation::{Blessing, Situation, WinType};
 use crate::tile::{Counts, Tile};
 
@@ -21,6 +27,8 @@ mod tests;
 #[derive(Clone, Debug)]
 pub struct ErrenRules {
     fans: Vec<FanDef>,
+    /// The preset data (the names of the fans).
+    data: &'static PresetData,
     pub cap: i64,
     pub hua_pai_count: i64,
     pub hua_physical: bool,
@@ -52,7 +60,7 @@ fn concealed_pungs(s: &Situation, sets: &[Set], pair: Option<Tile>) -> usize {
 }
 
 impl ErrenRules {
-    pub fn compile(p: &PresetData, o: &Options) -> Result<ErrenRules> {
+    pub fn compile(p: &'static PresetData, o: &Options) -> Result<ErrenRules> {
         let option4 = o.str("fan_profile")? == "billee1011_option_4";
         let profile = if option4 {
             "billee1011_option_4"
@@ -61,6 +69,7 @@ impl ErrenRules {
         };
         let (fans, _, _) = p.fans_for_profile(Some(profile));
         Ok(ErrenRules {
+            data: p,
             option4,
             fans: fans
                 .into_iter()
@@ -116,7 +125,16 @@ impl ErrenRules {
     }
 
     /// Score one win.
-    pub fn score(&self, s: &Situation) -> Result<PatternScore> {
+    pub fn score(&self, s: &Situation) -> Result<Score> {
+        s.check_flags(
+            "erren",
+            &[
+                "ready_declared",
+                "ready_first_turn",
+                "after_exhaustion",
+                "ready_yi_fa",
+            ],
+        )?;
         self.check(s)?;
         if self.option4 {
             return self.score_option4(s);
@@ -145,10 +163,10 @@ impl ErrenRules {
         if cands.is_empty() {
             cands.push(None);
         }
-        let mut best: Option<(bool, i64, Vec<CountedPattern>, Option<&Decomposition>)> = None;
+        let mut best: Option<(bool, i64, Vec<FanHit>, Option<&Decomposition>)> = None;
         for d in cands {
             let (limit, pats) = self.patterns(s, &all, d, green)?;
-            let total: i64 = pats.iter().map(|p| p.value * i64::from(p.count)).sum();
+            let total: i64 = pats.iter().map(|p| p.value() * i64::from(p.count())).sum();
             let key = (limit, total);
             if best.as_ref().is_none_or(|b| key > (b.0, b.1)) {
                 best = Some((limit, total, pats, d));
@@ -157,20 +175,20 @@ impl ErrenRules {
         let (limit, total, patterns, d) = best.expect("at least one candidate");
         let value = if limit { self.cap } else { total };
         let capped = value.min(self.cap);
-        Ok(PatternScore {
-            variant: "erren".into(),
-            patterns,
-            value,
-            capped_value: capped,
+        Ok(Score {
+            variant: "erren",
+            fans: patterns,
+            raw_total: value,
+            total: capped,
+            unit: Unit::Fan,
+            meets_minimum: true,
             per_payer: capped * self.unit,
-            payers: if s.is_self_drawn() {
-                "all"
-            } else {
-                "discarder"
-            }
-            .into(),
-            details: json!({"yakuman": limit, "form": d.map_or("green_loose", |d| d.form.name())}),
-        })
+            players: 2,
+            payments: Default::default(),
+            decomposition: d.map(|d| Reading::Tiles(d.clone())),
+            extras: Default::default(),
+        }
+        .with_extras(vec![("yakuman", json!(limit))]))
     }
 
     fn patterns(
@@ -179,7 +197,7 @@ impl ErrenRules {
         all: &Counts,
         d: Option<&Decomposition>,
         green: bool,
-    ) -> Result<(bool, Vec<CountedPattern>)> {
+    ) -> Result<(bool, Vec<FanHit>)> {
         let mut ids: Vec<(&str, u32)> = Vec::new();
         let form = d.map(|d| d.form);
         let standard = form == Some(Form::Standard);
@@ -306,12 +324,12 @@ impl ErrenRules {
         if green {
             ids.push(("LU_YI_SE", 1));
         }
-        let limits: Vec<CountedPattern> = self
+        let limits: Vec<FanHit> = self
             .fans
             .iter()
             .filter(|f| f.op == FanOp::FixedLimit)
             .filter(|f| ids.iter().any(|(i, _)| *i == f.id))
-            .map(|f| CountedPattern::from_def(f, 1))
+            .map(|f| FanHit::entry(self.data, f, 1))
             .collect();
         if !limits.is_empty() {
             return Ok((true, limits));
@@ -451,14 +469,14 @@ impl ErrenRules {
         let mut out = self.counted(&ids);
         if out.is_empty() {
             if let Some(f) = self.fans.iter().find(|f| f.id == "TUI_DAO_HU") {
-                out.push(CountedPattern::from_def(f, 1));
+                out.push(FanHit::entry(self.data, f, 1));
             }
         }
         Ok((false, out))
     }
 
     /// The table entries of the detected `ids`, minus every fan a detected one excludes (不计).
-    fn counted(&self, ids: &[(String, u32)]) -> Vec<CountedPattern> {
+    fn counted(&self, ids: &[(String, u32)]) -> Vec<FanHit> {
         let table: Vec<&FanDef> = self
             .fans
             .iter()
@@ -473,13 +491,13 @@ impl ErrenRules {
             .filter(|f| !excluded.contains(&f.id.as_str()))
             .map(|f| {
                 let n = ids.iter().find(|(i, _)| *i == f.id).map_or(1, |x| x.1);
-                CountedPattern::from_def(f, n)
+                FanHit::entry(self.data, f, n)
             })
             .collect()
     }
 
     /// `billee1011_option_4`: the best reading's additive sum × the `mul` fans (杠上开花 ×2), no cap.
-    fn score_option4(&self, s: &Situation) -> Result<PatternScore> {
+    fn score_option4(&self, s: &Situation) -> Result<Score> {
         let decs = decompose(&s.full_counts(), s.hand.melds(), option4::SHAPES)?;
         if decs.is_empty() {
             return Err(Error::hand(format!(
@@ -490,7 +508,7 @@ impl ErrenRules {
         let mut all = s.hand.all_counts();
         all[s.win_tile.idx()] += 1;
         let single = option4::single_wait(s)?;
-        let mut best: Option<(i64, i64, i64, Vec<CountedPattern>, &Decomposition)> = None;
+        let mut best: Option<(i64, i64, i64, Vec<FanHit>, &Decomposition)> = None;
         for d in &decs {
             let ids: Vec<(String, u32)> = option4::detect(s, &all, d, single)
                 .into_iter()
@@ -500,13 +518,13 @@ impl ErrenRules {
             let is_mul = |id: &str| self.fans.iter().any(|f| f.id == id && f.op == FanOp::Mul);
             let sum: i64 = pats
                 .iter()
-                .filter(|p| !is_mul(&p.id))
-                .map(|p| p.value * i64::from(p.count))
+                .filter(|p| !is_mul(p.id()))
+                .map(|p| p.value() * i64::from(p.count()))
                 .sum();
             let factor: i64 = pats
                 .iter()
-                .filter(|p| is_mul(&p.id))
-                .map(|p| p.value.pow(p.count))
+                .filter(|p| is_mul(p.id()))
+                .map(|p| p.value().pow(p.count()))
                 .product();
             let total = sum * factor;
             if best.as_ref().is_none_or(|b| total > b.0) {
@@ -514,58 +532,140 @@ impl ErrenRules {
             }
         }
         let (total, sum, factor, patterns, d) = best.expect("at least one reading");
-        Ok(PatternScore {
-            variant: "erren".into(),
-            patterns,
-            value: total,
-            capped_value: total,
+        Ok(Score {
+            variant: "erren",
+            fans: patterns,
+            raw_total: total,
+            total,
+            unit: Unit::Fan,
+            meets_minimum: true,
             per_payer: total * self.unit,
-            payers: if s.is_self_drawn() {
-                "all"
-            } else {
-                "discarder"
-            }
-            .into(),
-            details: json!({"fan_profile": "billee1011_option_4", "form": d.form.name(),
-                            "sum": sum, "factor": factor, "yakuman": false}),
-        })
+            players: 2,
+            payments: Default::default(),
+            decomposition: Some(Reading::Tiles(d.clone())),
+            extras: Default::default(),
+        }
+        .with_extras(vec![
+            ("factor", json!(factor)),
+            ("fan_profile", json!("billee1011_option_4")),
+            ("sum", json!(sum)),
+            ("yakuman", json!(false)),
+        ]))
     }
+}
 
-    /// Settle one hand: the loser pays the capped points × unit; no kong payments, no dealer
-    /// factor; 流局 (no win) pays nothing.
-    pub fn settle(&self, rec: &HandRecord) -> Result<(Ledger, Vec<PatternScore>)> {
-        let mut ledger = rec.ledger(2)?;
-        if rec.wins.len() > 1 {
+/// 二人麻将 绿一色 in 乱牌 form: any tiles of 2s 3s 4s 6s 8s F, no structure.
+fn all_green(c: &Counts) -> bool {
+    c.iter()
+        .enumerate()
+        .all(|(i, &n)| n == 0 || GREEN.contains(&(i as u8)))
+}
+
+/// The 二人麻将 ruleset.
+#[derive(Debug)]
+pub struct Erren {
+    pub rules: ErrenRules,
+    flow: FlowFacts,
+}
+
+/// Compile the `erren` preset.
+pub fn compile(p: &'static PresetData, o: &Options) -> Result<Arc<dyn Ruleset>> {
+    let rules = ErrenRules::compile(p, o)?;
+    let mut flow = FlowFacts::from_data(p, o);
+    flow.shapes = Shapes {
+        thirteen_orphans: true,
+        seven_pairs: true,
+        seven_pairs_quads: true,
+        ..Shapes::STANDARD
+    };
+    Ok(Arc::new(Erren { rules, flow }))
+}
+
+impl TileBook for Erren {
+    fn id(&self) -> &'static str {
+        "erren"
+    }
+    fn seats(&self) -> u8 {
+        2
+    }
+    fn spec(&self) -> RecordSpec {
+        RecordSpec {
+            kong_types: &["open", "added", "concealed"],
+            draw_keys: Some(&[]),
+            ..RecordSpec::default()
+        }
+    }
+    fn evaluate(&self, s: &Situation) -> Result<Score> {
+        self.rules.score(s)
+    }
+    /// The loser pays the capped points × unit; no kong payments, no dealer factor; 流局 (no win)
+    /// pays nothing. One winner per hand.
+    fn book(&self, rec: &HandRecord, scores: &[Score], book: &mut Book) -> Result<()> {
+        if rec.n_wins() > 1 {
             return Err(Error::settlement("二人麻将: one winner per hand"));
         }
-        for k in &rec.kongs {
-            if !["open", "added", "concealed"].contains(&k.kind.as_str()) {
-                return Err(Error::settlement(format!(
-                    "unknown kong kind {:?} (open, added, concealed)",
-                    k.kind
-                )));
-            }
+        for (k, (_, w, _, _, _)) in rec.wins().enumerate() {
+            let sc = &scores[k];
+            let ids: Vec<&str> = sc.fans.iter().map(|p| p.id()).collect();
+            book.begin_win(k);
+            book.pay(
+                "WIN",
+                &format!("{} wins: {}", rec.seats[w], ids.join(" + ")),
+                &[(1 - w, w, sc.per_payer)],
+            )?;
+            book.end_win();
         }
-        let mut scores = Vec::new();
-        for w in &rec.wins {
-            let s = w.situation()?;
-            let sc = self.score(&s)?;
-            let wi = rec.seat(&w.winner, "wins[].winner")?;
-            let li = 1 - wi;
-            if let Some(d) = &w.discarder {
-                if s.is_self_drawn() {
-                    return Err(Error::settlement("a self-drawn win has no discarder"));
-                }
-                rec.seat(d, "wins[].discarder")?;
-            } else if !s.is_self_drawn() {
-                return Err(Error::settlement("a win on a discard needs the discarder"));
-            }
-            let ids: Vec<&str> = sc.patterns.iter().map(|p| p.id.as_str()).collect();
-            let reason = format!("{} wins: {}", w.winner, ids.join(" + "));
-            pay(&mut ledger, "WIN", &reason, &[(li, wi, sc.per_payer)])?;
-            scores.push(sc);
-        }
-        ledger.end_hand();
-        Ok((ledger, scores))
+        book.ledger.end_hand();
+        Ok(())
+    }
+}
+
+impl Ruleset for Erren {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn players(&self) -> u8 {
+        2
+    }
+    fn parse_case(&self, case: &Value) -> Result<Case> {
+        crate::rules::tile_case(case)
+    }
+    fn score(&self, case: CaseRef<'_>) -> Result<Score> {
+        crate::rules::score_tiles(self, case.tiles("erren")?)
+    }
+    fn settle(&self, record: &Value) -> Result<Settled> {
+        crate::rules::settle_tiles(self, record)
+    }
+    fn flow(&self) -> Option<&FlowFacts> {
+        Some(&self.flow)
+    }
+    /// 绿一色 in 乱牌 form wins without structure (a hand without melds).
+    fn wins_outside_shapes(&self, seat: &SeatState, full: &Counts, _win_type: WinType) -> bool {
+        seat.melds.is_empty() && all_green(full)
+    }
+    /// The seat's 报听 (`hand_locked`), 天听 and the 海底 phase go into the situation; 天和 (the
+    /// dealer's initial 14), 人和 (the non-dealer's first draw), 地和 (the non-dealer on the
+    /// dealer's first discard). The value is the capped points.
+    fn table_win(&self, q: &TableWin<'_>) -> Option<WinOption> {
+        let (seat, idx, ctx) = (q.seat, q.idx, q.ctx);
+        let mut sit = q.situation.clone();
+        sit.extra.ready_declared = seat.hand_locked;
+        sit.extra.after_exhaustion = ctx.after_exhaustion;
+        sit.extra.ready_first_turn =
+            seat.hand_locked && idx < 8 && ctx.ready_first_turn & (1u8 << idx) != 0;
+        let self_drawn = sit.win_type == WinType::SelfDraw;
+        let blessed = (ctx.first_turn && (self_drawn || !seat.dealer)).then(|| {
+            let mut b = sit.clone();
+            b.blessing = Some(match (seat.dealer, self_drawn) {
+                (true, _) => Blessing::Heavenly,
+                (false, true) => Blessing::Human,
+                (false, false) => Blessing::Earthly,
+            });
+            b
+        });
+        let sc = blessed
+            .and_then(|b| self.rules.score(&b).ok())
+            .or_else(|| self.rules.score(&sit).ok())?;
+        Some(WinOption::from_score(sc.total, false, &sc))
     }
 }

@@ -3,8 +3,11 @@
 //! (kongs paid at the end of a won hand, 荒庄荒杠). Spec: `shared/rules/hebei.md`; the numbers come
 //! from `presets/hebei.toml`.
 
+mod ruleset;
 #[cfg(test)]
 mod tests;
+
+pub use ruleset::{Hebei, compile, rules_of};
 
 use serde_json::{Value, json};
 
@@ -12,7 +15,6 @@ use crate::decompose::{Decomposition, Form, Shapes, decompose};
 use crate::error::{Error, Result};
 use crate::hand::MeldKind;
 use crate::preset::{FanDef, Options, PresetData};
-use crate::scoring::ledger::{Ledger, SettlementRules};
 use crate::situation::{Situation, WinType};
 use crate::tile::{Counts, Tile};
 use crate::wild::{decompose_with_wild_kind, read_tiles};
@@ -165,7 +167,7 @@ impl HebeiScore {
             "raw_multiplier": self.points,
             "multiplier": self.points,
             "win_type": self.win_type.name(),
-            "decomposition": crate::rules::sichuan::decomposition_json(&self.decomposition),
+            "decomposition": crate::scoring::score::decomposition_json(&self.decomposition),
             "wildcard": self.wild.map(|t| t.to_string()),
             "wildcards": self.decomposition.wildcards.iter().map(ToString::to_string).collect::<Vec<_>>(),
         })
@@ -280,144 +282,4 @@ impl HebeiRules {
         }
         Ok(best.expect("at least one decomposition"))
     }
-}
-
-/// Settle one hand: `{"seats": [4], "dealer": seat, "kongs": [{"owner", "type", "feeder"}],
-/// "win": {"winner", "discarder", "hand", "situation"} | null}` (`null`: 荒庄).
-pub fn settle(r: &HebeiRules, hand: &Value) -> Result<Ledger> {
-    let seats = crate::scoring::ledger::record_seats(hand, 4, "hebei")?;
-    let dealer = crate::scoring::ledger::record_seat(&seats, hand.get("dealer"), "dealer")?;
-    let mut ledger = Ledger::new(
-        seats.clone(),
-        SettlementRules {
-            base: r.base,
-            ..SettlementRules::default()
-        },
-    )?;
-    let dealer_factor = |a: usize, b: usize| -> i64 {
-        if r.dealer_double && (Some(a) == dealer || Some(b) == dealer) {
-            2
-        } else {
-            1
-        }
-    };
-    let kongs = match hand.get("kongs") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(a)) => a.clone(),
-        Some(_) => return Err(Error::settlement("\"kongs\" must be a list")),
-    };
-    let mut kong_events = Vec::new();
-    for (i, k) in kongs.iter().enumerate() {
-        let owner = crate::scoring::ledger::record_seat(&seats, k.get("owner"), "kong owner")?
-            .ok_or_else(|| Error::settlement(format!("kongs[{i}] needs \"owner\"")))?;
-        let ty = k.get("type").and_then(Value::as_str).unwrap_or("");
-        let lines: Vec<(String, String, i64)> = match ty {
-            "open" | "kong_open" => {
-                let f =
-                    crate::scoring::ledger::record_seat(&seats, k.get("feeder"), "kong feeder")?
-                        .ok_or_else(|| {
-                            Error::settlement(format!("kongs[{i}]: a 直杠 needs \"feeder\""))
-                        })?;
-                if f == owner {
-                    return Err(Error::settlement(format!(
-                        "kongs[{i}]: the feeder cannot be the owner"
-                    )));
-                }
-                vec![(seats[f].clone(), seats[owner].clone(), r.kong_open * r.base)]
-            }
-            "added" | "kong_added" | "concealed" | "kong_concealed" => {
-                let a = if ty.ends_with("added") {
-                    r.kong_added
-                } else {
-                    r.kong_concealed
-                };
-                (0..4)
-                    .filter(|&p| p != owner)
-                    .map(|p| (seats[p].clone(), seats[owner].clone(), a * r.base))
-                    .collect()
-            }
-            other => {
-                return Err(Error::settlement(format!(
-                    "kongs[{i}]: type {other:?} (open, added, concealed)"
-                )));
-            }
-        };
-        kong_events.push((ty.to_string(), lines));
-    }
-    let record_kongs = |ledger: &mut Ledger, kind: &str| -> Result<()> {
-        for (ty, lines) in &kong_events {
-            ledger.record_payments(kind, &format!("{ty} kong"), lines, None)?;
-        }
-        Ok(())
-    };
-    if r.kong_instant {
-        record_kongs(&mut ledger, "KONG_INSTANT")?;
-    }
-    let Some(win) = hand.get("win").filter(|w| !w.is_null()) else {
-        ledger.end_hand(); // 荒庄: nothing else is paid (荒庄荒杠 unless instant)
-        return Ok(ledger);
-    };
-    let winner = crate::scoring::ledger::record_seat(&seats, win.get("winner"), "winner")?
-        .ok_or_else(|| Error::settlement("win needs \"winner\""))?;
-    let discarder = crate::scoring::ledger::record_seat(&seats, win.get("discarder"), "discarder")?;
-    let s = Situation::from_case(win)?;
-    let sc = r.score(&s)?;
-    let mut pts = sc.points * r.base;
-    if r.zimo_double && s.is_self_drawn() {
-        pts *= 2;
-    }
-    let others: Vec<usize> = (0..4).filter(|&p| p != winner).collect();
-    let lines: Vec<(String, String, i64)> = if s.is_self_drawn() {
-        if discarder.is_some() {
-            return Err(Error::settlement("a self-drawn win has no discarder"));
-        }
-        others
-            .iter()
-            .map(|&p| {
-                (
-                    seats[p].clone(),
-                    seats[winner].clone(),
-                    pts * dealer_factor(p, winner),
-                )
-            })
-            .collect()
-    } else {
-        let d =
-            discarder.ok_or_else(|| Error::settlement("a win on a discard needs \"discarder\""))?;
-        if d == winner {
-            return Err(Error::settlement("the discarder cannot be the winner"));
-        }
-        match r.discard_payers {
-            DiscardPayers::Discarder => vec![(
-                seats[d].clone(),
-                seats[winner].clone(),
-                pts * dealer_factor(d, winner),
-            )],
-            DiscardPayers::AllThree => others
-                .iter()
-                .map(|&p| {
-                    (
-                        seats[p].clone(),
-                        seats[winner].clone(),
-                        pts * dealer_factor(p, winner),
-                    )
-                })
-                .collect(),
-            DiscardPayers::DaBao => {
-                let total: i64 = others.iter().map(|&p| pts * dealer_factor(p, winner)).sum();
-                vec![(seats[d].clone(), seats[winner].clone(), total)]
-            }
-        }
-    };
-    ledger.record_payments(
-        "WIN",
-        &format!("{} wins: {} points", seats[winner], sc.points),
-        &lines,
-        None,
-    )?;
-    if !r.kong_instant {
-        record_kongs(&mut ledger, "KONG_DEFERRED")?;
-    }
-    ledger.end_hand();
-    Ok(ledger)
 }

@@ -4,15 +4,10 @@ use serde_json::json;
 
 use super::*;
 use crate::preset::SwitchValue;
-use crate::test_util::{bal, tiles};
-use crate::variant::{Rules, Variant};
+use crate::test_util::{bal, settle, tiles};
 
-fn rules_with(opts: &[(&str, SwitchValue)]) -> HebeiRules {
-    let v = Variant::with_options("hebei", opts.iter().cloned()).unwrap();
-    match v.rules() {
-        Rules::Hebei(r) => (**r).clone(),
-        _ => unreachable!(),
-    }
+fn rules_with(opts: &[(&str, SwitchValue)]) -> crate::test_util::Rules<HebeiRules> {
+    crate::test_util::rules("hebei", opts, rules_of)
 }
 
 #[test]
@@ -45,7 +40,7 @@ fn example3_gang_shang_kai_hua_floor() {
     let r = rules_with(&[]);
     let win = json!({"winner": "W", "hand": {"concealed": tiles("123m567p789p6m"), "win_tile": "6m",
         "melds": [{"type": "kong_concealed", "tile": "4s"}]}, "situation": {"win_type": "kong_replacement"}});
-    let s = crate::situation::Situation::from_case(&win).unwrap();
+    let s = crate::test_util::case(&win);
     let sc = r.score(&s).unwrap();
     assert_eq!((sc.pattern.3, sc.points), (2, 4));
     let hand = json!({"seats": ["A", "W", "B", "C"], "dealer": "A", "win": win,

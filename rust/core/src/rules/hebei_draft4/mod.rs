@@ -3,8 +3,11 @@
 //! payer for the dealer too, 上楼 floors, kongs paid only to the winner, 跟庄). Spec:
 //! `shared/rules/hebei_draft4.md`; numbers come from `presets/hebei_draft4.toml`.
 
+mod ruleset;
 #[cfg(test)]
 mod tests;
+
+pub use ruleset::{HebeiDraft4, compile, rules_of};
 
 use serde_json::{Value, json};
 
@@ -12,8 +15,7 @@ use crate::decompose::{Decomposition, Form, Shapes, decompose};
 use crate::error::{Error, Result};
 use crate::hand::{Hand, MeldKind};
 use crate::preset::{FanDef, Options, PresetData};
-use crate::scoring::ledger::{Ledger, SettlementRules};
-use crate::situation::{KongKind, Situation, WinType};
+use crate::situation::{Situation, WinType};
 use crate::tile::{Counts, Tile};
 
 /// 上楼 model (switch `shang_lou`).
@@ -126,12 +128,12 @@ impl HebeiDraft4Score {
             "multiplier": self.multiplier,
             "men_qing": self.men_qing,
             "win_type": self.win_type.name(),
-            "decomposition": crate::rules::sichuan::decomposition_json(&self.decomposition),
+            "decomposition": crate::scoring::score::decomposition_json(&self.decomposition),
         })
     }
 }
 
-const SHAPES: Shapes = Shapes {
+pub(crate) const SHAPES: Shapes = Shapes {
     standard: true,
     seven_pairs: true,
     seven_pairs_quads: true,
@@ -294,186 +296,4 @@ impl HebeiDraft4Rules {
         }
         Ok(best)
     }
-}
-
-/// Settle one hand: `{"seats": [4 names], "dealer": seat, "floor": 0..=2, "gen_zhuang": bool,
-/// "kongs": [{"owner", "type", "feeder"}], "win": {"winner", "discarder", "hand", "situation"} | null}`.
-/// Order of ledger events: 跟庄, the win, then the winner's kongs (paid only because he won).
-pub fn settle(r: &HebeiDraft4Rules, hand: &Value) -> Result<Ledger> {
-    let seats = crate::scoring::ledger::record_seats(hand, 4, "hebei_draft4")?;
-    let dealer = crate::scoring::ledger::record_seat(&seats, hand.get("dealer"), "dealer")?
-        .ok_or_else(|| Error::settlement("\"dealer\" is required"))?;
-    let floor = hand
-        .get("floor")
-        .map_or(Some(0), Value::as_i64)
-        .unwrap_or(-1);
-    if !(0..=r.max_floor).contains(&floor) {
-        return Err(Error::settlement(format!(
-            "floor must be 0..={} (上楼 仅有2层)",
-            r.max_floor
-        )));
-    }
-    let mut ledger = Ledger::new(
-        seats.clone(),
-        SettlementRules {
-            base: 1,
-            ..SettlementRules::default()
-        },
-    )?;
-    if hand
-        .get("gen_zhuang")
-        .and_then(Value::as_bool)
-        .unwrap_or(false)
-    {
-        if !r.gen_zhuang {
-            return Err(Error::settlement("跟庄 is off (switch gen_zhuang = false)"));
-        }
-        let lines: Vec<(String, String, i64)> = (0..4)
-            .filter(|&i| i != dealer)
-            .map(|i| (seats[dealer].clone(), seats[i].clone(), r.gen_zhuang_amount))
-            .collect();
-        ledger.record_payments(
-            "FOLLOW_DEALER",
-            "跟庄: the dealer pays each non-dealer",
-            &lines,
-            None,
-        )?;
-    }
-    let win = match hand.get("win") {
-        None | Some(Value::Null) => {
-            // 荒牌: no payments; kongs are paid only to a winner.
-            ledger.end_hand();
-            return Ok(ledger);
-        }
-        Some(w) => w,
-    };
-    let winner = crate::scoring::ledger::record_seat(&seats, win.get("winner"), "winner")?
-        .ok_or_else(|| Error::settlement("win needs \"winner\""))?;
-    let discarder = crate::scoring::ledger::record_seat(&seats, win.get("discarder"), "discarder")?;
-    let s = Situation::from_case(win)?;
-    let sc = r.score(&s)?;
-    let fan = match r.floor {
-        Floor::PlusFan => (sc.fan_total + floor).min(r.fan_cap),
-        _ => sc.capped_fan_total,
-    };
-    let mult = 1i64 << fan.clamp(0, 40);
-    let floor_factor = match r.floor {
-        Floor::Double => 1i64 << floor,
-        Floor::Linear => 1 + floor,
-        Floor::PlusFan => 1,
-    };
-    let cap = |x: i64| {
-        if r.payer_cap > 0 {
-            x.min(r.payer_cap)
-        } else {
-            x
-        }
-    };
-    let amount = |base: i64| -> i64 {
-        if r.cap_before_floor {
-            cap(base * mult) * floor_factor
-        } else {
-            cap(base * mult * floor_factor)
-        }
-    };
-    let b = r.base;
-    let mut lines = Vec::new();
-    if s.is_self_drawn() {
-        if discarder.is_some() {
-            return Err(Error::settlement("a self-drawn win has no discarder"));
-        }
-        for p in (0..4).filter(|&p| p != winner) {
-            let base = if winner == dealer {
-                b.zhuang_mo
-            } else if p == dealer {
-                b.ping_mo_dealer
-            } else {
-                b.ping_mo_other
-            };
-            lines.push((seats[p].clone(), seats[winner].clone(), amount(base)));
-        }
-    } else {
-        let d = discarder.ok_or_else(|| {
-            Error::settlement("a win on a discard needs \"discarder\" (包庄: he pays)")
-        })?;
-        if d == winner {
-            return Err(Error::settlement("the discarder cannot be the winner"));
-        }
-        let base = if winner == dealer {
-            b.zhuang_dian
-        } else if d == dealer {
-            b.dian_zhuang
-        } else {
-            b.ping_dian
-        };
-        lines.push((seats[d].clone(), seats[winner].clone(), amount(base)));
-    }
-    ledger.record_payments(
-        "WIN",
-        &format!(
-            "{} wins: {} 番 (×{mult}), floor {floor}",
-            seats[winner], sc.fan_total
-        ),
-        &lines,
-        None,
-    )?;
-    let kongs = match hand.get("kongs") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(a)) => a.clone(),
-        Some(_) => return Err(Error::settlement("\"kongs\" must be a list")),
-    };
-    for (i, k) in kongs.iter().enumerate() {
-        let owner = crate::scoring::ledger::record_seat(&seats, k.get("owner"), "kong owner")?
-            .ok_or_else(|| Error::settlement(format!("kongs[{i}] needs \"owner\"")))?;
-        let kind = match k.get("type").and_then(Value::as_str) {
-            Some("open" | "kong_open") => KongKind::Open,
-            Some("added" | "kong_added") => KongKind::Added,
-            Some("concealed" | "kong_concealed") => KongKind::Concealed,
-            other => {
-                return Err(Error::settlement(format!(
-                    "kongs[{i}]: type {other:?} (open, added, concealed)"
-                )));
-            }
-        };
-        let feeder = crate::scoring::ledger::record_seat(&seats, k.get("feeder"), "kong feeder")?;
-        if kind != KongKind::Concealed && feeder.is_none() {
-            return Err(Error::settlement(format!(
-                "kongs[{i}]: a 明杠 needs \"feeder\" (the discarder of the kong tile)"
-            )));
-        }
-        if feeder == Some(owner) {
-            return Err(Error::settlement(format!(
-                "kongs[{i}]: the feeder cannot be the owner"
-            )));
-        }
-        if owner != winner {
-            continue; // 不赢没钱
-        }
-        let lines: Vec<(String, String, i64)> = if kind == KongKind::Concealed {
-            (0..4)
-                .filter(|&p| p != owner)
-                .map(|p| (seats[p].clone(), seats[owner].clone(), r.an_gang_amount))
-                .collect()
-        } else {
-            let payer = if r.ming_gang_win_discarder {
-                discarder.or(feeder)
-            } else {
-                feeder
-            }
-            .expect("checked above");
-            vec![(
-                seats[payer].clone(),
-                seats[owner].clone(),
-                r.ming_gang_amount,
-            )]
-        };
-        ledger.record_payments(
-            "KONG_DEFERRED",
-            "kong paid to its winning owner (杠不上楼)",
-            &lines,
-            None,
-        )?;
-    }
-    ledger.end_hand();
-    Ok(ledger)
 }

@@ -3,16 +3,20 @@
 //! Pattern values and parameters come from the preset file; this module detects the patterns,
 //! checks the win and turns a hand record into ledger events.
 
-use serde_json::json;
+use std::any::Any;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
 
 use crate::decompose::{Decomposition, Form, Shapes, decompose};
 use crate::error::{Error, Result};
+use crate::game::flow::FlowFacts;
 use crate::hand::MeldKind;
 use crate::preset::{FanDef, Options, PresetData};
-use crate::scoring::ledger::Ledger;
-use crate::scoring::pattern::{
-    CountedPattern, HandRecord, PatternScore, enabled_fans, fan, param_int, pay,
-};
+use crate::rules::{Book, Case, CaseRef, Ruleset, Settled, TileBook};
+use crate::scoring::record::{HandRecord, RecordSpec};
+use crate::scoring::score::{FanHit, Reading, Score, Unit};
+use crate::scoring::{enabled_fans, fan, param_int};
 use crate::situation::{Situation, WinType};
 
 #[cfg(test)]
@@ -30,6 +34,8 @@ pub enum TileSet {
 #[derive(Clone, Debug)]
 pub struct Huanle3dRules {
     fans: Vec<FanDef>,
+    /// The preset data (the names of the fans).
+    data: &'static PresetData,
     pub tile_set: TileSet,
     /// 抢杠胡 on a 补杠 allowed (switch discard_win).
     pub rob_kong: bool,
@@ -47,13 +53,14 @@ pub struct Huanle3dRules {
 }
 
 impl Huanle3dRules {
-    pub fn compile(p: &PresetData, o: &Options) -> Result<Huanle3dRules> {
+    pub fn compile(p: &'static PresetData, o: &Options) -> Result<Huanle3dRules> {
         let tile_set = match o.str("tile_set")? {
             "suits3" => TileSet::Suits3,
             "full136" => TileSet::Full136,
             _ => TileSet::Suits3Red,
         };
         Ok(Huanle3dRules {
+            data: p,
             fans: enabled_fans(p),
             tile_set,
             rob_kong: o.str("discard_win")? == "also_rob_kong",
@@ -149,8 +156,9 @@ impl Huanle3dRules {
         }
     }
 
-    /// Score one win.
-    pub fn score(&self, s: &Situation) -> Result<PatternScore> {
+    /// Score one win (no payments).
+    pub fn score(&self, s: &Situation) -> Result<Score> {
+        s.check_flags("huanle3d", &[])?;
         self.check_tiles(s)?;
         self.check_win_type(s)?;
         let shapes = Shapes {
@@ -172,142 +180,180 @@ impl Huanle3dRules {
             })?;
         let (big, d) = best;
         let value = self.value_of(&big);
-        let mut patterns: Vec<CountedPattern> =
-            big.iter().map(|f| CountedPattern::from_def(f, 1)).collect();
+        let mut fans: Vec<FanHit> = big.iter().map(|f| FanHit::entry(self.data, f, 1)).collect();
         if big.is_empty() {
-            patterns.push(CountedPattern::from_def(fan(&self.fans, "XIAO_HU")?, 1));
+            fans.push(FanHit::entry(self.data, fan(&self.fans, "XIAO_HU")?, 1));
         }
-        let payers = if s.is_self_drawn() {
-            "all"
-        } else {
-            "discarder"
-        };
-        Ok(PatternScore {
-            variant: "huanle3d".into(),
-            patterns,
-            value,
-            capped_value: value,
+        Ok(Score {
+            variant: "huanle3d",
+            fans,
+            raw_total: value,
+            total: value,
+            unit: Unit::Multiplier,
+            meets_minimum: true,
             per_payer: value,
-            payers: payers.into(),
-            details: json!({"da_hu_count": big.len(), "form": d.form.name()}),
+            players: 4,
+            payments: Default::default(),
+            decomposition: Some(Reading::Tiles(d.clone())),
+            extras: vec![("da_hu_count", json!(big.len()))],
         })
     }
+}
 
-    /// Settle one hand: kong chips (instant, or only for a winning owner), then the win(s).
-    pub fn settle(&self, rec: &HandRecord) -> Result<(Ledger, Vec<PatternScore>)> {
-        let mut ledger = rec.ledger(4)?;
+/// The 欢乐麻将3D ruleset.
+#[derive(Debug)]
+pub struct Huanle3d {
+    pub rules: Huanle3dRules,
+    flow: FlowFacts,
+}
+
+/// Compile the `huanle3d` preset.
+pub fn compile(p: &'static PresetData, o: &Options) -> Result<Arc<dyn Ruleset>> {
+    let rules = Huanle3dRules::compile(p, o)?;
+    let mut flow = FlowFacts::from_data(p, o);
+    flow.shapes = Shapes {
+        standard: true,
+        seven_pairs: true,
+        seven_pairs_quads: true,
+        ..Shapes::STANDARD
+    };
+    flow.rob_kong = rules.rob_kong;
+    Ok(Arc::new(Huanle3d { rules, flow }))
+}
+
+impl TileBook for Huanle3d {
+    fn id(&self) -> &'static str {
+        "huanle3d"
+    }
+    fn seats(&self) -> u8 {
+        4
+    }
+    fn spec(&self) -> RecordSpec {
+        RecordSpec {
+            kong_types: &["open", "added", "concealed"],
+            draw_keys: Some(&[]),
+            ..RecordSpec::default()
+        }
+    }
+    fn evaluate(&self, s: &Situation) -> Result<Score> {
+        self.rules.score(s)
+    }
+    /// Kong chips (instant, or only for a winning owner), then the win(s): 杠上炮 is paid by the
+    /// kong owner (several winners only on that one discard), a self-draw by every other player.
+    fn book(&self, rec: &HandRecord, scores: &[Score], book: &mut Book) -> Result<()> {
+        let r = &self.rules;
         let n = rec.seats.len();
-        let mut scores = Vec::new();
-        let mut winners = Vec::new();
-        if rec.wins.len() > 1 {
-            let d0 = rec.wins[0].discarder.as_ref();
-            let same = rec
-                .wins
-                .iter()
-                .all(|w| w.discarder.is_some() && w.discarder.as_ref() == d0);
-            if !same {
+        let wins: Vec<_> = rec.wins().collect();
+        if wins.len() > 1 {
+            let d0 = wins[0].2;
+            if !wins.iter().all(|w| w.2.is_some() && w.2 == d0) {
                 return Err(Error::settlement(
                     "several winners only on one 杠上炮 discard (all wins need the same discarder)",
                 ));
             }
-            if !self.multi_ron {
+            if !r.multi_ron {
                 return Err(Error::settlement(
                     "multi_ron_on_gang_shang_pao=false: only one player wins on a 杠上炮",
                 ));
             }
         }
-        for w in &rec.wins {
-            let s = w.situation()?;
-            let sc = self.score(&s)?;
-            let wi = rec.seat(&w.winner, "wins[].winner")?;
-            if winners.contains(&wi) {
-                return Err(Error::settlement(format!("{} wins twice", w.winner)));
+        let mut winners = Vec::new();
+        for &(i, w, d, case, _) in &wins {
+            if winners.contains(&w) {
+                return Err(Error::settlement(format!("{} wins twice", rec.seats[w])));
             }
-            match (&w.discarder, s.is_self_drawn()) {
-                (None, false) => {
-                    return Err(Error::settlement(format!(
-                        "{}'s win on a discard needs the discarder",
-                        w.winner
-                    )));
-                }
-                (Some(_), true) => {
-                    return Err(Error::settlement(format!(
-                        "{}'s self-drawn win has no discarder",
-                        w.winner
-                    )));
-                }
-                _ => {}
-            }
-            if s.win_type == WinType::AfterKongDiscard {
-                let d = w.discarder.as_deref().unwrap_or_default();
-                if rec.kongs.last().is_some_and(|k| k.owner != d) {
-                    return Err(Error::settlement(format!(
-                        "杠上炮: the discarder {d} must be the owner of the last kong"
-                    )));
-                }
-            }
-            winners.push(wi);
-            scores.push((wi, w.discarder.clone(), sc));
-        }
-        let mut kong_lines = Vec::new();
-        for k in &rec.kongs {
-            let o = rec.seat(&k.owner, "kongs[].owner")?;
-            let lines: Vec<(usize, usize, i64)> = match k.kind.as_str() {
-                "open" | "added" => {
-                    let Some(f) = &k.feeder else {
+            if let (Case::Tiles(s), Some(d)) = (case, d) {
+                if s.win_type == WinType::AfterKongDiscard {
+                    let last = rec.kongs().filter(|k| k.0 < i).last().map(|k| k.1);
+                    if last.is_some_and(|o| o != d) {
                         return Err(Error::settlement(format!(
-                            "{}'s {} kong needs the feeder (the discarder of the kong tile or of the 碰'd tile)",
-                            k.owner, k.kind
+                            "杠上炮: the discarder {} must be the owner of the last kong",
+                            rec.seats[d]
                         )));
-                    };
-                    let f = rec.seat(f, "kongs[].feeder")?;
-                    let v = if k.kind == "open" {
-                        self.kong_open
+                    }
+                }
+            }
+            winners.push(w);
+        }
+        let mut deferred = Vec::new();
+        for (_, o, kind, feeder, _) in rec.kongs() {
+            let lines: Vec<(usize, usize, i64)> = match kind {
+                "open" | "added" => {
+                    let f = feeder.ok_or_else(|| {
+                        Error::settlement(format!(
+                            "{}'s {kind} kong needs the feeder (the discarder of the kong tile or of the 碰'd tile)",
+                            rec.seats[o]
+                        ))
+                    })?;
+                    let v = if kind == "open" {
+                        r.kong_open
                     } else {
-                        self.kong_added
+                        r.kong_added
                     };
                     vec![(f, o, v)]
                 }
-                "concealed" => {
-                    if k.feeder.is_some() {
+                _ => {
+                    if feeder.is_some() {
                         return Err(Error::settlement("a concealed kong has no feeder"));
                     }
                     (0..n)
                         .filter(|&i| i != o)
-                        .map(|i| (i, o, self.kong_concealed))
+                        .map(|i| (i, o, r.kong_concealed))
                         .collect()
                 }
-                other => {
-                    return Err(Error::settlement(format!(
-                        "unknown kong kind {other:?} (open, added, concealed)"
-                    )));
-                }
             };
-            let reason = format!("{} {} kong", k.owner, k.kind);
-            if self.kong_on_owner_win {
+            let reason = format!("{} {kind} kong", rec.seats[o]);
+            if r.kong_on_owner_win {
                 if winners.contains(&o) {
-                    kong_lines.push((reason, lines));
+                    deferred.push((reason, lines));
                 }
             } else {
-                pay(&mut ledger, "KONG_INSTANT", &reason, &lines)?;
+                book.pay("KONG_INSTANT", &reason, &lines)?;
             }
         }
-        for (wi, discarder, sc) in &scores {
-            let lines: Vec<(usize, usize, i64)> = match discarder {
-                Some(d) => vec![(rec.seat(d, "wins[].discarder")?, *wi, sc.per_payer)],
+        for (k, &(_, w, d, _, _)) in wins.iter().enumerate() {
+            let sc = &scores[k];
+            let lines: Vec<(usize, usize, i64)> = match d {
+                Some(d) => vec![(d, w, sc.per_payer)],
                 None => (0..n)
-                    .filter(|i| i != wi)
-                    .map(|i| (i, *wi, sc.per_payer))
+                    .filter(|&i| i != w)
+                    .map(|i| (i, w, sc.per_payer))
                     .collect(),
             };
-            let ids: Vec<&str> = sc.patterns.iter().map(|p| p.id.as_str()).collect();
-            let reason = format!("{} wins: {}", rec.seats[*wi], ids.join(" + "));
-            pay(&mut ledger, "WIN", &reason, &lines)?;
+            let ids: Vec<&str> = sc.fans.iter().map(|p| p.id()).collect();
+            book.begin_win(k);
+            book.pay(
+                "WIN",
+                &format!("{} wins: {}", rec.seats[w], ids.join(" + ")),
+                &lines,
+            )?;
+            book.end_win();
         }
-        for (reason, lines) in kong_lines {
-            pay(&mut ledger, "KONG_DEFERRED", &reason, &lines)?;
+        for (reason, lines) in deferred {
+            book.pay("KONG_DEFERRED", &reason, &lines)?;
         }
-        ledger.end_hand();
-        Ok((ledger, scores.into_iter().map(|x| x.2).collect()))
+        book.ledger.end_hand();
+        Ok(())
+    }
+}
+
+impl Ruleset for Huanle3d {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn players(&self) -> u8 {
+        4
+    }
+    fn parse_case(&self, case: &Value) -> Result<Case> {
+        crate::rules::tile_case(case)
+    }
+    fn score(&self, case: CaseRef<'_>) -> Result<Score> {
+        crate::rules::score_tiles(self, case.tiles("huanle3d")?)
+    }
+    fn settle(&self, record: &Value) -> Result<Settled> {
+        crate::rules::settle_tiles(self, record)
+    }
+    fn flow(&self) -> Option<&FlowFacts> {
+        Some(&self.flow)
     }
 }

@@ -3,17 +3,13 @@
 use serde_json::json;
 
 use crate::preset::SwitchValue;
-use crate::scoring::pattern::HandRecord;
 use crate::situation::Situation;
-use crate::variant::{Rules, Variant};
+use crate::variant::Variant;
 
 use super::Huanle3dRules;
 
 fn rules(v: &Variant) -> &Huanle3dRules {
-    match v.rules() {
-        Rules::Huanle3d(r) => r,
-        _ => unreachable!(),
-    }
+    &v.rules_as::<super::Huanle3d>().unwrap().rules
 }
 
 fn sit(v: serde_json::Value) -> Situation {
@@ -21,8 +17,11 @@ fn sit(v: serde_json::Value) -> Situation {
 }
 
 fn balances(rec: serde_json::Value, v: &Variant) -> Vec<i64> {
-    let rec = HandRecord::from_value(rec).unwrap();
-    let (l, _) = rules(v).settle(&rec).unwrap();
+    let l = v
+        .ruleset()
+        .settle(&crate::test_util::events(rec))
+        .unwrap()
+        .ledger;
     l.balances().into_iter().map(|x| x.1).collect()
 }
 

@@ -11,6 +11,8 @@ mod settle;
 #[cfg(test)]
 mod tests;
 
+pub use settle::{Kawuxing, compile, rules_of};
+
 use serde_json::{Value, json};
 
 use crate::decompose::{Decomposition, Form, Shapes, decompose};
@@ -19,8 +21,6 @@ use crate::hand::{Hand, MeldKind};
 use crate::preset::{FanDef, FanOp, Options, PresetData};
 use crate::situation::{Situation, WinType};
 use crate::tile::{Counts, Tile};
-
-pub use settle::settle;
 
 /// 起胡 minimum (switch `min_multiplier`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -209,43 +209,16 @@ impl KawuxingScore {
             "capped": self.capped,
             "liangdao": self.liangdao,
             "win_type": self.win_type.name(),
-            "decomposition": crate::rules::sichuan::decomposition_json(&self.decomposition),
+            "decomposition": crate::scoring::score::decomposition_json(&self.decomposition),
         })
     }
 }
 
-/// Keys of the `situation` object that only 卡五星 reads (removed before the shared parser).
+/// The 卡五星 flags of a situation.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct KawuxingFlags {
-    /// The winner had declared 亮倒.
+    /// The winner had declared 亮倒 (`situation.liangdao`).
     pub liangdao: bool,
-}
-
-/// Parse a case-schema object `{"hand": …, "situation": {…, "liangdao": bool, "players": 3}}`.
-pub fn situation_from_value(v: &Value) -> Result<(Situation, KawuxingFlags)> {
-    let mut v = v.clone();
-    let mut flags = KawuxingFlags::default();
-    if let Some(Value::Object(s)) = v.get_mut("situation") {
-        match s.remove("liangdao") {
-            None | Some(Value::Null) => {}
-            Some(Value::Bool(b)) => flags.liangdao = b,
-            Some(other) => {
-                return Err(Error::hand(format!(
-                    "situation.liangdao must be true or false, got {other}"
-                )));
-            }
-        }
-        match s.remove("players") {
-            None | Some(Value::Null) => {}
-            Some(p) if p.as_u64() == Some(3) => {}
-            Some(p) => {
-                return Err(Error::hand(format!(
-                    "situation.players: 卡五星 is played by 3 players, got {p}"
-                )));
-            }
-        }
-    }
-    Ok((Situation::from_case(&v)?, flags))
 }
 
 fn pattern_ids_detected(
@@ -521,21 +494,5 @@ impl KawuxingRules {
 
 /// A discard win with no situational flags (to probe waits).
 fn plain_situation(hand: Hand, win_tile: Tile) -> Situation {
-    Situation {
-        kong_kinds: vec![None; hand.melds().len()],
-        hand,
-        win_tile,
-        win_type: WinType::Discard,
-        fourth_tile: false,
-        wall_last: false,
-        seat_wind: Tile::E,
-        prevalent_wind: Tile::E,
-        flowers: 0,
-        flower_tiles: Vec::new(),
-        dealer: false,
-        blessing: None,
-        void_suit: None,
-        last_kong: None,
-        extra: Default::default(),
-    }
+    Situation::plain(hand, win_tile)
 }

@@ -4,17 +4,13 @@ use serde_json::{Value, json};
 
 use super::*;
 use crate::preset::SwitchValue;
-use crate::variant::{Rules, Variant};
+use crate::variant::Variant;
 
-fn rules_with(opts: &[(&str, SwitchValue)]) -> KawuxingRules {
-    let v = Variant::with_options("kawuxing", opts.iter().cloned()).unwrap();
-    match v.rules() {
-        Rules::Kawuxing(r) => (**r).clone(),
-        _ => unreachable!(),
-    }
+fn rules_with(opts: &[(&str, SwitchValue)]) -> crate::test_util::Rules<KawuxingRules> {
+    crate::test_util::rules("kawuxing", opts, rules_of)
 }
 
-fn rules() -> KawuxingRules {
+fn rules() -> crate::test_util::Rules<KawuxingRules> {
     rules_with(&[])
 }
 
@@ -28,8 +24,24 @@ fn case(concealed: &str, win: &str, melds: Value, sit: Value) -> Value {
 }
 
 fn score(r: &KawuxingRules, c: &Value) -> Result<KawuxingScore> {
-    let (s, f) = situation_from_value(c)?;
+    let s = Situation::from_case(c)?;
+    let f = KawuxingFlags {
+        liangdao: s.extra.liangdao,
+    };
     r.score(&s, f)
+}
+
+/// Settle `events` between `seats` (base factor `bf`).
+fn settle(
+    r: &crate::test_util::Rules<KawuxingRules>,
+    seats: &[String],
+    events: &[Value],
+    bf: i64,
+) -> Result<crate::scoring::ledger::Ledger> {
+    crate::test_util::settle(
+        r,
+        &json!({"seats": seats, "events": events, "table": {"base_factor": bf}}),
+    )
 }
 
 fn ids(sc: &KawuxingScore) -> Vec<&str> {
@@ -213,9 +225,7 @@ fn kwx_reference_cases() {
             .map(|(k, v)| (k.clone(), SwitchValue::Int(v.as_i64().unwrap())))
             .collect();
         let v = Variant::with_options("kawuxing", opts).unwrap();
-        let Rules::Kawuxing(r) = v.rules() else {
-            unreachable!()
-        };
+        let r = rules_of(&v).unwrap();
         let input = json!({"hand": {"concealed": c["concealed"], "win_tile": c["win_tile"],
             "melds": c["melds"]}, "situation": c["situation"]});
         let sc = score(r, &input).unwrap();

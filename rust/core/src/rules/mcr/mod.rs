@@ -1,6 +1,6 @@
 //! 国标麻将 (MCR) scoring with parity to the reference engine (pymahjonggb 1.4.0): fan detection
-//! ([`score`]), switches ([`rules`]), fan ids ([`ids`]) and the settlement of a win ([`settle`]).
-//! Spec: `shared/rules/mcr.md`; fan table: `presets/mcr.toml`.
+//! ([`score`]), switches ([`rules`]), fan ids ([`ids`]), the settlement of a win ([`settle`]) and
+//! the preset's [`Ruleset`] ([`Mcr`]). Spec: `shared/rules/mcr.md`; fan table: `presets/mcr.toml`.
 
 pub mod ids;
 pub mod rules;
@@ -10,11 +10,264 @@ pub mod shanten;
 pub use rules::{BlessingRule, McrRules};
 pub use score::{McrForm, McrScore, ScoredSet, formal_waits_of, score};
 
+use std::any::Any;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::decompose::{Decomposition, Form, Set, Shapes};
 use crate::error::{Error, Result};
+use crate::game::flow::{FlowFacts, WinOption};
+use crate::preset::{FanOp, Options, PresetData};
+use crate::rules::{Book, Case, CaseRef, Ruleset, Settled, TableWin, TileBook};
+use crate::scoring::record::{HandRecord, RecordSpec};
+use crate::scoring::score::{Extras, FanHit, Payment, Payments, Reading, Score, Unit};
+use crate::situation::Situation;
+
+/// The MCR ruleset: the compiled rules and the table's flow facts.
+#[derive(Debug)]
+pub struct Mcr {
+    pub rules: McrRules,
+    preset: &'static PresetData,
+    flow: FlowFacts,
+    /// The table entry of each fan index (`ids::FAN_IDS`).
+    defs: Vec<&'static crate::preset::FanDef>,
+}
+
+/// Compile the `mcr` preset.
+pub fn compile(p: &'static PresetData, o: &Options) -> Result<Arc<dyn Ruleset>> {
+    let mut flow = FlowFacts::from_data(p, o);
+    flow.shapes = Shapes::MCR;
+    let defs = ids::FAN_IDS
+        .iter()
+        .map(|id| p.fan_entry(id))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Arc::new(Mcr {
+        rules: McrRules::compile(p, o)?,
+        preset: p,
+        flow,
+        defs,
+    }))
+}
+
+/// The MCR rules of a variant (a RuleConfig error for another preset).
+pub fn rules_of(v: &crate::Variant) -> Result<&McrRules> {
+    v.rules_as::<Mcr>()
+        .map(|m| &m.rules)
+        .ok_or_else(|| Error::rule(format!("variant {} is not an MCR variant", v.id())))
+}
+
+impl Mcr {
+    /// The generic score of an MCR result, with `payments`.
+    fn to_score(&self, sc: McrScore, payments: Payments) -> Score {
+        let r = &self.rules;
+        // (index, count) pairs become hits in place (both 16 bytes): no allocation
+        let fans = sc
+            .fans
+            .into_iter()
+            .map(|(i, c)| {
+                FanHit::new(
+                    self.defs[i],
+                    i64::from(r.values[i]),
+                    FanOp::Add,
+                    u32::from(c),
+                )
+            })
+            .collect();
+        let form = match sc.form {
+            McrForm::Regular | McrForm::NineGates => Form::Standard,
+            McrForm::SevenPairs | McrForm::SevenShiftedPairs => Form::SevenPairs,
+            McrForm::ThirteenOrphans => Form::ThirteenOrphans,
+            McrForm::HonorsAndKnitted => Form::HonorsKnitted,
+            McrForm::KnittedStraight => Form::KnittedStraight,
+        };
+        let sets: Vec<Set> = sc
+            .sets
+            .into_iter()
+            .map(|x| Set {
+                kind: x.kind,
+                tile: x.tile,
+                declared: x.declared,
+                concealed: x.concealed,
+            })
+            .collect();
+        let total = i64::from(sc.total);
+        Score {
+            variant: self.preset.id.as_str(),
+            fans,
+            raw_total: total,
+            total,
+            unit: Unit::Fan,
+            meets_minimum: sc.meets_minimum,
+            per_payer: r.base_points + total,
+            players: 4,
+            payments,
+            decomposition: Some(Reading::Tiles(Decomposition {
+                form,
+                sets,
+                pair: sc.pair,
+                pairs: sc.pairs,
+                knitted: sc.knitted,
+                wildcards: Vec::new(),
+            })),
+            extras: Extras::new(),
+        }
+    }
+}
+
+impl TileBook for Mcr {
+    fn id(&self) -> &'static str {
+        self.preset.id.as_str()
+    }
+    fn seats(&self) -> u8 {
+        4
+    }
+    fn spec(&self) -> RecordSpec {
+        RecordSpec {
+            kong_types: &["open", "added", "concealed"],
+            draw_keys: Some(&[]),
+            ..RecordSpec::default()
+        }
+    }
+    fn evaluate(&self, s: &Situation) -> Result<Score> {
+        s.check_flags("mcr", &[])?;
+        Ok(self.to_score(score(s, &self.rules)?, Payments::new()))
+    }
+    /// Kongs pay nothing in MCR; one win (截胡), paid per mcr.md §11.
+    fn book(&self, rec: &HandRecord, scores: &[Score], book: &mut Book) -> Result<()> {
+        if rec.n_wins() > 1 {
+            return Err(Error::settlement("国标: one winner per hand (截胡)"));
+        }
+        for (k, (_, w, d, case, _)) in rec.wins().enumerate() {
+            let Case::Tiles(s) = case else { continue };
+            let sc = &scores[k];
+            let d = if s.is_self_drawn() { None } else { d };
+            let pay = settle(
+                sc.total,
+                self.rules.base_points,
+                w as u8,
+                d.map(|x| x as u8),
+            )?;
+            let lines: Vec<(usize, usize, i64)> = pay
+                .iter()
+                .map(|p| (usize::from(p.payer), usize::from(p.payee), p.amount))
+                .collect();
+            book.begin_win(k);
+            book.pay(
+                "WIN",
+                &format!("{} wins: {} 番", rec.seats[w], sc.total),
+                &lines,
+            )?;
+            book.end_win();
+        }
+        Ok(())
+    }
+}
+
+impl Ruleset for Mcr {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn players(&self) -> u8 {
+        4
+    }
+    fn parse_case(&self, case: &Value) -> Result<Case> {
+        crate::rules::tile_case(case)
+    }
+    /// Score one win; the payments follow mcr.md §11 (the discarder, or every other seat after a
+    /// self-draw, pays 8 + total; on a discard the other two pay 8).
+    fn score(&self, case: CaseRef<'_>) -> Result<Score> {
+        let s = case.tiles("mcr")?;
+        s.check_flags("mcr", &[])?;
+        let sc = score(s, &self.rules)?;
+        let winner = s.winner_seat(4)?;
+        // the win type after the flag policy (a repaired flag may turn it)
+        let discarder = if sc.win_type.is_self_drawn() {
+            if s.table.discarder.is_some() {
+                return Err(Error::hand(
+                    "situation.discarder: a self-drawn MCR win has no discarder",
+                ));
+            }
+            None
+        } else {
+            Some(s.table.discarder.unwrap_or((winner + 3) % 4))
+        };
+        // mcr.md §11 (as `settle`): 8 + total from the discarder or, self-drawn, from everyone;
+        // 8 from the other two on a discard
+        let total = i64::from(sc.total);
+        let base = self.rules.base_points;
+        let full = base + total;
+        let mut pay = [Payment::default(); 3];
+        for (k, p) in pay.iter_mut().enumerate() {
+            let payer = (winner + 1 + k as u8) % 4;
+            let amount = match discarder {
+                Some(d) if d != payer => base,
+                _ => full,
+            };
+            *p = Payment {
+                payer,
+                payee: winner,
+                amount,
+            };
+        }
+        if discarder == Some(winner) || discarder.is_some_and(|d| d > 3) {
+            return Err(Error::hand(format!(
+                "situation.discarder: {} is not another seat of the table",
+                discarder.unwrap_or_default()
+            )));
+        }
+        Ok(self.to_score(sc, Payments::from_array(pay, 3)))
+    }
+    fn settle(&self, record: &Value) -> Result<Settled> {
+        crate::rules::settle_tiles(self, record)
+    }
+    fn flow(&self) -> Option<&FlowFacts> {
+        Some(&self.flow)
+    }
+    /// A legal win reaches the minimum; the fourth-tile and last-tile flags may clash with the
+    /// hand at the table, so it is scored again without them. The value is the fan total, the
+    /// deltas the payments (seats = table seats).
+    fn table_win(&self, q: &TableWin<'_>) -> Option<WinOption> {
+        let sit = &q.situation;
+        let sc = score(sit, &self.rules)
+            .or_else(|_| {
+                let mut s2 = sit.clone();
+                s2.wall_last = false;
+                score(&s2, &self.rules)
+            })
+            .ok()?;
+        if !sc.meets_minimum {
+            return None;
+        }
+        let total = i64::from(sc.total);
+        let pay = settle(
+            total,
+            self.rules.base_points,
+            q.idx as u8,
+            q.discarder.map(|d| d as u8),
+        )
+        .ok()?;
+        let mut deltas = vec![0i64; 4];
+        for p in pay {
+            deltas[usize::from(p.payer)] -= p.amount;
+            deltas[usize::from(p.payee)] += p.amount;
+        }
+        Some(WinOption {
+            value: total,
+            self_draw_payment: q.discarder.is_none(),
+            fans: sc
+                .fans
+                .iter()
+                .map(|&(f, c)| (ids::FAN_IDS[f].to_string(), u32::from(c)))
+                .collect(),
+            deltas,
+        })
+    }
+}
 
 /// One payment of a settlement (mcr.md §11). Seats are 0..4 = E S W N (门风).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Payment {
+pub struct SettlePayment {
     pub payer: u8,
     pub payee: u8,
     pub amount: i64,
@@ -29,7 +282,38 @@ pub struct Payment {
 /// Largest `total` / `base` accepted by [`settle`] (far above any real hand; keeps the sums exact).
 pub const SETTLE_MAX: i64 = 1_000_000_000;
 
-pub fn settle(total: i64, base: i64, winner: u8, discarder: Option<u8>) -> Result<Vec<Payment>> {
+pub fn settle(
+    total: i64,
+    base: i64,
+    winner: u8,
+    discarder: Option<u8>,
+) -> Result<Vec<SettlePayment>> {
+    let mut out = Vec::with_capacity(3);
+    each_payment(
+        total,
+        base,
+        winner,
+        discarder,
+        |payer, payee, amount, reason| {
+            out.push(SettlePayment {
+                payer,
+                payee,
+                amount,
+                reason,
+            })
+        },
+    )?;
+    Ok(out)
+}
+
+/// The checked payments of [`settle`], one call of `pay(payer, payee, amount, reason)` each.
+fn each_payment(
+    total: i64,
+    base: i64,
+    winner: u8,
+    discarder: Option<u8>,
+    mut pay: impl FnMut(u8, u8, i64, &'static str),
+) -> Result<()> {
     if winner > 3 {
         return Err(Error::hand(format!(
             "winner seat {winner} out of range 0..=3"
@@ -49,28 +333,22 @@ pub fn settle(total: i64, base: i64, winner: u8, discarder: Option<u8>) -> Resul
             )));
         }
     }
-    let mut out = Vec::with_capacity(3);
     for seat in (0..4u8).map(|k| (winner + 1 + k) % 4).take(3) {
         let (amount, reason) = match discarder {
             None => (base + total, "self_drawn"),
             Some(d) if d == seat => (base + total, "discard"),
             Some(_) => (base, "base"),
         };
-        out.push(Payment {
-            payer: seat,
-            payee: winner,
-            amount,
-            reason,
-        });
+        pay(seat, winner, amount, reason);
     }
-    Ok(out)
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn balance(p: &[Payment], seat: u8) -> i64 {
+    fn balance(p: &[SettlePayment], seat: u8) -> i64 {
         p.iter()
             .map(|x| {
                 if x.payee == seat {

@@ -2,14 +2,20 @@
 //! is worth A × 底 (A = 2 自摸, 1 放胡) from each loser, 庄家翻倍 on that part only, plus the 下炮子
 //! side bet and instant kong income.
 
-use serde_json::json;
+use std::any::Any;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
 
 use crate::decompose::{Form, Shapes, decompose};
 use crate::error::{Error, Result};
+use crate::game::flow::FlowFacts;
 use crate::hand::MeldKind;
 use crate::preset::{FanDef, Options, PresetData};
-use crate::scoring::ledger::Ledger;
-use crate::scoring::pattern::{CountedPattern, HandRecord, PatternScore, fan, param_int, pay};
+use crate::rules::{Book, Case, CaseRef, Ruleset, Settled, TileBook};
+use crate::scoring::record::{HandRecord, RecordSpec};
+use crate::scoring::score::{FanHit, Reading, Score, Unit};
+use crate::scoring::{fan, param_int};
 use crate::situation::{Situation, WinType};
 
 #[cfg(test)]
@@ -35,6 +41,8 @@ pub enum PaoZi {
 #[derive(Clone, Debug)]
 pub struct ShaanxiRules {
     fans: Vec<FanDef>,
+    /// The preset data (the names of the fans).
+    data: &'static PresetData,
     pub base: i64,
     pub kong_concealed: i64,
     pub kong_open: i64,
@@ -52,10 +60,11 @@ pub struct ShaanxiRules {
 }
 
 impl ShaanxiRules {
-    pub fn compile(p: &PresetData, o: &Options) -> Result<ShaanxiRules> {
+    pub fn compile(p: &'static PresetData, o: &Options) -> Result<ShaanxiRules> {
         let (fans, _, _) = p.fans_for_profile(Some(o.str("fan_profile")?));
         let seed_shapes = o.str("shapes")? == "seed";
         Ok(ShaanxiRules {
+            data: p,
             fans: fans.into_iter().filter(|f| f.enabled).collect(),
             base: param_int(p, "base")?,
             kong_concealed: param_int(p, "kong_concealed")?,
@@ -89,7 +98,8 @@ impl ShaanxiRules {
     }
 
     /// Score one win: the shape, the coefficient A and (profile kuaikai) doublings.
-    pub fn score(&self, s: &Situation) -> Result<PatternScore> {
+    pub fn score(&self, s: &Situation) -> Result<Score> {
+        s.check_flags("shaanxi", &[])?;
         let mut all = s.hand.all_counts();
         all[s.win_tile.idx()] += 1;
         if self.suits_only && all[27..34].iter().any(|&c| c > 0) {
@@ -127,10 +137,10 @@ impl ShaanxiRules {
             "FANG_HU"
         };
         let mut patterns = vec![
-            CountedPattern::from_def(fan(&self.fans, shape)?, 1),
-            CountedPattern::from_def(fan(&self.fans, a_id)?, 1),
+            FanHit::entry(self.data, fan(&self.fans, shape)?, 1),
+            FanHit::entry(self.data, fan(&self.fans, a_id)?, 1),
         ];
-        let a = patterns[1].value;
+        let a = patterns[1].value();
         // optional doublings (profile kuaikai)
         let suits = (0..3)
             .filter(|&su| all[su * 9..su * 9 + 9].iter().any(|&c| c > 0))
@@ -155,23 +165,34 @@ impl ShaanxiRules {
         let mut mult = 1;
         for f in self.fans.iter().filter(|f| dbl.contains(&f.id.as_str())) {
             mult *= f.value;
-            patterns.push(CountedPattern::from_def(f, 1));
+            patterns.push(FanHit::entry(self.data, f, 1));
         }
         let value = mult;
-        Ok(PatternScore {
-            variant: "shaanxi".into(),
-            patterns,
-            value,
-            capped_value: value,
+        let form = [
+            ("SHI_SAN_YAO", Form::ThirteenOrphans),
+            ("QUAN_BU_KAO", Form::HonorsKnitted),
+            ("ZU_HE_LONG", Form::KnittedStraight),
+            ("QI_DUI", Form::SevenPairs),
+            ("PING_HU", Form::Standard),
+        ]
+        .into_iter()
+        .find(|x| x.0 == shape)
+        .map(|x| x.1);
+        let reading = decs.into_iter().find(|d| Some(d.form) == form);
+        Ok(Score {
+            variant: "shaanxi",
+            fans: patterns,
+            raw_total: value,
+            total: value,
+            unit: Unit::Multiplier,
+            meets_minimum: true,
             per_payer: a * self.base * value,
-            payers: if s.is_self_drawn() {
-                "all"
-            } else {
-                "discarder"
-            }
-            .into(),
-            details: json!({"a": a, "base": self.base, "shape": shape}),
-        })
+            players: 4,
+            payments: Default::default(),
+            decomposition: reading.map(Reading::Tiles),
+            extras: Default::default(),
+        }
+        .with_extras(vec![("a", json!(a)), ("base", json!(self.base))]))
     }
 
     /// 逃跑 (spec §9, 算该玩家输): the escaper `e` pays 底 × (8 + 3·p(e) + Σ p(others)) in total.
@@ -193,8 +214,9 @@ impl ShaanxiRules {
             .collect()
     }
 
-    fn pao(&self, rec: &HandRecord, seat: &str) -> Result<i64> {
-        let given = rec.seat_data.get(seat).and_then(|v| v.get("pao_zi"));
+    fn pao(&self, rec: &HandRecord, i: usize) -> Result<i64> {
+        let seat = &rec.seats[i];
+        let given = rec.seat_data[i].get("pao_zi");
         match self.pao_zi {
             PaoZi::None => {
                 if given.is_some_and(|v| v.as_i64() != Some(0)) {
@@ -205,7 +227,7 @@ impl ShaanxiRules {
                 Ok(0)
             }
             PaoZi::Fixed(n) => {
-                let p = rec.seat_int(seat, "pao_zi", n)?;
+                let p = rec.seat_int(i, "pao_zi", n, 0, 1000)?;
                 if p != n {
                     return Err(Error::settlement(format!(
                         "seat_data.{seat}.pao_zi = {p}: every seat has {n} (switch pao_zi=fixed)"
@@ -213,142 +235,117 @@ impl ShaanxiRules {
                 }
                 Ok(n)
             }
-            PaoZi::Free => {
-                let p = rec.seat_int(seat, "pao_zi", 0)?;
-                if !(0..=self.pao_zi_max).contains(&p) {
-                    return Err(Error::settlement(format!(
-                        "seat_data.{seat}.pao_zi = {p}: 炮子 is 0..={}",
-                        self.pao_zi_max
-                    )));
-                }
-                Ok(p)
-            }
+            PaoZi::Free => rec.seat_int(i, "pao_zi", 0, 0, self.pao_zi_max),
         }
     }
+}
 
-    /// Settle one hand: instant kong income, then the win's 胡牌分数 (庄家翻倍) and 炮子 lines.
-    /// No win = 荒庄: kong payments stand, nothing else.
-    pub fn settle(&self, rec: &HandRecord) -> Result<(Ledger, Vec<PatternScore>)> {
-        let mut ledger = rec.ledger(4)?;
+/// The 陕西 ruleset.
+#[derive(Debug)]
+pub struct Shaanxi {
+    pub rules: ShaanxiRules,
+    flow: FlowFacts,
+}
+
+/// Compile the `shaanxi` preset.
+pub fn compile(p: &'static PresetData, o: &Options) -> Result<Arc<dyn Ruleset>> {
+    let rules = ShaanxiRules::compile(p, o)?;
+    let mut flow = FlowFacts::from_data(p, o);
+    flow.chi = rules.chi_allowed;
+    flow.shapes = rules.shapes;
+    Ok(Arc::new(Shaanxi { rules, flow }))
+}
+
+impl TileBook for Shaanxi {
+    fn id(&self) -> &'static str {
+        "shaanxi"
+    }
+    fn seats(&self) -> u8 {
+        4
+    }
+    fn spec(&self) -> RecordSpec {
+        RecordSpec {
+            kong_types: &["open", "added", "concealed"],
+            draw_keys: Some(&[]),
+            seat_keys: &["pao_zi"],
+            table_keys: &["escaped"],
+            ..RecordSpec::default()
+        }
+    }
+    fn evaluate(&self, s: &Situation) -> Result<Score> {
+        self.rules.score(s)
+    }
+    /// Instant kong income, then the win's 胡牌分数 (庄家翻倍) and 炮子 lines (`seat_data.<seat>.
+    /// pao_zi`); `table.escaped` (逃跑) ends a hand without a win. No win = 荒庄: kong payments
+    /// stand, nothing else.
+    fn book(&self, rec: &HandRecord, scores: &[Score], book: &mut Book) -> Result<()> {
+        let r = &self.rules;
         let n = rec.seats.len();
-        let pao: Vec<i64> = rec
-            .seats
-            .iter()
-            .map(|s| self.pao(rec, s))
-            .collect::<Result<_>>()?;
-        let dealer = match &rec.dealer {
-            Some(d) => Some(rec.seat(d, "dealer")?),
-            None if self.dealer_double && !rec.wins.is_empty() => {
-                return Err(Error::settlement(
-                    "陕西: the record needs the dealer (庄家翻倍)",
-                ));
-            }
-            None => None,
-        };
-        for k in &rec.kongs {
-            let o = rec.seat(&k.owner, "kongs[].owner")?;
-            let lines: Vec<(usize, usize, i64)> = match (k.kind.as_str(), &k.feeder) {
-                ("open", Some(f)) => vec![(
-                    rec.seat(f, "kongs[].feeder")?,
-                    o,
-                    self.kong_open * self.base,
-                )],
-                ("open", None) => {
-                    return Err(Error::settlement(format!(
-                        "{}'s 放杠 needs the feeder",
-                        k.owner
-                    )));
-                }
-                ("added" | "concealed", None) => {
-                    let v = if k.kind == "added" {
-                        self.kong_added
+        let pao: Vec<i64> = (0..n).map(|i| r.pao(rec, i)).collect::<Result<_>>()?;
+        let dealer = rec.dealer;
+        if dealer.is_none() && r.dealer_double && rec.n_wins() > 0 {
+            return Err(Error::settlement(
+                "陕西: the record needs the dealer (庄家翻倍)",
+            ));
+        }
+        for (_, o, kind, feeder, _) in rec.kongs() {
+            let lines: Vec<(usize, usize, i64)> = match (kind, feeder) {
+                ("open", Some(f)) => vec![(f, o, r.kong_open * r.base)],
+                // 补杠 / 暗杠: every other player pays (a 补杠's feeder is not charged here)
+                _ => {
+                    let v = if kind == "added" {
+                        r.kong_added
                     } else {
-                        self.kong_concealed
+                        r.kong_concealed
                     };
                     (0..n)
                         .filter(|&i| i != o)
-                        .map(|i| (i, o, v * self.base))
+                        .map(|i| (i, o, v * r.base))
                         .collect()
                 }
-                ("added" | "concealed", Some(_)) => {
-                    return Err(Error::settlement(format!(
-                        "{}'s {} kong has no feeder (every other player pays)",
-                        k.owner, k.kind
-                    )));
-                }
-                (other, _) => {
-                    return Err(Error::settlement(format!(
-                        "unknown kong kind {other:?} (open, added, concealed)"
-                    )));
-                }
             };
-            pay(
-                &mut ledger,
+            book.pay(
                 "KONG_INSTANT",
-                &format!("{} {} kong", k.owner, k.kind),
+                &format!("{} {kind} kong", rec.seats[o]),
                 &lines,
             )?;
         }
         if let Some(e) = rec.table.get("escaped") {
-            let name = e
-                .as_str()
-                .ok_or_else(|| Error::settlement(format!("table.escaped: a seat name, got {e}")))?;
-            let ei = rec.seat(name, "table.escaped")?;
-            if !rec.wins.is_empty() {
+            let ei = rec
+                .seat_value(Some(e), "table.escaped")?
+                .ok_or_else(|| Error::settlement("table.escaped: a seat name"))?;
+            if rec.n_wins() > 0 {
                 return Err(Error::settlement(format!(
-                    "{name} escaped (逃跑): the hand has no win"
+                    "{} escaped (逃跑): the hand has no win",
+                    rec.seats[ei]
                 )));
             }
-            let lines = self.escape_lines(&pao, ei);
-            pay(&mut ledger, "PENALTY", &format!("{name} 逃跑"), &lines)?;
-            ledger.end_hand();
-            return Ok((ledger, Vec::new()));
+            let lines = r.escape_lines(&pao, ei);
+            book.pay("PENALTY", &format!("{} 逃跑", rec.seats[ei]), &lines)?;
+            book.ledger.end_hand();
+            return Ok(());
         }
-        if rec.wins.len() > 1 {
-            let d0 = rec.wins[0].discarder.as_ref();
-            if !self.multi_ron
-                || !rec
-                    .wins
-                    .iter()
-                    .all(|w| w.discarder.is_some() && w.discarder.as_ref() == d0)
-            {
+        let wins: Vec<_> = rec.wins().collect();
+        if wins.len() > 1 {
+            let d0 = wins[0].2;
+            if !r.multi_ron || !wins.iter().all(|w| w.2.is_some() && w.2 == d0) {
                 return Err(Error::settlement(
                     "陕西 截胡: one winner per discard (switch multi_ron=true for 一炮多响)",
                 ));
             }
         }
-        let mut scores = Vec::new();
-        for w in &rec.wins {
-            let s = w.situation()?;
-            let sc = self.score(&s)?;
-            let wi = rec.seat(&w.winner, "wins[].winner")?;
-            if s.dealer != (dealer == Some(wi)) {
-                return Err(Error::settlement(format!(
-                    "situation.dealer of {}'s win disagrees with the record's dealer",
-                    w.winner
-                )));
-            }
-            let disc = match (&w.discarder, s.is_self_drawn()) {
-                (Some(d), false) => Some(rec.seat(d, "wins[].discarder")?),
-                (None, true) => None,
-                (None, false) => {
-                    return Err(Error::settlement(format!(
-                        "{}'s win on a discard needs the discarder (the robbed player for 抢杠)",
-                        w.winner
-                    )));
-                }
-                (Some(_), true) => {
-                    return Err(Error::settlement("a self-drawn win has no discarder"));
-                }
-            };
-            let a = sc.details["a"].as_i64().unwrap_or(1);
+        for (k, &(_, wi, disc, case, _)) in wins.iter().enumerate() {
+            let Case::Tiles(s) = case else { continue };
+            let sc = &scores[k];
+            let disc = disc.filter(|_| !s.is_self_drawn());
+            let a = sc.extra("a").and_then(Value::as_i64).unwrap_or(1);
             let unit = sc.per_payer;
             let share = |l: usize| {
-                let dbl = self.dealer_double && (dealer == Some(wi) || dealer == Some(l));
+                let dbl = r.dealer_double && (dealer == Some(wi) || dealer == Some(l));
                 unit * if dbl { 2 } else { 1 }
             };
             let losers: Vec<usize> = (0..n).filter(|&i| i != wi).collect();
-            let hu_lines: Vec<(usize, usize, i64)> = match (disc, self.discard_payers) {
+            let hu_lines: Vec<(usize, usize, i64)> = match (disc, r.discard_payers) {
                 (None, _) | (Some(_), DiscardPayers::AllOthers) => {
                     losers.iter().map(|&l| (l, wi, share(l))).collect()
                 }
@@ -357,28 +354,44 @@ impl ShaanxiRules {
                 }
                 (Some(d), DiscardPayers::DiscarderOnly) => vec![(d, wi, share(d))],
             };
-            let ids: Vec<&str> = sc.patterns.iter().map(|p| p.id.as_str()).collect();
-            pay(
-                &mut ledger,
+            let ids: Vec<&str> = sc.fans.iter().map(|p| p.id()).collect();
+            book.begin_win(k);
+            book.pay(
                 "WIN",
-                &format!("{} wins: {}", w.winner, ids.join(" + ")),
+                &format!("{} wins: {}", rec.seats[wi], ids.join(" + ")),
                 &hu_lines,
             )?;
             let pao_lines: Vec<(usize, usize, i64)> = losers
                 .iter()
-                .map(|&l| (l, wi, (pao[l] + pao[wi]) * a * self.base))
+                .map(|&l| (l, wi, (pao[l] + pao[wi]) * a * r.base))
                 .collect();
             if pao_lines.iter().any(|l| l.2 > 0) {
-                pay(
-                    &mut ledger,
-                    "ADDON",
-                    &format!("{} 下炮子", w.winner),
-                    &pao_lines,
-                )?;
+                book.pay("ADDON", &format!("{} 下炮子", rec.seats[wi]), &pao_lines)?;
             }
-            scores.push(sc);
+            book.end_win();
         }
-        ledger.end_hand();
-        Ok((ledger, scores))
+        book.ledger.end_hand();
+        Ok(())
+    }
+}
+
+impl Ruleset for Shaanxi {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn players(&self) -> u8 {
+        4
+    }
+    fn parse_case(&self, case: &Value) -> Result<Case> {
+        crate::rules::tile_case(case)
+    }
+    fn score(&self, case: CaseRef<'_>) -> Result<Score> {
+        crate::rules::score_tiles(self, case.tiles("shaanxi")?)
+    }
+    fn settle(&self, record: &Value) -> Result<Settled> {
+        crate::rules::settle_tiles(self, record)
+    }
+    fn flow(&self) -> Option<&FlowFacts> {
+        Some(&self.flow)
     }
 }

@@ -3,10 +3,11 @@
 //! 勒子) and the settlement of a hand on the shared ledger (承包, 抢杠 3 shares, 一炮多响). Spec:
 //! `shared/rules/shanghai.md`; numbers come from `presets/shanghai.toml`.
 
+mod ruleset;
 #[cfg(test)]
 mod tests;
 
-use std::collections::BTreeMap;
+pub use ruleset::{Shanghai, compile, rules_of};
 
 use serde_json::{Value, json};
 
@@ -15,7 +16,6 @@ use crate::decompose::{Decomposition, Shapes, decompose};
 use crate::error::{Error, Result};
 use crate::hand::MeldKind;
 use crate::preset::{FanDef, Options, PresetData};
-use crate::scoring::ledger::{Ledger, SettlementRules};
 use crate::situation::{Situation, WinType};
 use crate::tile::{Counts, Tile};
 use crate::wild::{decompose_with_wild_kind, read_tiles};
@@ -114,6 +114,8 @@ pub struct ShanghaiScore {
     /// Paid by the three others (self-draw, 杠开, 抢杠, 八花齐).
     pub self_draw_payment: bool,
     pub win_type: WinType,
+    /// The reading that gave the P pattern (none for 八花齐 or 乱风 风一色 without a reading).
+    pub decomposition: Option<Decomposition>,
 }
 
 impl ShanghaiScore {
@@ -136,27 +138,15 @@ impl ShanghaiScore {
     }
 }
 
-/// Parse a case-schema object; `situation.kai_bao` / `situation.huang_fan` are the pending counts.
-pub fn situation_from_value(v: &Value) -> Result<(Situation, Pending)> {
-    let mut v = v.clone();
-    let mut p = Pending::default();
-    if let Some(Value::Object(s)) = v.get_mut("situation") {
-        for (key, slot, max) in [
-            ("kai_bao", &mut p.kai_bao, 20),
-            ("huang_fan", &mut p.huang_fan, 20),
-            ("dragon_flowers", &mut p.dragon_flowers, 12),
-        ] {
-            match s.remove(key) {
-                None | Some(Value::Null) => {}
-                Some(x) => {
-                    *slot = x.as_u64().filter(|n| *n <= max).ok_or_else(|| {
-                        Error::hand(format!("situation.{key}: a count 0..={max}, got {x}"))
-                    })? as u32;
-                }
-            }
+impl Pending {
+    /// The pending counters of a situation (`situation.kai_bao`, `huang_fan`, `dragon_flowers`).
+    pub fn of(s: &Situation) -> Pending {
+        Pending {
+            kai_bao: u32::from(s.extra.kai_bao),
+            huang_fan: u32::from(s.extra.huang_fan),
+            dragon_flowers: u32::from(s.extra.dragon_flowers),
         }
     }
-    Ok((Situation::from_case(&v)?, p))
 }
 
 impl ShanghaiRules {
@@ -295,32 +285,41 @@ impl ShanghaiRules {
         }
         // The best P pattern over every reading (decompositions, and 乱风 without one).
         let mut top: Option<FanDef> = None;
+        let mut top_reading: Option<usize> = None;
         // ties: the later table entry (the composite) wins
         let rank = |f: &FanDef| (f.value, self.fans.iter().position(|x| x.id == f.id));
-        let consider = |hits: Vec<&str>, top: &mut Option<FanDef>| {
+        let consider = |hits: Vec<&str>, top: &mut Option<FanDef>| -> bool {
             if self.qiao_ma {
-                return;
+                return false;
             }
+            let mut better = false;
             for f in hits.iter().filter_map(|id| self.fan(id)) {
                 if top.as_ref().is_none_or(|t| rank(f) >= rank(t)) {
                     *top = Some(f.clone());
+                    better = true;
                 }
             }
+            better
         };
         if ba_hua {
             consider(vec!["BA_HUA_QI"], &mut top);
         }
-        for d in &decs {
+        for (i, d) in decs.iter().enumerate() {
             let read = if d.wildcards.is_empty() {
                 all
             } else {
                 read_tiles(d)
             };
             let all_pungs = d.sets.iter().all(|x| x.kind != MeldKind::Chow);
-            consider(self.p_hits(&read, true, all_pungs), &mut top);
+            if consider(self.p_hits(&read, true, all_pungs), &mut top) {
+                top_reading = Some(i);
+            }
         }
-        if luan_feng {
-            consider(vec!["FENG_YI_SE"], &mut top);
+        if luan_feng && consider(vec!["FENG_YI_SE"], &mut top) {
+            top_reading = None;
+        }
+        if top_reading.is_none() && top.is_none() {
+            top_reading = (!decs.is_empty()).then_some(0);
         }
         if top.is_none() && !self.any_hand && !self.qiao_ma {
             return Err(Error::hand(format!(
@@ -399,133 +398,7 @@ impl ShanghaiRules {
             share,
             self_draw_payment: s.is_self_drawn() || ba_hua || s.win_type == WinType::RobKong,
             win_type: s.win_type,
+            decomposition: top_reading.and_then(|i| decs.get(i).cloned()),
         })
     }
-}
-
-/// Settle one hand: `{"seats": [4], "wins": [{"winner", "discarder", "claims": {seat: n}, "hand",
-/// "situation"}]}` (or `"win": {...}`; none = 和局, nothing paid). `claims` counts the winner's
-/// 吃/碰/直杠 from each player's discards (承包 at `chengbao_claims`); for 抢杠 `discarder` is the
-/// robbed player.
-pub fn settle(r: &ShanghaiRules, hand: &Value) -> Result<Ledger> {
-    let seats = crate::scoring::ledger::record_seats(hand, 4, "shanghai")?;
-    let mut ledger = Ledger::new(
-        seats.clone(),
-        SettlementRules {
-            base: 1,
-            ..SettlementRules::default()
-        },
-    )?;
-    let wins: Vec<Value> = match (hand.get("wins"), hand.get("win")) {
-        (Some(Value::Array(a)), _) => a.clone(),
-        (_, Some(w)) if !w.is_null() => vec![w.clone()],
-        _ => Vec::new(),
-    };
-    let mut discarder0: Option<Option<usize>> = None;
-    let mut winners = Vec::new();
-    for (i, w) in wins.iter().enumerate() {
-        let winner = crate::scoring::ledger::record_seat(&seats, w.get("winner"), "winner")?
-            .ok_or_else(|| Error::settlement(format!("wins[{i}] needs \"winner\"")))?;
-        if winners.contains(&winner) {
-            return Err(Error::settlement(format!(
-                "wins[{i}]: {} already won",
-                seats[winner]
-            )));
-        }
-        let discarder =
-            crate::scoring::ledger::record_seat(&seats, w.get("discarder"), "discarder")?;
-        if discarder == Some(winner) {
-            return Err(Error::settlement("the discarder cannot be the winner"));
-        }
-        match discarder0 {
-            Some(d0) if d0.is_none() || d0 != discarder => {
-                return Err(Error::settlement(
-                    "several wins only on the same discard (一炮多响)",
-                ));
-            }
-            _ => {}
-        }
-        discarder0 = Some(discarder);
-        let (s, p) = situation_from_value(w)?;
-        let sc = r.score(&s, p)?;
-        let mut chengbao = None;
-        if let Some(Value::Object(c)) = w.get("claims") {
-            for (k, n) in c {
-                let who = crate::scoring::ledger::record_seat(
-                    &seats,
-                    Some(&Value::String(k.clone())),
-                    "claims seat",
-                )?
-                .expect("a seat");
-                let n = n.as_i64().filter(|n| (0..=4).contains(n)).ok_or_else(|| {
-                    Error::settlement(format!("claims of {k}: a count 0..=4, got {n}"))
-                })?;
-                if who == winner && n > 0 {
-                    return Err(Error::settlement("the winner cannot claim from himself"));
-                }
-                if n >= r.chengbao_claims {
-                    chengbao = Some(who);
-                }
-            }
-        }
-        let share = sc.share;
-        let shares = |k: i64| {
-            if r.cap_per_person && sc.cap > 0 {
-                (share * k).min(sc.cap)
-            } else {
-                share * k
-            }
-        };
-        let mut lines: BTreeMap<usize, i64> = BTreeMap::new();
-        let others: Vec<usize> = (0..4).filter(|&x| x != winner).collect();
-        if s.win_type == WinType::RobKong {
-            let d = discarder
-                .ok_or_else(|| Error::settlement("抢杠 needs \"discarder\" (the robbed player)"))?;
-            lines.insert(d, shares(3));
-        } else if sc.self_draw_payment {
-            if discarder.is_some() && s.is_self_drawn() {
-                return Err(Error::settlement("a self-drawn win has no discarder"));
-            }
-            match chengbao {
-                Some(c) => {
-                    lines.insert(c, shares(3));
-                }
-                None => {
-                    for &o in &others {
-                        lines.insert(o, share);
-                    }
-                }
-            }
-        } else {
-            let d = discarder
-                .ok_or_else(|| Error::settlement("a win on a discard needs \"discarder\""))?;
-            match chengbao {
-                Some(c) if c != d => {
-                    lines.insert(c, share);
-                    if r.bao_both {
-                        lines.insert(d, share);
-                    }
-                }
-                _ => {
-                    lines.insert(d, share);
-                }
-            }
-        }
-        let lines: Vec<(String, String, i64)> = lines
-            .into_iter()
-            .map(|(p, a)| (seats[p].clone(), seats[winner].clone(), a))
-            .collect();
-        ledger.record_payments(
-            "WIN",
-            &format!(
-                "{} wins: {} 番, 花 {}, share {}",
-                seats[winner], sc.fan_total, sc.hua, sc.share
-            ),
-            &lines,
-            None,
-        )?;
-        winners.push(winner);
-    }
-    ledger.end_hand();
-    Ok(ledger)
 }

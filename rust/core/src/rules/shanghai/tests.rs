@@ -4,15 +4,16 @@ use serde_json::json;
 
 use super::*;
 use crate::preset::SwitchValue;
-use crate::test_util::{bal, tiles};
-use crate::variant::{Rules, Variant};
+use crate::test_util::{bal, settle, tiles};
 
-fn rules_with(opts: &[(&str, SwitchValue)]) -> ShanghaiRules {
-    let v = Variant::with_options("shanghai", opts.iter().cloned()).unwrap();
-    match v.rules() {
-        Rules::Shanghai(r) => (**r).clone(),
-        _ => unreachable!(),
-    }
+fn situation_from_value(v: &Value) -> Result<(Situation, Pending)> {
+    let s = crate::test_util::case_of(v)?;
+    let p = Pending::of(&s);
+    Ok((s, p))
+}
+
+fn rules_with(opts: &[(&str, SwitchValue)]) -> crate::test_util::Rules<ShanghaiRules> {
+    crate::test_util::rules("shanghai", opts, rules_of)
 }
 
 #[test]

@@ -8,6 +8,9 @@
 //! `2^(番 − offset)` → per-payer amount `base × multiplier` (+ 自摸加底).
 
 mod fans;
+mod ruleset;
+
+pub use ruleset::{Sichuan, compile, rules_of};
 
 use serde_json::{Value, json};
 
@@ -307,63 +310,8 @@ impl SichuanScore {
             "per_payer": self.per_payer,
             "self_draw_payment": self.self_draw_payment,
             "win_type": self.win_type.name(),
-            "decomposition": decomposition_json(&self.decomposition),
+            "decomposition": crate::scoring::score::decomposition_json(&self.decomposition),
         })
-    }
-}
-
-/// A decomposition as JSON (`form`, `sets` with kind/tiles/declared/concealed, `pair`, `pairs`).
-pub fn decomposition_json(d: &Decomposition) -> Value {
-    let sets: Vec<Value> = d
-        .sets
-        .iter()
-        .map(|s| {
-            let tiles: Vec<String> = Meld {
-                kind: s.kind,
-                tile: s.tile,
-                concealed: s.concealed,
-                from: 0,
-            }
-            .tiles()
-            .iter()
-            .map(ToString::to_string)
-            .collect();
-            json!({"kind": s.kind.name(), "tiles": tiles, "declared": s.declared, "concealed": s.concealed})
-        })
-        .collect();
-    json!({
-        "form": d.form.name(),
-        "sets": sets,
-        "pair": d.pair.map(|t| t.to_string()),
-        "pairs": d.pairs.iter().map(ToString::to_string).collect::<Vec<_>>(),
-    })
-}
-
-/// The seats around one win, for the payments of [`SichuanRules::payments`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Table {
-    pub winner: String,
-    /// The other players still in the hand (血战: those who have not won).
-    pub others: Vec<String>,
-    /// The discarder of a discard win (杠上炮, 抢杠: the kong owner). Default: the first other.
-    pub discarder: Option<String>,
-    /// The feeder of the 直杠 before a 杠上花, when 点杠花 is paid as a discard.
-    pub kong_feeder: Option<String>,
-}
-
-impl Table {
-    /// The default table: winner `W`, the others `A`, `B`, `C` (fewer with fewer players).
-    pub fn default_for(players: u8) -> Table {
-        Table {
-            winner: "W".into(),
-            others: ["A", "B", "C"]
-                .iter()
-                .take(usize::from(players.saturating_sub(1)))
-                .map(|s| s.to_string())
-                .collect(),
-            discarder: None,
-            kong_feeder: None,
-        }
     }
 }
 
@@ -613,48 +561,6 @@ impl SichuanRules {
         })
     }
 
-    /// Per-seat amounts of one win at a table (winner positive, payers negative).
-    pub fn payments(
-        &self,
-        s: &Situation,
-        sc: &SichuanScore,
-        table: &Table,
-    ) -> Result<Vec<(String, i64)>> {
-        if table.others.contains(&table.winner) {
-            return Err(Error::hand(
-                "the winner cannot also be listed among the others",
-            ));
-        }
-        let pick =
-            |who: &Option<String>, what: &str| -> Result<String> {
-                match who {
-                    Some(d) if table.others.contains(d) => Ok(d.clone()),
-                    Some(d) => Err(Error::hand(format!(
-                        "{what} {d:?} is not among the players still in the hand ({})",
-                        table.others.join(", ")
-                    ))),
-                    None => table.others.first().cloned().ok_or_else(|| {
-                        Error::hand(format!("no {what}: nobody else is in the hand"))
-                    }),
-                }
-            };
-        let payers: Vec<String> = if sc.self_draw_payment {
-            table.others.clone()
-        } else if s.is_self_drawn() {
-            // 点杠花 paid as a discard: the 直杠 feeder alone.
-            vec![pick(
-                &table.kong_feeder.clone().or(table.discarder.clone()),
-                "kong feeder",
-            )?]
-        } else {
-            vec![pick(&table.discarder, "discarder")?]
-        };
-        let mut out: Vec<(String, i64)> =
-            payers.iter().map(|p| (p.clone(), -sc.per_payer)).collect();
-        out.push((table.winner.clone(), sc.per_payer * payers.len() as i64));
-        Ok(out)
-    }
-
     /// 花猪 test of a hand at draw-end: three suits, or tiles of the declared void suit.
     pub fn is_huazhu(&self, hand: &Hand, void_suit: Option<u8>) -> bool {
         let suits = suits_of(&hand.all_counts());
@@ -695,23 +601,9 @@ impl SichuanRules {
                     continue;
                 }
                 let t = Tile::new_unchecked(i);
-                let mut sit = Situation {
-                    hand: hand.clone(),
-                    kong_kinds: kong_kinds.to_vec(),
-                    win_tile: t,
-                    win_type: WinType::Discard,
-                    fourth_tile: false,
-                    wall_last: false,
-                    seat_wind: Tile::E,
-                    prevalent_wind: Tile::E,
-                    flowers: 0,
-                    flower_tiles: Vec::new(),
-                    dealer: false,
-                    blessing: None,
-                    void_suit,
-                    last_kong: None,
-                    extra: Default::default(),
-                };
+                let mut sit = Situation::plain(hand.clone(), t);
+                sit.kong_kinds = kong_kinds.to_vec();
+                sit.void_suit = void_suit;
                 let Ok(plain) = self.score(&sit) else {
                     continue;
                 };

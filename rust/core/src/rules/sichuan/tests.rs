@@ -3,14 +3,11 @@
 use super::*;
 use crate::preset::SwitchValue;
 use crate::scoring::ledger::{DrawEndState, KongPay, Ledger};
-use crate::variant::{Rules, Variant};
+use crate::variant::Variant;
 
 fn rules(opts: &[(&str, SwitchValue)]) -> SichuanRules {
     let v = Variant::with_options("sichuan", opts.iter().cloned()).unwrap();
-    match v.rules() {
-        Rules::Sichuan(r) => (**r).clone(),
-        _ => panic!("not sichuan"),
-    }
+    rules_of(&v).unwrap().clone()
 }
 
 fn sit(json: &str) -> Situation {
@@ -31,12 +28,32 @@ fn example1_ping_hu_with_gen() {
     let sc = r.score(&s).unwrap();
     assert_eq!(ids(&sc), vec![("PING_HU".into(), 1), ("GEN".into(), 1)]);
     assert_eq!((sc.fan_total, sc.multiplier, sc.per_payer), (2, 2, 12));
-    let mut t = Table::default_for(4);
-    t.discarder = Some("B".into());
-    assert_eq!(
-        r.payments(&s, &sc, &t).unwrap(),
-        vec![("B".into(), -12), ("W".into(), 12)]
+    // The score's payments: the winner (seat 0) is paid by the discarder (his 上家, seat 3).
+    let v = Variant::load("sichuan").unwrap();
+    let full = v.ruleset().score(crate::rules::CaseRef::Tiles(&s)).unwrap();
+    assert_eq!(full.net(), vec![12, 0, 0, -12]);
+    assert_eq!(full.per_payer, 12);
+}
+
+#[test]
+fn tian_hu_on_qing_long_qi_dui_keeps_its_gen() {
+    // Regression (issue 12): 天胡 on a 清龙七对 shape scored 清龙七对 6番 (減1根) = 192 per payer;
+    // sichuan.md §6 (天胡 excludes every other base pattern) and common.md §3.7 give 天胡 + 根 = 7番.
+    let r = rules(&[]);
+    let s = sit(
+        r#"{"hand": {"concealed": ["1m","1m","4m","4m","6m","6m","6m","7m","7m","8m","8m","9m","9m"], "win_tile": "6m"},
+        "situation": {"win_type": "self_draw", "dealer": true, "blessing": "heavenly"}}"#,
     );
+    let sc = r.score(&s).unwrap();
+    assert_eq!(ids(&sc), vec![("TIAN_HU".into(), 1), ("GEN".into(), 1)]);
+    assert_eq!((sc.fan_total, sc.per_payer), (7, 384));
+    let d = sit(
+        r#"{"hand": {"concealed": ["1m","1m","4m","4m","6m","6m","6m","7m","7m","8m","8m","9m","9m"], "win_tile": "6m"},
+        "situation": {"win_type": "self_draw", "blessing": "earthly"}}"#,
+    );
+    let sc = r.score(&d).unwrap();
+    assert_eq!(ids(&sc), vec![("DI_HU".into(), 1), ("GEN".into(), 1)]);
+    assert_eq!((sc.fan_total, sc.per_payer), (7, 384));
 }
 
 const EX2: &str = r#"{"hand": {"melds": [{"type": "kong_concealed", "tiles": ["5s","5s","5s","5s"]}, {"type": "pon", "tiles": ["8s","8s","8s"]}],

@@ -21,7 +21,7 @@ use crate::game::flow::{
 use crate::hand::MeldKind;
 use crate::situation::{ExtraFlags, WinType};
 use crate::tile::{Counts, N_KINDS, Tile};
-use crate::variant::{Rules, Variant};
+use crate::variant::Variant;
 
 use super::WuhanRules;
 
@@ -51,13 +51,7 @@ pub struct WuhanTurn {
 }
 
 fn rules_of(variant: &Variant) -> Result<&WuhanRules> {
-    match variant.rules() {
-        Rules::Wuhan(w) => Ok(w),
-        _ => Err(Error::rule(format!(
-            "the 武汉 flow queries need the wuhan preset, not {}",
-            variant.id()
-        ))),
-    }
+    super::rules_of(variant)
 }
 
 /// The 癞子 of an indicator under the variant's switches.
@@ -113,10 +107,10 @@ impl Q<'_> {
             ..ExtraFlags::default()
         };
         let sc = self.r.score(&sit).ok()?;
-        Some(WinOption::from_patterns(
+        Some(WinOption::from_score(
             sc.per_payer,
             win_type.is_self_drawn(),
-            &sc.patterns,
+            &sc,
         ))
     }
 }

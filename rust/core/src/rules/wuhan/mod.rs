@@ -2,14 +2,20 @@
 //! base × Π(winner's factors) × Π(his own factors). Factors of ×1.5 (大胡 自摸 / 放冲) are handled
 //! exactly by computing in halves (base 10 keeps every amount whole).
 
-use serde_json::json;
+use std::any::Any;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
 
 use crate::decompose::{Decomposition, Shapes};
 use crate::error::{Error, Result};
+use crate::game::flow::FlowFacts;
 use crate::hand::MeldKind;
 use crate::preset::{FanDef, Options, PresetData};
-use crate::scoring::ledger::Ledger;
-use crate::scoring::pattern::{CountedPattern, HandRecord, PatternScore, fan, param_int, pay};
+use crate::rules::{Book, Case, CaseRef, Ruleset, Settled, TileBook};
+use crate::scoring::record::{HandRecord, RecordSpec};
+use crate::scoring::score::{FanHit, Reading, Score, Unit};
+use crate::scoring::{fan, param_int};
 use crate::situation::{KongKind, Situation, WinType};
 use crate::tile::{Counts, Tile};
 use crate::wild::decompose_wild;
@@ -25,6 +31,8 @@ const FACAI: Tile = Tile::new_unchecked(32);
 #[derive(Clone, Debug)]
 pub struct WuhanRules {
     fans: Vec<FanDef>,
+    /// The preset data (the names of the fans).
+    data: &'static PresetData,
     pub kou_kou_fan: bool,
     pub laizi_is_next: bool,
     pub cap: i64,
@@ -74,7 +82,7 @@ pub struct SeatFactors {
 }
 
 impl WuhanRules {
-    pub fn compile(p: &PresetData, o: &Options) -> Result<WuhanRules> {
+    pub fn compile(p: &'static PresetData, o: &Options) -> Result<WuhanRules> {
         let kkf = o.bool("kou_kou_fan")?;
         let round_to = o.int("round_to")?;
         if ![0, 5, 10].contains(&round_to) {
@@ -90,6 +98,7 @@ impl WuhanRules {
         }
         let qi_xiao_dui = o.str("big_hands")? == "extended";
         Ok(WuhanRules {
+            data: p,
             fans: p
                 .fans
                 .iter()
@@ -204,7 +213,11 @@ impl WuhanRules {
     /// Score one win: the base (1 or 10 per 大胡), the patterns, and the winner's factor product
     /// (in `details.winner_factor_x2`, doubled so ×1.5 stays exact); `per_payer` = base × winner's
     /// factors for a loser without factors (rounded down when odd halves remain).
-    pub fn score(&self, s: &Situation) -> Result<PatternScore> {
+    pub fn score(&self, s: &Situation) -> Result<Score> {
+        s.check_flags(
+            "wuhan",
+            &["wild_indicator", "hongzhong_kongs", "laizi_kongs"],
+        )?;
         let laizi = self.laizi(s)?;
         let mut all = s.hand.all_counts();
         all[s.win_tile.idx()] += 1;
@@ -232,7 +245,7 @@ impl WuhanRules {
             // 七小对 (switch big_hands = extended) is a 门清 大胡: the only win without 开口.
             if let Some(ying) = self.qi_xiao_dui(s, &full, &without, k) {
                 let q = fan(&self.fans, "QI_XIAO_DUI")?;
-                return self.finish(s, &wf, q.value, ying, vec![q], laizi, k);
+                return self.finish(s, &wf, q.value, ying, vec![q], laizi, k, None);
             }
             return Err(Error::hand(
                 "武汉: 开口 required — the winner has made no 吃, 碰 or 冲杠",
@@ -276,7 +289,7 @@ impl WuhanRules {
             }
             cands.push((ying, None));
         }
-        let mut best: Option<(i64, bool, Vec<&FanDef>)> = None;
+        let mut best: Option<(i64, bool, Vec<&FanDef>, Option<&Decomposition>)> = None;
         let (mut bad_pair, mut two_laizi) = (false, false);
         for (ying, d) in &cands {
             let mut big: Vec<&str> = Vec::new();
@@ -350,7 +363,7 @@ impl WuhanRules {
                 .as_ref()
                 .is_none_or(|b| (val, *ying) > (b.0 * if b.1 { 2 } else { 1 }, b.1))
             {
-                best = Some((base, *ying, defs));
+                best = Some((base, *ying, defs, d.as_ref()));
             }
         }
         let reason = if two_laizi {
@@ -360,13 +373,14 @@ impl WuhanRules {
         } else {
             "not a winning hand: no 4 sets + a pair (癞子 as any tile), 乱风 or 乱将"
         };
-        let (base, ying, defs) = best.ok_or_else(|| {
+        let (base, ying, defs, reading) = best.ok_or_else(|| {
             Error::hand(format!(
                 "{reason}: {} + {} (癞子 {laizi})",
                 s.hand, s.win_tile
             ))
         })?;
-        self.finish(s, &wf, base, ying, defs, laizi, k)
+        let reading = reading.cloned();
+        self.finish(s, &wf, base, ying, defs, laizi, k, reading)
     }
 
     /// 七小对 (seven pairs, the 癞子 pairing with anything; no melds, no four of a kind):
@@ -396,7 +410,8 @@ impl WuhanRules {
         defs: Vec<&FanDef>,
         laizi: Tile,
         k: u8,
-    ) -> Result<PatternScore> {
+        reading: Option<Decomposition>,
+    ) -> Result<Score> {
         let wf = *wf;
         let da = !defs.is_empty();
         // winner's factors ×2 (halves): seat factors, 硬胡 ×2, 自摸 ×2 (小胡) / ×1.5 (大胡)
@@ -404,98 +419,135 @@ impl WuhanRules {
         if s.is_self_drawn() {
             w2 = if da { w2 * 3 / 2 } else { w2 * 2 };
         }
-        let mut patterns: Vec<CountedPattern> = defs
+        let mut fans: Vec<FanHit> = defs
             .iter()
-            .map(|f| CountedPattern::from_def(f, 1))
+            .map(|f| FanHit::entry(self.data, f, 1))
             .collect();
         if !da {
-            patterns.push(CountedPattern::from_def(fan(&self.fans, "XIAO_HU")?, 1));
+            fans.push(FanHit::entry(self.data, fan(&self.fans, "XIAO_HU")?, 1));
         }
-        Ok(PatternScore {
-            variant: "wuhan".into(),
-            patterns,
-            value: base,
-            capped_value: base,
+        Ok(Score {
+            variant: "wuhan",
+            fans,
+            raw_total: base,
+            total: base,
+            unit: Unit::Point,
+            meets_minimum: true,
             per_payer: base * w2 / 2,
-            payers: "all".into(),
-            details: json!({
-                "base": base, "da_hu": da, "ying_hu": ying, "laizi": laizi.to_string(),
-                "laizi_held": k, "winner_factor_x2": w2,
-                "winner": {"openings": wf.openings, "ming_gang": wf.ming_gang, "an_gang": wf.an_gang,
-                           "hongzhong_gang": wf.hongzhong_gang, "laizi_gang": wf.laizi_gang}
-            }),
+            players: 4,
+            payments: Default::default(),
+            decomposition: reading.map(Reading::Tiles),
+            extras: Default::default(),
+        }
+        .with_extras(vec![
+            ("da_hu", json!(da)),
+            ("laizi", json!(laizi.to_string())),
+            ("laizi_held", json!(k)),
+            (
+                "winner",
+                json!({"openings": wf.openings, "ming_gang": wf.ming_gang, "an_gang": wf.an_gang,
+                       "hongzhong_gang": wf.hongzhong_gang, "laizi_gang": wf.laizi_gang}),
+            ),
+            ("winner_factor_x2", json!(w2)),
+            ("ying_hu", json!(ying)),
+        ]))
+    }
+
+    fn loser_factors(rec: &HandRecord, i: usize) -> Result<SeatFactors> {
+        Ok(SeatFactors {
+            openings: rec.seat_int(i, "openings", 0, 0, 8)?,
+            ming_gang: rec.seat_int(i, "ming_gang", 0, 0, 8)?,
+            an_gang: rec.seat_int(i, "an_gang", 0, 0, 8)?,
+            hongzhong_gang: rec.seat_int(i, "hongzhong_gang", 0, 0, 8)?,
+            laizi_gang: rec.seat_int(i, "laizi_gang", 0, 0, 8)?,
         })
     }
+}
 
-    fn loser_factors(rec: &HandRecord, seat: &str) -> Result<SeatFactors> {
-        let f = SeatFactors {
-            openings: rec.seat_int(seat, "openings", 0)?,
-            ming_gang: rec.seat_int(seat, "ming_gang", 0)?,
-            an_gang: rec.seat_int(seat, "an_gang", 0)?,
-            hongzhong_gang: rec.seat_int(seat, "hongzhong_gang", 0)?,
-            laizi_gang: rec.seat_int(seat, "laizi_gang", 0)?,
-        };
-        for (k, v) in [
-            ("openings", f.openings),
-            ("ming_gang", f.ming_gang),
-            ("an_gang", f.an_gang),
-            ("hongzhong_gang", f.hongzhong_gang),
-            ("laizi_gang", f.laizi_gang),
-        ] {
-            if !(0..=8).contains(&v) {
-                return Err(Error::settlement(format!(
-                    "seat_data.{seat}.{k} = {v}: expected 0..=8"
-                )));
-            }
-        }
-        Ok(f)
+/// The 武汉 ruleset (its table queries are its own: [`flow`]).
+#[derive(Debug)]
+pub struct Wuhan {
+    pub rules: WuhanRules,
+    flow: FlowFacts,
+}
+
+/// Compile the `wuhan` preset.
+pub fn compile(p: &'static PresetData, o: &Options) -> Result<Arc<dyn Ruleset>> {
+    let rules = WuhanRules::compile(p, o)?;
+    let mut flow = FlowFacts::from_data(p, o);
+    flow.generic = false;
+    flow.rotation = crate::game::flow::Rotation::StayOnDealerWinOrDraw {
+        to_previous: o.str("dealer_next")? == "shang_jia",
+    };
+    Ok(Arc::new(Wuhan { rules, flow }))
+}
+
+/// The 武汉 rules of a variant.
+pub fn rules_of(v: &crate::Variant) -> Result<&WuhanRules> {
+    v.rules_as::<Wuhan>().map(|m| &m.rules).ok_or_else(|| {
+        Error::rule(format!(
+            "the 武汉 queries need the wuhan preset, not {}",
+            v.id()
+        ))
+    })
+}
+
+impl TileBook for Wuhan {
+    fn id(&self) -> &'static str {
+        "wuhan"
     }
-
-    /// Settle one hand (one winner, 一炮单响): every loser pays base × winner × own factors, capped
-    /// at 300 (金顶 when all three exceed it); 承包 moves the sum onto the 承包者. No win = 荒庄.
-    pub fn settle(&self, rec: &HandRecord) -> Result<(Ledger, Vec<PatternScore>)> {
-        let mut ledger = rec.ledger(4)?;
-        if rec.wins.len() > 1 {
+    fn seats(&self) -> u8 {
+        4
+    }
+    fn spec(&self) -> RecordSpec {
+        RecordSpec {
+            kong_types: &[],
+            draw_keys: Some(&[]),
+            seat_keys: &[
+                "openings",
+                "ming_gang",
+                "an_gang",
+                "hongzhong_gang",
+                "laizi_gang",
+                "ready",
+                "third_opening_from",
+            ],
+            ..RecordSpec::default()
+        }
+    }
+    fn evaluate(&self, s: &Situation) -> Result<Score> {
+        self.rules.score(s)
+    }
+    /// One winner (一炮单响): every loser pays base × winner's × own factors (`seat_data`: 开口,
+    /// kongs), capped at 300 (金顶 when all three exceed it); 承包 (抢杠, 全求人 on a discard by a
+    /// seat not `ready`, 清一色's `third_opening_from`) moves the sum onto the 承包者. No win = 荒庄.
+    fn book(&self, rec: &HandRecord, scores: &[Score], book: &mut Book) -> Result<()> {
+        let r = &self.rules;
+        if rec.n_wins() > 1 {
             return Err(Error::settlement("武汉 一炮单响: one winner per hand"));
         }
-        let Some(w) = rec.wins.first() else {
-            ledger.end_hand();
-            return Ok((ledger, Vec::new()));
+        let Some((_, wi, disc, Case::Tiles(s), _)) = rec.wins().next() else {
+            book.ledger.end_hand();
+            return Ok(());
         };
-        let s = w.situation()?;
-        let sc = self.score(&s)?;
-        let wi = rec.seat(&w.winner, "wins[].winner")?;
-        let dealer = rec.seat(
-            rec.dealer
-                .as_deref()
-                .ok_or_else(|| Error::settlement("武汉: the record needs the dealer"))?,
-            "dealer",
-        )?;
-        if s.dealer != (dealer == wi) {
-            return Err(Error::settlement(
-                "situation.dealer of the win disagrees with the record's dealer",
-            ));
-        }
-        let disc = match (&w.discarder, s.is_self_drawn()) {
-            (Some(d), false) => Some(rec.seat(d, "wins[].discarder")?),
-            (None, true) => None,
-            (None, false) => {
-                return Err(Error::settlement(
-                    "a win on a discard needs the discarder (the robbed player for 抢杠)",
-                ));
-            }
-            (Some(_), true) => return Err(Error::settlement("a self-drawn win has no discarder")),
-        };
-        let da = sc.details["da_hu"].as_bool().unwrap_or(false);
-        let base = sc.value;
-        let w2 = sc.details["winner_factor_x2"].as_i64().unwrap_or(2);
+        let sc = &scores[0];
+        let dealer = rec
+            .dealer
+            .ok_or_else(|| Error::settlement("武汉: the record needs the dealer"))?;
+        let disc = disc.filter(|_| !s.is_self_drawn());
+        let da = sc.extra("da_hu").and_then(Value::as_bool).unwrap_or(false);
+        let base = sc.total;
+        let w2 = sc
+            .extra("winner_factor_x2")
+            .and_then(Value::as_i64)
+            .unwrap_or(2);
         let mut raw = Vec::new();
-        for (l, name) in rec.seats.iter().enumerate() {
+        for l in 0..rec.seats.len() {
             if l == wi {
                 continue;
             }
-            let f = Self::loser_factors(rec, name)?;
-            let mut l2 = 2 * self.seat_product(&f);
+            let f = WuhanRules::loser_factors(rec, l)?;
+            let mut l2 = 2 * r.seat_product(&f);
             if Some(l) == disc {
                 l2 = if da { l2 * 3 / 2 } else { l2 * 2 };
             }
@@ -503,43 +555,39 @@ impl WuhanRules {
                 l2 *= 2;
             }
             let mut a = base * w2 * l2 / 4;
-            if self.round_to > 0 {
-                a = (a + self.round_to - 1) / self.round_to * self.round_to;
+            if r.round_to > 0 {
+                a = (a + r.round_to - 1) / r.round_to * r.round_to;
             }
             raw.push((l, a));
         }
-        let jin = raw.iter().all(|x| x.1 > self.cap);
-        let limit = if jin { self.jin_ding } else { self.cap };
+        let jin = raw.iter().all(|x| x.1 > r.cap);
+        let limit = if jin { r.jin_ding } else { r.cap };
         let capped: Vec<(usize, i64)> = raw
             .iter()
-            .map(|&(l, a)| (l, if jin { self.jin_ding } else { a.min(self.cap) }))
+            .map(|&(l, a)| (l, if jin { r.jin_ding } else { a.min(r.cap) }))
             // discard_payers = discarder: a 小胡 on a discard is paid by the discarder alone
-            .filter(|&(l, _)| !(self.discarder_only_xiao_hu && !da && disc.is_some_and(|d| d != l)))
+            .filter(|&(l, _)| !(r.discarder_only_xiao_hu && !da && disc.is_some_and(|d| d != l)))
             // 漂: a fixed amount on every payment line
-            .map(|(l, a)| (l, a + self.piao))
+            .map(|(l, a)| (l, a + r.piao))
             .collect();
         // 承包
-        let winner_name = &rec.seats[wi];
         let mut bao: Option<usize> = None;
         if s.win_type == WinType::RobKong {
             bao = disc;
         } else if sc.has("QUAN_QIU_REN") {
             if let Some(d) = disc {
-                if !rec.seat_bool(&rec.seats[d], "ready")? {
+                if !rec.seat_bool(d, "ready")? {
                     bao = Some(d);
                 }
             }
         }
         if bao.is_none() && sc.has("QING_YI_SE") {
-            if let Some(v) = rec
-                .seat_data
-                .get(winner_name)
-                .and_then(|v| v.get("third_opening_from"))
-            {
-                let name = v.as_str().ok_or_else(|| {
-                    Error::settlement("seat_data.<winner>.third_opening_from: a seat name")
-                })?;
-                let b = rec.seat(name, "third_opening_from")?;
+            if let Some(v) = rec.seat_data[wi].get("third_opening_from") {
+                let b = rec
+                    .seat_value(Some(v), "seat_data.<winner>.third_opening_from")?
+                    .ok_or_else(|| {
+                        Error::settlement("seat_data.<winner>.third_opening_from: a seat name")
+                    })?;
                 if b == wi {
                     return Err(Error::settlement("third_opening_from names the winner"));
                 }
@@ -547,20 +595,43 @@ impl WuhanRules {
             }
         }
         let lines: Vec<(usize, usize, i64)> = match bao {
-            Some(b) if self.bao_three_caps => vec![(b, wi, 3 * (limit + self.piao))],
+            Some(b) if r.bao_three_caps => vec![(b, wi, 3 * (limit + r.piao))],
             Some(b) => vec![(b, wi, capped.iter().map(|x| x.1).sum())],
             None => capped.iter().map(|&(l, a)| (l, wi, a)).collect(),
         };
-        let ids: Vec<&str> = sc.patterns.iter().map(|p| p.id.as_str()).collect();
-        let mut reason = format!("{winner_name} wins: {}", ids.join(" + "));
+        let ids: Vec<&str> = sc.fans.iter().map(|p| p.id()).collect();
+        let mut reason = format!("{} wins: {}", rec.seats[wi], ids.join(" + "));
         if jin {
             reason.push_str(" (金顶)");
         }
         if let Some(b) = bao {
             reason.push_str(&format!(" ({} 承包)", rec.seats[b]));
         }
-        pay(&mut ledger, "WIN", &reason, &lines)?;
-        ledger.end_hand();
-        Ok((ledger, vec![sc]))
+        book.begin_win(0);
+        book.pay("WIN", &reason, &lines)?;
+        book.end_win();
+        book.ledger.end_hand();
+        Ok(())
+    }
+}
+
+impl Ruleset for Wuhan {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn players(&self) -> u8 {
+        4
+    }
+    fn parse_case(&self, case: &Value) -> Result<Case> {
+        crate::rules::tile_case(case)
+    }
+    fn score(&self, case: CaseRef<'_>) -> Result<Score> {
+        crate::rules::score_tiles(self, case.tiles("wuhan")?)
+    }
+    fn settle(&self, record: &Value) -> Result<Settled> {
+        crate::rules::settle_tiles(self, record)
+    }
+    fn flow(&self) -> Option<&FlowFacts> {
+        Some(&self.flow)
     }
 }

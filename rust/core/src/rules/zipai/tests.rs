@@ -9,11 +9,8 @@ fn cards(s: &str) -> Vec<Card> {
 }
 
 fn rules(id: &str, opts: &[(&str, SwitchValue)]) -> ZipaiRules {
-    Variant::with_options(id, opts.iter().cloned())
-        .unwrap()
-        .zipai()
-        .unwrap()
-        .clone()
+    let v = Variant::with_options(id, opts.iter().cloned()).unwrap();
+    rules_of(&v).unwrap().clone()
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -312,7 +309,7 @@ fn typed_errors() {
     assert!(Meld::new(MeldType::SaoChuan, cards("x1x1x1")).is_err());
     assert!(MeldType::parse("gang").is_err());
     assert!(Variant::with_options("zipai_guilin", [("jokers", SwitchValue::Int(5))]).is_err());
-    assert!(Variant::load("mcr").unwrap().zipai().is_err());
+    assert!(rules_of(&Variant::load("mcr").unwrap()).is_err());
 }
 
 fn hand_spec(concealed: &str, win: Option<&str>, source: WinSource) -> HandSpec {

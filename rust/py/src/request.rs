@@ -1,0 +1,142 @@
+//! One scoring request, the same for `hupai.score_json`, `hupai.batch.score` (dict items), the CLI's
+//! `--jsonl` and the service (`POST /v1/score`): `{"variant", "options", "hand", "situation",
+//! "id"}` → the variant (compiled once per switch set, cached) and the preset's parsed case.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use hupai_core::Variant;
+use hupai_core::error::Error as CoreError;
+use hupai_core::preset::SwitchValue;
+use hupai_core::rules::Case;
+use serde_json::{Map, Value};
+
+/// The keys of a request.
+pub const REQUEST_KEYS: &[&str] = &["variant", "options", "hand", "situation", "id"];
+
+/// The default preset of a request without `variant`.
+pub const DEFAULT_VARIANT: &str = "mcr";
+
+type Cache = Mutex<HashMap<String, Arc<Variant>>>;
+
+fn cache() -> &'static Cache {
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+/// Most compiled variants kept (a request names its switches; the cache cannot grow without end).
+const CACHE_MAX: usize = 1024;
+
+/// A preset with default switches, compiled once.
+pub fn variant_by_id(id: &str) -> Result<Arc<Variant>, CoreError> {
+    variant_with(id, &Map::new())
+}
+
+fn switch_value(k: &str, v: &Value) -> Result<SwitchValue, CoreError> {
+    match v {
+        Value::Bool(b) => Ok(SwitchValue::Bool(*b)),
+        Value::Number(n) => n.as_i64().map(SwitchValue::Int).ok_or_else(|| {
+            CoreError::rule(format!("options.{k}: an integer switch value, got {n}"))
+        }),
+        Value::String(s) => Ok(SwitchValue::Str(s.clone())),
+        other => Err(CoreError::rule(format!(
+            "options.{k}: a switch value is a bool, an int or a str, got {other}"
+        ))),
+    }
+}
+
+/// A preset with switches (`options`), compiled once per distinct switch set.
+pub fn variant_with(id: &str, options: &Map<String, Value>) -> Result<Arc<Variant>, CoreError> {
+    let key = if options.is_empty() {
+        id.to_string()
+    } else {
+        format!("{id}\u{0}{}", Value::Object(options.clone()))
+    };
+    let mut c = cache()
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(v) = c.get(&key) {
+        return Ok(v.clone());
+    }
+    let overrides = options
+        .iter()
+        .map(|(k, v)| Ok((k.clone(), switch_value(k, v)?)))
+        .collect::<Result<Vec<_>, CoreError>>()?;
+    let v = Arc::new(Variant::with_options(id, overrides)?);
+    if c.len() >= CACHE_MAX {
+        c.clear();
+    }
+    c.insert(key, v.clone());
+    Ok(v)
+}
+
+/// A parsed request: the variant, the case, and the `id` to echo.
+pub struct Request {
+    pub variant: Arc<Variant>,
+    pub case: Case,
+    pub id: Option<Value>,
+}
+
+/// Parse a request object strictly (`default`: the variant when the request names none).
+pub fn parse(v: &Value, default: Option<&Arc<Variant>>) -> Result<Request, CoreError> {
+    let Value::Object(o) = v else {
+        return Err(CoreError::hand(
+            "a scoring request is an object {\"variant\", \"options\", \"hand\", \"situation\", \"id\"}",
+        ));
+    };
+    for k in o.keys() {
+        if !REQUEST_KEYS.contains(&k.as_str()) {
+            return Err(CoreError::hand(format!(
+                "unknown key {k:?} in a scoring request; accepted: {}",
+                REQUEST_KEYS.join(", ")
+            )));
+        }
+    }
+    let options = match o.get("options") {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(m)) => m.clone(),
+        Some(other) => {
+            return Err(CoreError::rule(format!(
+                "options: an object {{switch: value}}, got {other}"
+            )));
+        }
+    };
+    let variant = match (o.get("variant"), default) {
+        (None | Some(Value::Null), Some(d)) if options.is_empty() => d.clone(),
+        (None | Some(Value::Null), Some(d)) => variant_with(d.id(), &options)?,
+        (None | Some(Value::Null), None) => variant_with(DEFAULT_VARIANT, &options)?,
+        (Some(Value::String(id)), _) => variant_with(id, &options)?,
+        (Some(other), _) => {
+            return Err(CoreError::rule(format!(
+                "variant: a preset id, got {other}"
+            )));
+        }
+    };
+    let id = match o.get("id") {
+        None | Some(Value::Null) => None,
+        Some(x @ (Value::String(_) | Value::Number(_))) => Some(x.clone()),
+        Some(other) => {
+            return Err(CoreError::hand(format!(
+                "id: a string or a number (echoed in the result), got {other}"
+            )));
+        }
+    };
+    let mut c = Map::new();
+    for k in ["hand", "situation"] {
+        if let Some(x) = o.get(k) {
+            c.insert(k.into(), x.clone());
+        }
+    }
+    let case = variant.ruleset().parse_case(&Value::Object(c))?;
+    Ok(Request { variant, case, id })
+}
+
+/// Score a request: the score and the `id` to echo (after the score's keys).
+pub fn score_request(
+    v: &Value,
+    default: Option<&Arc<Variant>>,
+) -> Result<(hupai_core::scoring::score::Score, Option<Value>), CoreError> {
+    let r = parse(v, default)?;
+    let sc = r.variant.ruleset().score(r.case.as_ref())?;
+    Ok((sc, r.id))
+}
