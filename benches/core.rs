@@ -12,7 +12,6 @@ use hupai_core::decompose::{Readings, decompose_into};
 use hupai_core::preset::SwitchValue;
 use hupai_core::rules::mcr;
 use hupai_core::tables::tables;
-use hupai_core::variant::Rules;
 use hupai_core::{
     Counts, Shapes, Situation, Variant, decompose, decompose_wild, ensure_init, parse_tiles, rows,
     to_counts,
@@ -184,9 +183,7 @@ fn bench_mcr(c: &mut Criterion) {
     };
     let v =
         Variant::with_options("mcr", [("flag_policy", SwitchValue::Str("repair".into()))]).unwrap();
-    let Rules::Mcr(r) = v.rules() else {
-        unreachable!("the mcr variant has MCR rules")
-    };
+    let r = mcr::rules_of(&v).expect("the mcr variant has MCR rules");
     let mut g = c.benchmark_group("mcr-1k");
     g.throughput(Throughput::Elements(sits.len() as u64));
     g.bench_function("score", |b| {

@@ -22,7 +22,6 @@ use hupai_core::decompose::{Readings, decompose_into};
 use hupai_core::preset::SwitchValue;
 use hupai_core::rows;
 use hupai_core::rules::mcr::{self, McrRules};
-use hupai_core::variant::Rules;
 use hupai_core::{Counts, Shapes, Situation, Variant, decompose, ensure_init};
 
 struct Rng(u64);
@@ -132,10 +131,8 @@ fn mcr_cases() -> (Vec<Situation>, McrRules) {
         .collect();
     let v = Variant::with_options("mcr", [("flag_policy", SwitchValue::Str("repair".into()))])
         .expect("mcr variant");
-    let Rules::Mcr(r) = v.rules() else {
-        panic!("mcr rules")
-    };
-    (sits, (**r).clone())
+    let r = mcr::rules_of(&v).expect("mcr rules");
+    (sits, r.clone())
 }
 
 /// The riichi shape set (as `benches/bench_analysis.py` times the single calls).
