@@ -171,7 +171,14 @@ fn mcr_cases() -> Option<Vec<Situation>> {
     let text = std::fs::read_to_string(format!("{shared}/cases/mcr_dev.jsonl")).ok()?;
     text.lines()
         .filter(|l| l.contains("\"gen-"))
-        .map(|l| Situation::from_json(l).ok())
+        .map(|l| {
+            // a case line carries id/source/expected beside the hand record: keep the record
+            let c: serde_json::Value = serde_json::from_str(l).ok()?;
+            Situation::from_case(
+                &serde_json::json!({"hand": c["hand"], "situation": c["situation"]}),
+            )
+            .ok()
+        })
         .collect()
 }
 

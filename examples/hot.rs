@@ -127,7 +127,14 @@ fn mcr_cases() -> (Vec<Situation>, McrRules) {
     let sits = text
         .lines()
         .filter(|l| l.contains("\"gen-"))
-        .map(|l| Situation::from_json(l).expect("case"))
+        .map(|l| {
+            // a case line carries id/source/expected beside the hand record: keep the record
+            let c: serde_json::Value = serde_json::from_str(l).expect("case JSON");
+            Situation::from_case(
+                &serde_json::json!({"hand": c["hand"], "situation": c["situation"]}),
+            )
+            .expect("case")
+        })
         .collect();
     let v = Variant::with_options("mcr", [("flag_policy", SwitchValue::Str("repair".into()))])
         .expect("mcr variant");
