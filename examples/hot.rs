@@ -21,6 +21,7 @@ use hupai_core::analysis::{self, row_plan, waits_planned};
 use hupai_core::decompose::{Readings, decompose_into};
 use hupai_core::preset::SwitchValue;
 use hupai_core::rows;
+use hupai_core::rules::CaseRef;
 use hupai_core::rules::mcr::{self, McrRules};
 use hupai_core::{Counts, Shapes, Situation, Variant, decompose, ensure_init};
 
@@ -113,7 +114,7 @@ fn waits13(n: usize) -> Vec<Counts> {
         .collect()
 }
 
-fn mcr_cases() -> (Vec<Situation>, McrRules) {
+fn mcr_cases() -> (Vec<Situation>, McrRules, Variant) {
     let beside = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared");
     let shared = std::env::var("HUPAI_SHARED").unwrap_or_else(|_| {
         if std::path::Path::new(beside).join("cases").exists() {
@@ -138,8 +139,8 @@ fn mcr_cases() -> (Vec<Situation>, McrRules) {
         .collect();
     let v = Variant::with_options("mcr", [("flag_policy", SwitchValue::Str("repair".into()))])
         .expect("mcr variant");
-    let r = mcr::rules_of(&v).expect("mcr rules");
-    (sits, r.clone())
+    let r = mcr::rules_of(&v).expect("mcr rules").clone();
+    (sits, r, v)
 }
 
 /// The riichi shape set (as `benches/bench_analysis.py` times the single calls).
@@ -159,10 +160,14 @@ const N: usize = 20_000;
 
 /// The kernels, with what each measures (the inputs of `benches/bench_analysis.py` and
 /// `benches/bench_mcr.py`, generated the same way).
-pub const KERNELS: [(&str, &str); 10] = [
+pub const KERNELS: [(&str, &str); 11] = [
     (
         "mcr/score",
         "MCR score of one win: `rules::mcr::score` on the 1,000 gen-* cases (prebuilt Situation), result dropped",
+    ),
+    (
+        "mcr/ruleset",
+        "the generic Score of the same wins (`Variant::ruleset().score`: fan hits and payments), as `hupai.score` and `batch.score` compute it",
     ),
     (
         "mcr/readings",
@@ -203,8 +208,21 @@ fn kernel(name: &str) -> Option<Kernel> {
     let all = Shapes::ALL;
     let t = hupai_core::tables::tables();
     Some(match name {
+        "mcr/ruleset" => {
+            let (sits, _, v) = mcr_cases();
+            Box::new(move || {
+                let mut acc = 0u64;
+                for s in &sits {
+                    acc += v
+                        .ruleset()
+                        .score(CaseRef::Tiles(s))
+                        .map_or(0, |x| x.fans.len() as u64);
+                }
+                (sits.len(), acc)
+            })
+        }
         "mcr/score" => {
-            let (sits, r) = mcr_cases();
+            let (sits, r, _) = mcr_cases();
             Box::new(move || {
                 let mut acc = 0u64;
                 for s in &sits {
@@ -214,7 +232,7 @@ fn kernel(name: &str) -> Option<Kernel> {
             })
         }
         "mcr/readings" | "mcr/decompose" => {
-            let (sits, _) = mcr_cases();
+            let (sits, _, _) = mcr_cases();
             let hands: Vec<_> = sits
                 .iter()
                 .map(|s| {
