@@ -92,7 +92,7 @@ elif mode == "riichienv shanten":
     items = [b.to_136(h) for h in sets["shanten13"]]; f = lambda x: riichienv.calculate_shanten(x)
 elif mode == "hupai.score(Situation)":
     v = hupai.Variant("mcr", flag_policy="repair")
-    items = [hupai.Situation.from_dict(c) for c in mcr()]; f = lambda s: hupai.score(s, v)
+    items = [hupai.Situation.from_dict({k: c[k] for k in ("hand", "situation")}) for c in mcr()]; f = lambda s: hupai.score(s, v)
 elif mode == "PyMahjongGB MahjongFanCalculator":
     import MahjongGB
     g = MahjongGB.MahjongFanCalculator
@@ -104,7 +104,7 @@ elif mode == "PyMahjongGB MahjongFanCalculator":
     f = lambda r: g(*r)
 elif mode == "hupai.batch.score, per hand (1 thread)":
     v = hupai.Variant("mcr", flag_policy="repair")
-    sits = [hupai.Situation.from_dict(c) for c in mcr()]
+    sits = [hupai.Situation.from_dict({k: c[k] for k in ("hand", "situation")}) for c in mcr()]
     items = [sits]; per = len(sits); f = lambda xs: hupai.batch.score(xs, v, threads=1)
 elif mode in ("hupai.batch.is_winning, per row", "hupai.batch.shanten, per row"):
     key = "win14" if "is_winning" in mode else "shanten13"
