@@ -1,4 +1,10 @@
-"""Game flow: claim resolution rules, invariants over many simulated hands, replay, simulation."""
+"""Game flow: claim resolution rules, invariants over simulated hands, replay, simulation.
+
+The table is the core's (``hupai._core.Table``); actions and events name tiles. Changed from the
+Python table: ``Action(kind, seat, tile)`` takes the tile's name (integer ids are refused), the
+ledger so far is ``Table.balances`` / ``Table.ledger``, and 四川's 过水 follows its switch
+``pass_win_lock`` (default ``none``, read by the core only) instead of always locking.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +16,7 @@ import pytest
 import hupai
 from hupai._core import flow_claims
 from hupai.game import (
+    TILE_NAMES,
     Action,
     GreedyBot,
     IllegalActionError,
@@ -25,7 +32,12 @@ from hupai.game import (
 from hupai.game.actions import ADDED_KONG, DISCARD, PASS, PUNG, WIN
 
 
-def T(name: str) -> int:
+def T(name: str) -> str:
+    return name
+
+
+def I(name: str) -> int:
+    """The index of a tile in the 34-count vectors of ``Table.hands``."""
     return hupai.Tile(name).index
 
 
@@ -63,24 +75,59 @@ def test_win_beats_pung() -> None:
 
 
 def test_pung_after_pass_and_pass_win_lock() -> None:
-    t = table("sichuan", [SEAT0, SEAT1, SEAT2_PUNG, SEAT3])
+    v = hupai.Variant("sichuan", pass_win_lock="all_discards_until_own_draw")
+    t = table(v, [SEAT0, SEAT1, SEAT2_PUNG, SEAT3])
     t.step(Action(DISCARD, 0, T("7s")))
     t.step(Action(PASS, 1, T("7s")))
     assert t.win_locked[1]  # 过水不胡 until seat 1 draws again
     t.step(Action(PUNG, 2, T("7s")))
-    assert t.melds[2] == [("pung", T("7s"), 2, None)]
+    assert t.melds[2] == [("pung", "7s", 2, None)]
     assert t.phase == "turn" and t.to_act == 2 and t.wins == []
+
+
+# Seat 1 waits on 7s (七对); seat 2 discards a 7s (seat 1 passes the win), then seat 3 discards
+# the next 7s before seat 1 draws again.
+LOCK_HANDS = [
+    "3p 2s 2s 8s 8s 9s 9s 5m 5m 6m 7m 8m 9m 4p",
+    SEAT1,
+    "1p5p7p9p7s2m4m6m8m1s3s5s9s",
+    "7s2p4p6p8p1m3m5m7m9m2s4s6s",
+]
+
+
+def _passed_then_offered(variant: hupai.Variant) -> Table:
+    t = table(variant, LOCK_HANDS, draws="8p 9p 3p")
+    t.step(Action(DISCARD, 0, "3p"))
+    t.step(Action(DISCARD, 1, "8p"))
+    t.step(Action(DISCARD, 2, "7s"))
+    assert t.phase == "claim" and t.to_act == 1 and Action(WIN, 1, "7s") in t.legal_actions(1)
+    t.step(Action(PASS, 1, "7s"))
+    t.step(Action(DISCARD, 3, "7s"))  # the next discard, before seat 1 draws again
+    return t
+
+
+def test_pass_win_lock_none_lets_a_passed_win_be_taken_on_the_next_discard() -> None:
+    # 四川's default switch pass_win_lock = "none": read by the core's flow.pass_lock only.
+    t = _passed_then_offered(hupai.Variant("sichuan"))
+    assert not t.win_locked[1]
+    assert t.phase == "claim" and t.to_act == 1 and Action(WIN, 1, "7s") in t.legal_actions(1)
+    t.step(Action(WIN, 1, "7s"))
+    assert [w["seat"] for w in t.wins] == [1] and t.wins[0]["from"] == 3
+    # The lock switched on: the same next discard is no win for seat 1 (nobody else responds).
+    t = _passed_then_offered(hupai.Variant("sichuan", pass_win_lock="all_discards_until_own_draw"))
+    assert t.win_locked == [False, True, False, False] or t.to_act == 0
+    assert not any(a.kind == WIN for a in t.legal_actions(1))
+    assert t.phase == "turn" and t.to_act == 0
 
 
 def test_core_applies_the_win_lock() -> None:
     v = hupai.Variant.load("sichuan")
-    t = table(v, [SEAT0, SEAT1, SEAT2_PUNG, SEAT3])
-    t.hands[0][T("7s")] -= 1
-    seats = [list(t._seat_tuple(k)) for k in range(4)]
-    free = flow_claims(v, [tuple(s) for s in seats], 0, T("7s"), "discard", 27, False, False)
+    counts = [hupai.to_counts(h) for h in (SEAT0.replace("7s ", "", 1), SEAT1, SEAT2_PUNG, SEAT3)]
+    seats = [[c, [], True, None, False, False, 0, 27 + k, k == 0] for k, c in enumerate(counts)]
+    free = flow_claims(v, [tuple(s) for s in seats], 0, I("7s"), "discard", 27, False, False)
     assert free[1] is not None and free[1][0] is not None
     seats[1][4] = True
-    locked = flow_claims(v, [tuple(s) for s in seats], 0, T("7s"), "discard", 27, False, False)
+    locked = flow_claims(v, [tuple(s) for s in seats], 0, I("7s"), "discard", 27, False, False)
     assert locked[1] is None or locked[1][0] is None
 
 
@@ -91,8 +138,8 @@ def test_multi_ron_sichuan() -> None:
     t.step(Action(WIN, 2, T("7s")))
     assert sorted(w["seat"] for w in t.wins) == [1, 2]  # 一炮多响
     assert t.active == [True, False, False, True]
-    bal = t.settlement.balances
-    assert bal["E"] < 0 and bal["S"] > 0 and bal["W"] > 0 and sum(bal.values()) == 0
+    bal = t.balances
+    assert bal[0] < 0 and bal[1] > 0 and bal[2] > 0 and sum(bal) == 0
     assert t.tile_count() == 108
 
 
@@ -117,14 +164,22 @@ def test_mcr_eight_fan_minimum() -> None:
 
 
 def test_rob_kong() -> None:
-    seat0 = "8s8s8s8s2p3p5p6p9p1p7p4m5m9m"
+    # Seat 0 pungs seat 3's 8s (seat 1, waiting on 5s/8s, passes the win), later draws the fourth
+    # 8s and adds it: seat 1 robs the kong.
+    seat0 = "8s8s2p3p5p6p9p1p7p4m5m9m1m2m"
     seat1 = "1m1m2m2m3m3m4s5s6s6s7s9s9s"
-    t = table("sichuan", [seat0, seat1, SEAT2_PUNG.replace("7s7s", "1s1s"), SEAT3_B])
-    # Turn three of seat 0's 8s into an exposed pung, then let it add the fourth.
-    t.hands[0][T("8s")] -= 3
-    t.melds[0].append(("pung", T("8s"), 1, None))
-    t._start_turn(0, T("8s"), "self_draw")
-    t._legal = None
+    seat2 = "3m4m6m7m1p2p4p5p7p8p9p3s4s"
+    seat3 = "8s5m6m7m8m9m5s7s1s2s3s6p3p"
+    t = table("sichuan", [seat0, seat1, seat2, seat3], draws="9p 8p 4p 1s 2s 3s 8s")
+    for seat, tile in ((0, "9m"), (1, "9p"), (2, "8p"), (3, "8s")):
+        t.step(Action(DISCARD, seat, tile))
+    assert t.phase == "claim" and t.to_act == 0 and Action(PUNG, 0, "8s") in t.legal_actions(0)
+    t.step(Action(PUNG, 0, "8s"))
+    t.step(Action(PASS, 1, "8s"))
+    assert t.melds[0] == [("pung", "8s", 1, None)] and t.to_act == 0
+    for seat, tile in ((0, "4m"), (1, "1s"), (2, "2s"), (3, "3s")):
+        t.step(Action(DISCARD, seat, tile))
+    assert t.to_act == 0 and t.drawn == "8s"
     assert Action(ADDED_KONG, 0, T("8s")) in t.legal_actions(0)
     t.step(Action(ADDED_KONG, 0, T("8s")))
     assert t.phase == "rob" and t.to_act == 1
@@ -132,7 +187,7 @@ def test_rob_kong() -> None:
     assert t.tile_count() == 108
     t.step(Action(WIN, 1, T("8s")))
     assert t.wins[0]["win_type"] == "rob_kong" and t.wins[0]["from"] == 0
-    assert t.melds[0] == [("pung", T("8s"), 1, None)]  # the kong was robbed
+    assert t.melds[0] == [("pung", "8s", 1, None)]  # the kong was robbed
     assert t.tile_count() == 108
 
 
@@ -140,14 +195,14 @@ def test_xuezhan_leaver_does_not_pay_later_winners() -> None:
     t = table("sichuan", [SEAT0, SEAT1, SEAT2_WAIT_9S, SEAT3_C], draws="9s")
     t.step(Action(DISCARD, 0, T("7s")))
     t.step(Action(WIN, 1, T("7s")))
-    after_first = dict(t.settlement.balances)
+    after_first = list(t.balances)
     assert not t.active[1]
     assert t.to_act == 2 and WIN in legal_kinds(t, 2)  # seat 2 drew 9s
     t.step(Action(WIN, 2, T("9s")))
-    bal = t.settlement.balances
-    assert bal["S"] == after_first["S"]  # seat 1 left: pays nothing for seat 2's win
-    assert bal["W"] > 0 and bal["E"] < after_first["E"] and bal["N"] < 0
-    assert sum(bal.values()) == 0
+    bal = t.balances
+    assert bal[1] == after_first[1]  # seat 1 left: pays nothing for seat 2's win
+    assert bal[2] > 0 and bal[0] < after_first[0] and bal[3] < 0
+    assert sum(bal) == 0
     assert not t.done  # 血战 goes on with two players
 
 
@@ -155,15 +210,24 @@ def test_illegal_action_changes_nothing() -> None:
     t = Table("sichuan", seed=3)
     n = len(t.log)
     with pytest.raises(IllegalActionError):
-        t.step(Action(DISCARD, (t.to_act + 1) % 4, 0))
-    bogus = Action(DISCARD, t.to_act, next(k for k in range(27) if t.hands[t.to_act][k] == 0))
+        t.step(Action(DISCARD, (t.to_act + 1) % 4, "1m"))
+    bogus = Action(DISCARD, t.to_act, next(TILE_NAMES[k] for k in range(27) if t.hands[t.to_act][k] == 0))
     with pytest.raises(hupai.HupaiError):  # IllegalActionError is a HupaiError (a ValueError)
         t.step(bogus)
     with pytest.raises(IllegalActionError):
         t.step("discard 1m")  # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError):
+        t.step(Action(DISCARD, t.to_act, "x5"))  # a 字牌 card at a mahjong table
     assert len(t.log) == n and t.tile_count() == 108
     with pytest.raises(IllegalActionError):
         Action.from_json({"kind": "fly", "seat": 0})
+    with pytest.raises(TypeError):
+        Action(DISCARD, 0, 5)  # type: ignore[arg-type]  # tiles are named, not integer ids
+    with pytest.raises(hupai.InvalidTileError):
+        Action(DISCARD, 0, "10m")
+    a = Action(DISCARD, 0, hupai.Tile("5m"))
+    assert a == Action(DISCARD, 0, "5m") and a.tile == "5m" and repr(a) == "Action('discard', 0, '5m')"
+    assert str(a) == "seat 0 discard 5m" and Action.from_json(a.to_json()) == a
 
 
 def test_pre_play_phases_sichuan() -> None:
@@ -177,13 +241,14 @@ def test_pre_play_phases_sichuan() -> None:
     # Every declared void suit is respected by the winners.
     for w in t.wins:
         assert not any(t.hands[w["seat"]][9 * t.void[w["seat"]] + r] for r in range(9))
+    assert [e["type"] for e in t.log].count("exchange_done") == 1
 
 
 def _play_checked(t: Table, bots: list) -> None:
     while not t.done:
         s = t.to_act
         legal = t.legal_actions(s)
-        if t.vid == "sichuan" and t.wall_remaining < 4 and any(x.kind == WIN for x in legal):
+        if t.vid == "sichuan" and t.live_remaining < 4 and any(x.kind == WIN for x in legal):
             assert [x.kind for x in legal] == [WIN]  # 最后四张: forced win
         a = bots[s](t.observation(s), legal)
         assert a in legal
@@ -240,6 +305,8 @@ def test_replay_jsonl_and_tamper(tmp_path) -> None:
     bad[i] = {**bad[i], "tampered": True}
     with pytest.raises(ReplayError):
         replay(bad)
+    with pytest.raises(ReplayError):
+        replay(bad[1:])
 
 
 def test_simulate_workers_identical(tmp_path) -> None:
@@ -272,8 +339,6 @@ def test_ray_backend_matches_local() -> None:
 
 def test_bad_inputs() -> None:
     with pytest.raises(hupai.RuleConfigError):
-        Table("zipai_guilin")
-    with pytest.raises(hupai.RuleConfigError):
         simulate("sichuan", 1, agents="nobody")
     with pytest.raises(hupai.InvalidHandError):
         flow_claims(hupai.Variant.load("sichuan"), [([0] * 34, [], True, None, False, False, 0, 27, False)] * 4, 0, 99, "discard", 27, False, False)
@@ -283,6 +348,8 @@ def test_hostile_table_inputs() -> None:
     with pytest.raises(hupai.RuleConfigError):
         Table("sichuan", seed="x")  # type: ignore[arg-type]
     with pytest.raises(hupai.RuleConfigError):
+        Table("sichuan", wall=["1m"] * 108)
+    with pytest.raises(TypeError):
         Table("sichuan", wall=[0] * 108)
     with pytest.raises(hupai.RuleConfigError):
         Table(hupai.Variant("sichuan", players=3))
@@ -307,7 +374,10 @@ def test_heavenly_win_is_scored() -> None:
     dealer = "1m1m1m2m3m4m5m6m7m8m9m9m9m9m"
     t = table("sichuan", [dealer, SEAT2_WIN, "7s7s1p3p5p7p9p2s4s6s8s1s3s", "7p7p8p8p9p9p2s2s4s4s5s5s6s"])
     assert t.legal_actions(0)[0] == Action(WIN, 0, T("9m"))
-    t.step(Action(WIN, 0, T("9m")))
+    events = t.step(Action(WIN, 0, T("9m")))  # the events the step caused
+    assert events[0].type == "action" and events[0].action == Action(WIN, 0, "9m")
+    assert [e.type for e in events] == ["action", "win", "draw"]  # 血战: seat 1 draws next
+    assert events[1].tile == "9m" and events[1]["win_type"] == "self_draw" and repr(events[2]) == "Event(draw, seat 1)"
     assert any(f == "TIAN_HU" for f, _ in t.wins[0]["fans"])
 
 

@@ -25,23 +25,22 @@ from hupai.game.actions import (
 from hupai.errors import RuleConfigError
 
 
-def T(name: str) -> int:
-    return hupai.Tile(name).index
+def T(name: str) -> str:
+    return name
 
 
 def kinds(t: Table, seat: int | None = None) -> set[tuple[str, int]]:
     return {(a.kind, a.tile) for a in t.legal_actions(seat)}
 
 
-def act(t: Table, kind: str, tile: str | int = -1) -> None:
-    tile_i = T(tile) if isinstance(tile, str) else tile
-    t.step(Action(kind, t.to_act, tile_i))
+def act(t: Table, kind: str, tile: str | None = None) -> None:
+    t.step(Action(kind, t.to_act, tile))
 
 
 def discard_drawn(t: Table) -> None:
     """The seat to move discards the tile it just drew."""
-    assert t._drawn is not None
-    t.step(Action(DISCARD, t.to_act, t._drawn))
+    assert t.drawn is not None
+    t.step(Action(DISCARD, t.to_act, t.drawn))
 
 
 def res(t: Table) -> dict[str, Any]:
@@ -51,7 +50,7 @@ def res(t: Table) -> dict[str, Any]:
 
 def declare_pao(t: Table, pao: list[int]) -> None:
     while t.phase == "pao_zi":
-        t.step(Action(DECLARE_PAO_ZI, t.to_act, pao[t.to_act]))
+        t.step(Action(DECLARE_PAO_ZI, t.to_act, value=pao[t.to_act]))
 
 
 # Junk hands without pairs of the tiles used below and far from ready.
@@ -72,14 +71,14 @@ def test_hebei_bao_ting_locks_the_hand() -> None:
     # 报听 with a discard that leaves the hand ready (9p or 1s), next to the plain discards.
     assert {x for x in kinds(t) if x[0] == DECLARE_TING} == {(DECLARE_TING, T("9p")), (DECLARE_TING, T("1s"))}
     act(t, DECLARE_TING, "1s")
-    assert t.observation(2).ting == [True, False, False, False]
+    assert t.observation(2).declared == [True, False, False, False]
     act(t, DISCARD, "E")  # seat 1 (drew 1p) lets go of its E
     # After 听: no 碰, but a kong that keeps the hand ready (1m2m3m 456p 789s 9p waits on 9p).
     assert kinds(t) == {(PASS, T("E")), (KONG, T("E"))}
     act(t, PASS, "E")
     discard_drawn(t)  # seat 2: 7m
     discard_drawn(t)  # seat 3: 7p
-    assert t.to_act == 0 and t._drawn == T("5m")
+    assert t.to_act == 0 and t.drawn == T("5m")
     assert kinds(t) == {(DISCARD, T("5m"))}  # the locked hand discards what it draws
     assert replay(json.loads(json.dumps(t.log))).log == t.log
 
@@ -111,7 +110,7 @@ def test_hebei_auto_play_wins_automatically() -> None:
     assert res["winners"] == [0]
     assert replay(json.loads(json.dumps(t.log))).result == t.result
     with pytest.raises(IllegalActionError):
-        Table("hebei").step(Action("auto_play", 7, 1))
+        Table("hebei").step(Action("auto_play", 7, value=1))
 
 
 # ---------------------------------------------------------------- 陕西 下炮子, 漏胡, 逃跑
@@ -119,8 +118,8 @@ def test_shaanxi_pao_zi_declarations_feed_the_settlement() -> None:
     hands = ["1m2m3m4p5p6p7s8s9sEEE9p9p", J1, J2, J3]
     t = Table("shaanxi", wall=arrange_wall("shaanxi", hands, ""), carry={"pao_zi": [2, 0, 4, 1]})
     assert t.phase == "pao_zi"
-    assert t.legal_actions()[0] == Action(DECLARE_PAO_ZI, 0, 2)  # default: last hand's choice
-    assert {a.tile for a in t.legal_actions()} == {0, 1, 2, 3, 4}
+    assert t.legal_actions()[0] == Action(DECLARE_PAO_ZI, 0, value=2)  # default: last hand's choice
+    assert {a.value for a in t.legal_actions()} == {0, 1, 2, 3, 4}
     declare_pao(t, [2, 1, 0, 3])
     assert t.observation(1).pao_zi == [2, 1, 0, 3]
     act(t, WIN, "9p")  # the dealer's own first draw still wins after 下炮子
@@ -228,8 +227,8 @@ def test_shanghai_ba_hua_qi_instant_win() -> None:
     hands = ["f1f2f3f4f5f6f7f8 1m4m7m2p5p8p", J1, J2, J3]
     t = Table("shanghai", wall=arrange_wall("shanghai", hands, ""))
     assert len(t.flowers[0]) == 8
-    assert (WIN, t._drawn) in kinds(t)
-    act(t, WIN, int(t._drawn or 0))
+    assert (WIN, t.drawn) in kinds(t)
+    act(t, WIN, t.drawn)
     assert t.wins[0]["fans"][0][0] == "BA_HUA_QI"
 
 

@@ -10,14 +10,19 @@ import json
 import pytest
 
 import hupai
-from hupai.game import Action, RandomBot, Table, arrange_wall, replay
+from hupai.game import TILE_NAMES, Action, RandomBot, Table, arrange_wall, replay
 from hupai.game.actions import CONCEALED_KONG, DECLARE_PIAO, DECLARE_READY, DISCARD, EXCHANGE, PASS, PUNG, WIN
 
 KWX = hupai.Variant.load("kawuxing").with_options(piao=False)
 ERREN = hupai.Variant.load("erren").with_options(opening_exchange=False)
 
 
-def T(name: str) -> int:
+def T(name: str) -> str:
+    return name
+
+
+def I(name: str) -> int:
+    """The index of a tile in the count vectors of ``Table.hands``."""
     return hupai.Tile(name).index
 
 
@@ -36,18 +41,18 @@ def finish(t: Table, seed: int = 0) -> None:
 def test_kawuxing_deals_84_tiles_to_three_seats() -> None:
     t = Table("kawuxing", seed=5)
     assert t.n == 3 and t.n_tiles == 84 and len(t.wall) == 84
-    assert set(t.wall) == set(range(9, 27)) | {31, 32, 33}  # 筒 条 中发白: no 万, no winds
+    assert set(t.wall) == {TILE_NAMES[i] for i in range(9, 27)} | {"C", "F", "P"}  # 筒 条 中发白: no 万, no winds
     assert [sum(h) for h in t.hands] == [14, 13, 13]
     assert t.wall_remaining == 84 - 40
     # 漂 (switch piao, on by default): every seat declares an amount before play, dealer first.
     assert t.phase == "piao" and kinds(t, 0) == {DECLARE_PIAO}
     for s, amount in ((0, 2), (1, 0), (2, 1)):
         assert t.to_act == s
-        t.step(Action(DECLARE_PIAO, s, amount))
+        t.step(Action(DECLARE_PIAO, s, value=amount))
     assert t.phase == "turn" and t.to_act == 0
-    assert t.hooks is not None and t.hooks.piao == {0: 2, 1: 0, 2: 1}  # type: ignore[attr-defined]
+    assert t.piao == [2, 0, 1]
     m = Table(KWX.with_options(suits="mp"), seed=5)
-    assert set(m.wall) == set(range(0, 18)) | {31, 32, 33} and m.phase == "turn"
+    assert set(m.wall) == {TILE_NAMES[i] for i in range(0, 18)} | {"C", "F", "P"} and m.phase == "turn"
     with pytest.raises(hupai.RuleConfigError):
         Table("kawuxing", seed=1, dealer=3)
 
@@ -55,7 +60,7 @@ def test_kawuxing_deals_84_tiles_to_three_seats() -> None:
 def test_erren_plays_71_of_136_tiles() -> None:
     t = Table("erren", seed=5)
     assert t.n == 2 and len(t.wall) == 71 and len(t.pool) == 65 and t.n_tiles == 136
-    assert sorted(t.wall + t.pool) == sorted(k for k in range(34) for _ in range(4))
+    assert sorted(t.wall + t.pool, key=I) == [TILE_NAMES[k] for k in range(34) for _ in range(4)]
     assert [sum(h) for h in t.hands] == [14, 13]
     assert t.wall_remaining == 71 - 27
     hua = [e for e in t.log if e["type"] == "hua_pai"]
@@ -115,7 +120,7 @@ def test_baohu_with_piao() -> None:
     v = hupai.Variant.load("kawuxing").with_options(liangdao_discard_restriction=False)
     t = Table(v, seed=0, wall=arrange_wall("kawuxing", [D0, S1, S2], "2p P 3s"))
     for s, amount in ((0, 1), (1, 2), (2, 0)):
-        t.step(Action(DECLARE_PIAO, s, amount))
+        t.step(Action(DECLARE_PIAO, s, value=amount))
     t.step(Action(DECLARE_READY, 0, T("9s")))
     t.step(Action(DISCARD, 1, T("5s")))
     t.step(Action(WIN, 0, T("5s")))
@@ -146,7 +151,7 @@ def test_no_kong_on_the_last_tile() -> None:
     def after_draw(last: bool) -> Table:
         t = Table(KWX, seed=0, wall=arrange_wall("kawuxing", hands, "C"))
         if last:
-            t.tail = t.head + 1  # only the next tile (C) is left to draw
+            t.set_aside(t.wall_remaining - 1)  # only the next tile (C) is left to draw
         t.step(Action(DISCARD, 0, T("1s")))
         return t
 
@@ -163,7 +168,7 @@ def test_kong_chain_doubles() -> None:
     t.step(Action(CONCEALED_KONG, 0, T("1p")))
     assert Action(CONCEALED_KONG, 0, T("P")) in t.legal_actions(0)
     t.step(Action(CONCEALED_KONG, 0, T("P")))
-    assert [e["chain"] for e in t.hooks.events] == [1, 2]  # type: ignore[union-attr]
+    assert [k["chain"] for k in t.kongs] == [1, 2]
     finish(t)
     kongs = [e for e in t.result["ledger"]["events"] if e["kind"] == "KONG_INSTANT"]  # type: ignore[index]
     assert [e["deltas"]["E"] for e in kongs[:2]] == [4, 8]  # 暗杠 2 each; the 2nd of the chain ×2
@@ -217,11 +222,16 @@ READY = "1m2m3m6m7m8m4s5s6s2p3p4p9s"  # waits on 9s
 
 
 def _exhausted(seat1: str) -> Table:
-    t = Table(ERREN, seed=0, wall=arrange_wall("erren", [E0, seat1]))
-    for x in ("9s", "E"):
-        t.pool.remove(T(x))
-    t.pool[:0] = [T("E"), T("9s")]  # the 海底捞月 draws: a miss, then the winning tile
-    t.tail = t.head  # the 71 tiles are used up
+    """The 71 wall tiles used up at once (set aside); the unused pool starts with E, then 9s (the
+    海底捞月 draws: a miss, then the winning tile)."""
+    w = arrange_wall("erren", [E0, seat1])
+    rest = w[27:]
+    rest.remove("E")
+    rest.remove("9s")
+    wall = w[:27] + rest[:44] + ["E", "9s"] + rest[44:]
+    t = Table(ERREN, seed=0, wall=wall)
+    assert t.pool[:2] == ["E", "9s"]
+    t.set_aside(t.wall_remaining)
     t.step(Action(DISCARD, 0, T("E")))
     return t
 
@@ -257,7 +267,7 @@ def test_erren_bao_ting_freezes_the_hand() -> None:
     t.step(Action(DISCARD, 0, T("1p")))
     # No chow of 1p (seat 1 holds 2p3p): a 报听 hand does not claim; it discards what it draws.
     assert t.phase == "turn" and t.to_act == 1
-    x = t._drawn
+    x = t.drawn
     assert x is not None and {a for a in t.legal_actions(1) if a.kind != WIN} == {Action(DISCARD, 1, x)}
 
 
@@ -265,14 +275,14 @@ def test_erren_opening_exchange() -> None:
     t = Table("erren", seed=3, dealer=1)
     assert t.phase == "exchange" and t.to_act == 1
     assert t.legal_actions(1)[0] == Action(PASS, 1)
-    a, b = [x for x in range(34) if t.hands[1][x]][:2]
-    t.step(Action(EXCHANGE, 1, -1, (a,)))
-    t.step(Action(EXCHANGE, 1, -1, (b,)))
+    a, b = [TILE_NAMES[x] for x in range(34) if t.hands[1][x]][:2]
+    t.step(Action(EXCHANGE, 1, tiles=(a,)))
+    t.step(Action(EXCHANGE, 1, tiles=(b,)))
     assert t.to_act == 1 and sum(t.hands[1]) == 12 and t.tile_count() == t.n_tiles
     head = t.pool[:2]
     t.step(Action(PASS, 1))
     assert sum(t.hands[1]) == 14 and t.pool[-2:] == [a, b] and len(t.pool) == 65
-    assert all(t.hands[1][x] >= 1 for x in head)
+    assert all(t.hands[1][I(x)] >= 1 for x in head)
     assert t.to_act == 0 and t.phase == "exchange"
     t.step(Action(PASS, 0))
     assert t.phase == "turn" and t.to_act == 1 and sum(t.hands[0]) == 13

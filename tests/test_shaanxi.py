@@ -100,7 +100,9 @@ def test_flat_value_and_kuaikai_doubling() -> None:
 def test_flow_data() -> None:
     flow = hupai.Variant("shaanxi").describe()["rules"]["flow"]
     assert flow["jiehu_order"] == "from_discarder"
-    assert flow["exhaustion_reserve_stacks"] == [13, 7, 8, 13]
+    # switch-mapped table fact: the switch exhaustion_reserve_stacks picks the list (default literal)
+    assert flow["exhaustion_reserve_stacks"]["switch"] == "exhaustion_reserve_stacks"
+    assert flow["exhaustion_reserve_stacks"]["literal_13_7_8_13"] == [13, 7, 8, 13]
     assert flow["pass_win_lock"] == "same_tile_until_action"
     assert hupai.Variant("shaanxi").describe()["rules"]["multi_ron"] is False
 

@@ -98,13 +98,22 @@ def test_bad_card_text(text: str) -> None:
         zipai.parse_cards(text)
 
 
+def test_three_dealt_fours_and_a_pao_make_a_24_card_hand() -> None:
+    # 21 cards plus one per four of a kind after the first: three 扫穿 dealt and one 跑 allow 24
+    # (the validation used to count at most two dealt fours; a dealt hand with three raised).
+    hand = "x1x1x1x1x2x2x2x2x3x3x3x3d1d2d3x7x8x9d9"
+    assert zipai.huxi(hand, win_card="d9", melds=["pao:d7d7d7d7"]) == 42
+    with pytest.raises(hupai.InvalidHandError, match="at most 24"):
+        zipai.huxi(hand + "d4", win_card="d9", melds=["pao:d7d7d7d7"])
+
+
 def test_typed_errors() -> None:
     with pytest.raises(hupai.InvalidHandError, match="more than 4 copies"):
         zipai.to_counts("x1x1x1x1x1")
     with pytest.raises(hupai.InvalidHandError, match="more than 4 copies"):
         zipai.huxi("x1x1x1", win_card="x1", melds=["peng:x1x1x1"])
     with pytest.raises(hupai.InvalidHandError, match="wrong hand size"):
-        zipai.huxi("x1x2x3" * 4 + "d1d2d3" * 4, win_card="x4")
+        zipai.huxi("x1x2x3x4x5x6x7x8x9x10" * 2 + "d1d2d3d4", win_card="x5")
     with pytest.raises(hupai.InvalidHandError, match="winning card is required"):
         zipai.huxi("x1x2x3", win_type="discard")
     with pytest.raises(hupai.InvalidHandError, match="unknown meld type"):

@@ -80,18 +80,30 @@ from hupai import kawuxing
 from hupai import hebei, hebei_draft4, shanghai
 from hupai import game
 from hupai.game import (
+    Action,
+    Bot,
     DefensiveBot,
+    Event,
     GreedyBot,
+    IllegalActionError,
     Match,
+    Observation,
     RandomBot,
+    ReplayError,
     Table,
     replay,
     simulate,
 )
 
 __all__ = [
+    "Action",
     "batch",
+    "Bot",
     "DefensiveBot",
+    "Event",
+    "IllegalActionError",
+    "Observation",
+    "ReplayError",
     "game",
     "gouji",
     "GreedyBot",

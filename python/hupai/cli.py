@@ -497,7 +497,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_serve(sub)
     from hupai.game.cli import add_parsers as _add_game
 
-    _add_game(sub)
+    _add_game(sub, default_variant="sichuan")  # the preset `hupai play|simulate` use without --variant
     return p
 
 

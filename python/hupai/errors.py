@@ -2,14 +2,18 @@
 
 from hupai._core import (
     HupaiError,
+    IllegalActionError,
     InvalidHandError,
     InvalidTileError,
+    ReplayError,
     RuleConfigError,
     SettlementError,
 )
 
 __all__ = [
     "HupaiError",
+    "IllegalActionError",
+    "ReplayError",
     "InvalidHandError",
     "InvalidTileError",
     "RuleConfigError",

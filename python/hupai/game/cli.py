@@ -1,4 +1,4 @@
-"""``hupai simulate``, ``hupai play`` and ``hupai replay`` subcommands."""
+"""``hupai simulate``, ``hupai play`` and ``hupai replay`` subcommands (every preset, 字牌 too)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,10 @@ import json
 import sys
 from typing import Any
 
-from hupai._core import Variant
-from hupai.game.actions import tile_name
+from hupai._core import Match, Table, Variant, seat_names, table_seats
 from hupai.game.agents import make_agent
-from hupai.game.log import read_jsonl, replay
+from hupai.game.log import read_jsonl, replay, write_jsonl
 from hupai.game.simulate import simulate
-from hupai.game.table import SEAT_NAMES, Table
 
 
 def _variant(args: argparse.Namespace) -> Variant:
@@ -24,133 +22,116 @@ def _variant(args: argparse.Namespace) -> Variant:
     return v.with_options(**opts) if opts else v
 
 
+def _agent_names(args: argparse.Namespace, seats: int) -> list[str]:
+    names = args.agents.split(",")
+    return (names * seats)[:seats] if len(names) == 1 else names
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    agents = args.agents.split(",")
+    v = _variant(args)
+    names = _agent_names(args, table_seats(v))
     res = simulate(
-        _variant(args),
+        v,
         args.n,
-        agents=agents[0] if len(agents) == 1 else agents,
+        agents=names,
         seed=args.seed,
         workers=args.workers,
         backend=args.backend,
         out=args.out,
+        trajectories=args.trajectories,
         progress=not args.quiet,
         ray_address=args.ray_address,
     )
-    if args.json:
-        print(json.dumps(res.to_json(), ensure_ascii=False))
-    else:
-        print(res.summary())
+    print(json.dumps(res.to_json(), ensure_ascii=False) if args.json else res.summary())
     return 0
 
 
-def _print_events(t: Table, log: list[dict[str, Any]], out: Any) -> None:
+def _print_events(log: list[dict[str, Any]], out: Any) -> None:
+    names: list[str] = []
     for e in log:
         k = e["type"]
+        who = names[e["seat"]] if "seat" in e and isinstance(e["seat"], int) and e["seat"] < len(names) else ""
         if k == "start":
-            print(f"{e['variant']} seed {e['seed']} dealer {SEAT_NAMES[e['dealer']]}", file=out)
+            names = seat_names(max(2, table_seats(Variant.load(e["variant"]))))
+            print(f"{e['variant']} seed {e['seed']} dealer {names[e['dealer']]}", file=out)
         elif k == "action":
-            who = SEAT_NAMES[e["seat"]]
-            tile = tile_name(e["tile"]) if e.get("tile", -1) >= 0 else ""
             if e["kind"] == "pass":
                 continue
-            if e["kind"] == "exchange":
-                tile = " ".join(tile_name(x) for x in e["tiles"])
-            if e["kind"] == "declare_void":
-                tile = "mps"[e["tile"]]
-            if e["kind"] == "declare_piao":
-                tile = str(e["tile"])
-            print(f"  {who} {e['kind']} {tile}", file=out)
+            what = " ".join(e.get("tiles", [])) or e.get("tile", "") or str(e.get("value", ""))
+            print(f"  {names[e['seat']]} {e['kind']} {what}".rstrip(), file=out)
         elif k == "win":
-            print(f"  ** {SEAT_NAMES[e['seat']]} wins on {tile_name(e['tile'])} ({e['win_type']}) value {e['value']}", file=out)
-        elif k == "flower":
-            print(f"  {SEAT_NAMES[e['seat']]} flower {tile_name(e['tile'])}", file=out)
-        elif k == "wall_empty":
+            print(f"  ** {who} wins on {e['tile']} ({e['win_type']}) value {e['value']}", file=out)
+        elif k in ("flower", "sao", "saochuan", "guosao", "kaiduo", "bi_hu", "xianggong"):
+            print(f"  {who} {k} {e.get('tile', '')}".rstrip(), file=out)
+        elif k in ("wall_empty", "exhausted"):
             print("  wall empty", file=out)
         elif k == "end":
-            print(f"end: winners {[SEAT_NAMES[w] for w in e['winners']]} balances {e['balances']}", file=out)
-    for s in range(t.n):
-        print(f"  {SEAT_NAMES[s]}: {t.hand_text(s)}", file=out)
+            print(f"end: winners {[names[w] for w in e['winners']]} balances {e['balances']}", file=out)
+        elif k == "settle":
+            print(f"end: balances {e['net']}", file=out)
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    if args.variant.startswith("zipai"):
-        from hupai.game.zipai_table import ZipaiMatch, ZipaiTable, make_zipai_agent
-
-        names = (args.agents.split(",") * 3)[:3]
-        if args.hands > 1:  # a match: the core's next_dealer between hands (dealer_after_draw)
-            m = ZipaiMatch(_variant(args), seed=args.seed)
-            m.play([make_zipai_agent(a, args.seed * 4 + k) for k, a in enumerate(names)], args.hands)
-            for k, zt in enumerate(m.tables):
-                res = zt.result or {}
-                w = res.get("win")
-                how = f"seat {w['seat']} wins ({w['win_type']}, {w['huxi']} 胡息)" if w else "荒庄"
-                print(f"hand {k + 1}: dealer {zt.dealer}, {how}, balances {res.get('balances')}")
-            print(f"totals {m.totals}; next dealer {m.dealer}")
-            return 0
-        zt = ZipaiTable(_variant(args), seed=args.seed)
-        zt.run([make_zipai_agent(a, args.seed * 4 + k) for k, a in enumerate(names)])
-        for e in zt.log[1:]:
-            print(json.dumps(e, ensure_ascii=False))
-        if args.log:
-            from hupai.game.log import write_jsonl
-
-            write_jsonl(zt.log, args.log)
+    v = _variant(args)
+    n = table_seats(v)
+    names = _agent_names(args, n)
+    if args.hands > 1:
+        m = Match(v, seed=args.seed)
+        for _ in range(args.hands):
+            m.play_hand([make_agent(a, args.seed * 4 + k) for k, a in enumerate(names)])
+        for i, h in enumerate(m.hands):
+            r = h["result"]
+            how = f"seats {r['winners']} win" if r["winners"] else "荒庄"
+            print(f"hand {i + 1}: dealer {h['dealer']}, {how}, balances {r['balances']}")
+        print(f"totals {m.scores}; next dealer {m.dealer}")
         return 0
-    t = Table(_variant(args), seed=args.seed)
-    agents = [make_agent(a, args.seed * 4 + k) for k, a in enumerate((args.agents.split(",") * 4)[: t.n])]
-    for s in range(t.n):
-        print(f"{SEAT_NAMES[s]} dealt: {t.hand_text(s)}")
-    t.run(agents)
-    _print_events(t, t.log, sys.stdout)
+    t = Table(v, seed=args.seed)
+    seats = seat_names(n)
+    if t.family == "mahjong":
+        for s in range(n):
+            print(f"{seats[s]} dealt: {t.hand_text(s)}")
+    t.run([make_agent(a, args.seed * 4 + k) for k, a in enumerate(names)])
+    _print_events(t.log, sys.stdout)
+    if t.family == "mahjong":
+        for s in range(n):
+            print(f"  {seats[s]}: {t.hand_text(s)}")
     if args.log:
-        from hupai.game.log import write_jsonl
-
         write_jsonl(t.log, args.log)
     return 0
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     log = read_jsonl(args.log)
-    if log and str(log[0].get("variant", "")).startswith("zipai"):
-        from hupai.game.zipai_table import replay as zipai_replay
-
-        zipai_replay(log)
-        for e in log[1:]:
-            print(json.dumps(e, ensure_ascii=False))
-        print("replay: identical")
-        return 0
-    t = replay(log)
-    _print_events(t, log, sys.stdout)
+    replay(log)
+    _print_events(log, sys.stdout)
     print("replay: identical")
     return 0
 
 
-def add_parsers(sub: Any) -> None:
+def add_parsers(sub: Any, default_variant: str) -> None:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
         "--variant",
-        default="sichuan",
-        help="sichuan, mcr, hebei, huanle3d, shaanxi, hebei_draft4, shanghai, wuhan, kawuxing (3 seats), erren (2 seats), or zipai_guilin / zipai_hunan (3 seats)",
+        default=default_variant,
+        help="any preset the table plays: sichuan, mcr, hebei, huanle3d, shaanxi, hebei_draft4, shanghai, wuhan, kawuxing (3 seats), erren (2 seats), zipai_guilin / zipai_hunan (3 seats)",
     )
     common.add_argument("--set", action="append", metavar="SWITCH=VALUE", help="override a switch (repeatable)")
-    common.add_argument("--seed", type=int, default=0)
-    common.add_argument("--agents", default="random", help="random, greedy, defensive (one, or four comma-separated; zipai: random, greedy, one or three)")
-    s = sub.add_parser("simulate", help="simulate many hands and print a summary", parents=[common])
+    common.add_argument("--seed", type=int, default=0, help="master seed (the same seed plays the same hands)")
+    common.add_argument("--agents", default="greedy", help="random, greedy, defensive: one for every seat, or one per seat comma-separated")
+    s = sub.add_parser("simulate", help="simulate many hands in the core and print a summary", parents=[common])
     s.add_argument("-n", type=int, default=1000, help="number of hands")
-    s.add_argument("--workers", type=int, default=1)
-    s.add_argument("--backend", choices=["local", "ray"], default="local")
+    s.add_argument("--workers", type=int, default=1, help="threads (local) or Ray CPUs")
+    s.add_argument("--backend", choices=["local", "ray"], default="local", help="local threads or Ray tasks")
     s.add_argument("--ray-address", default=None, help="an existing Ray cluster (else RAY_ADDRESS or a local one)")
-    s.add_argument("--out", help="per-game records: .parquet or .jsonl")
-    s.add_argument("--json", action="store_true")
-    s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.add_argument("--out", help="per-hand summaries: .parquet or .jsonl")
+    s.add_argument("--trajectories", help="every event, one row each: .parquet or .jsonl")
+    s.add_argument("--json", action="store_true", help="print the summary as JSON")
+    s.add_argument("--quiet", action="store_true", help="no progress line")
     s.set_defaults(func=_cmd_simulate)
     p = sub.add_parser("play", help="play one hand and print it turn by turn", parents=[common])
     p.add_argument("--log", help="write the event log as JSON Lines")
-    p.add_argument("--hands", type=int, default=1, help="zipai: play a match of this many hands (dealer rotation by the rules)")
+    p.add_argument("--hands", type=int, default=1, help="play a match of this many hands (dealer rotation by the rules)")
     p.set_defaults(func=_cmd_play)
-    r = sub.add_parser("replay", help="replay a JSON Lines event log and check it")
-    r.add_argument("log")
+    r = sub.add_parser("replay", help="replay a JSON Lines event log (any preset) and check it")
+    r.add_argument("log", help="the JSON Lines event log")
     r.set_defaults(func=_cmd_replay)
-
-

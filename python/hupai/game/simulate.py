@@ -1,38 +1,43 @@
-"""Batch simulation: ``simulate(variant, n_games, agents=..., seed=..., workers=..., backend=...)``.
+"""Batch simulation: ``simulate(variant, n_games, agents="greedy", seed=..., workers=..., backend=...)``.
 
-Game ``i`` is played with the seed ``game_seed(seed, i)`` (BLAKE2b of the master seed and the
-index), its agents seeded from that seed and the seat, so results do not depend on how games are
-split into shards: same seed → identical results for any number of workers and either backend.
+With built-in agents (``random``, ``greedy``, ``defensive``) whole hands are played in the core —
+no Python call per decision, the GIL released, ``workers`` threads. Python agents (any callable)
+may sit at any seat; those games go through ``Table.run`` one by one.
 
-Backends: ``"local"`` (one process, or a ``multiprocessing`` pool with ``workers > 1``) and
-``"ray"`` (each shard a Ray task). With Ray, ``ray_address`` (or the ``RAY_ADDRESS`` environment
-variable) points at an existing cluster, e.g. ``ray_address="ray://head:10001"`` or
-``"auto"``; without it a local Ray instance is started with ``num_cpus=workers``.
+Game ``i`` is played with the seed ``game_seed(seed, i)`` (the core's SplitMix64 of the master seed
+and the index) by dealer ``i % seats``; the built-in bot of seat ``k`` is seeded with
+``game_seed(game seed, k)``. Results do not depend on how games are split: the same seed gives
+identical records for any number of workers, chunk size and either backend.
+
+Backends: ``"local"`` (this process, ``workers`` threads) and ``"ray"`` (shards as Ray tasks; with
+``ray_address`` or ``RAY_ADDRESS`` an existing cluster, else a local one with ``num_cpus=workers``).
+
+Outputs: ``out`` — one summary row per hand (``.parquet`` or ``.jsonl``); ``trajectories`` — one
+row per event (``.parquet`` or ``.jsonl``) with the columns ``game`` (int), ``seq`` (int, the
+event's place in its hand), ``type`` (str, the record type), ``seat`` (int, -1 = none), ``kind``
+(str, the action kind of an ``action`` row), ``tile`` (str), ``tiles`` (list of str), ``value``
+(int, a win's value), ``record`` (str, the full JSON record); see ``docs/table.md``.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sys
+import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hupai._core import Variant
+from hupai._core import Table, Variant, game_seed, simulate_games, table_seats
 from hupai.errors import RuleConfigError
-from hupai.game.agents import make_agent
-from hupai.game.table import Table, players_of
+from hupai.game.agents import AGENTS
 
 __all__ = ["simulate", "SimResult", "game_seed", "play_game"]
 
-
-def game_seed(master: int, index: int) -> int:
-    h = hashlib.blake2b(f"{master}:{index}".encode(), digest_size=8).digest()
-    return int.from_bytes(h, "little") & ((1 << 63) - 1)
+AgentSpec = str | Callable[..., Any]
 
 
 def _variant_spec(v: Variant) -> tuple[str, dict[str, Any]]:
@@ -46,13 +51,11 @@ def _make_variant(spec: tuple[str, dict[str, Any]]) -> Variant:
     return v.with_options(**opts) if opts else v
 
 
-def play_game(variant: Variant, agents: Sequence[str], master: int, index: int, keep_log: bool = False) -> dict[str, Any]:
-    """Play game ``index`` of a run and return its record."""
+def play_game(variant: Variant, agents: Sequence[AgentSpec], master: int, index: int, keep_log: bool = False) -> dict[str, Any]:
+    """Play game ``index`` of a run through ``Table.run`` (Python agents) and return its record."""
+    n = len(agents)
     s = game_seed(master, index)
-    if _is_zipai(variant):
-        return _play_zipai(variant, agents, s, index, keep_log)
-    n = players_of(variant)
-    bots = [make_agent(agents[k], s * 4 + k) for k in range(n)]
+    bots = [a if callable(a) else AGENTS[a](game_seed(s, k)) for k, a in enumerate(agents)]
     t = Table(variant, seed=s, dealer=index % n)
     res = t.run(bots)
     rec: dict[str, Any] = {
@@ -72,37 +75,9 @@ def play_game(variant: Variant, agents: Sequence[str], master: int, index: int, 
     return rec
 
 
-def _is_zipai(v: Variant) -> bool:
-    return v.id.startswith("zipai")
-
-
-def _play_zipai(variant: Variant, agents: Sequence[str], s: int, index: int, keep_log: bool) -> dict[str, Any]:
-    """A 字牌 hand (3 seats, dealer rotating over 3); same record shape (``fans``: the win type,
-    ``values``: the winner's 胡息)."""
-    from hupai.game.zipai_table import play_zipai_game
-
-    t, res = play_zipai_game(variant, agents, s, index % 3)
-    win = res["win"]
-    rec: dict[str, Any] = {
-        "game": index,
-        "seed": s,
-        "dealer": index % 3,
-        "winners": [] if win is None else [win["seat"]],
-        "n_wins": 0 if win is None else 1,
-        "exhausted": res["exhausted"],
-        "balances": res["balances"],
-        "turns": res["turns"],
-        "fans": [] if win is None else [win["win_type"]],
-        "values": [] if win is None else [win["huxi"]],
-    }
-    if keep_log:
-        rec["log"] = json.dumps(t.log, ensure_ascii=False)
-    return rec
-
-
-def _shard(spec: tuple[str, dict[str, Any]], agents: Sequence[str], master: int, lo: int, hi: int, keep_log: bool) -> list[dict[str, Any]]:
-    v = _make_variant(spec)
-    return [play_game(v, agents, master, i, keep_log) for i in range(lo, hi)]
+def _shard(spec: tuple[str, dict[str, Any]], agents: list[str], master: int, lo: int, hi: int, traj: bool) -> tuple[list[dict[str, Any]], dict[str, list[Any]] | None]:
+    """Games ``lo..hi`` in the core on one thread (a Ray task)."""
+    return simulate_games(_make_variant(spec), agents, master, lo, hi, 1, traj)
 
 
 @dataclass
@@ -126,7 +101,7 @@ class SimResult:
         ]
         for k in range(len(self.agents)):
             lines.append(f"{k:<6}{self.agents[k]:<11}{self.win_rate[k]:>10.3f}{self.avg_score[k]:>12.2f}")
-        lines.append(f"draw rate {self.draw_rate:.3f}   average length {self.avg_turns:.1f} discards")
+        lines.append(f"draw rate {self.draw_rate:.3f}   average length {self.avg_turns:.1f} turns")
         top = sorted(self.fan_frequency.items(), key=lambda kv: (-kv[1], kv[0]))[:8]
         lines.append("top fans: " + ", ".join(f"{k} {v}" for k, v in top))
         return "\n".join(lines)
@@ -162,108 +137,187 @@ def _aggregate(vid: str, agents: list[str], recs: list[dict[str, Any]]) -> SimRe
     )
 
 
-def _write_records(recs: list[dict[str, Any]], out: str | Path) -> None:
-    p = Path(out)
-    if p.suffix == ".parquet":
-        try:
-            import pyarrow as pa  # type: ignore[import-untyped]
-            import pyarrow.parquet as pq  # type: ignore[import-untyped]
-        except ImportError:
-            raise RuleConfigError("Parquet records need pyarrow: pip install 'hupai[sim]'") from None
-        pq.write_table(pa.Table.from_pylist(recs), p)
-    else:
-        with open(p, "w", encoding="utf-8") as f:
-            for r in recs:
-                f.write(json.dumps(r, ensure_ascii=False) + "\n")
+class _Writer:
+    """Rows to ``.parquet`` (pyarrow, written chunk by chunk) or ``.jsonl``."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.parquet = self.path.suffix == ".parquet"
+        self._pq: Any = None
+        self._pa: Any = None
+        self._writer: Any = None
+        self._file: Any = None
+        if self.parquet:
+            try:
+                import pyarrow as pa  # type: ignore[import-untyped]
+                import pyarrow.parquet as pq  # type: ignore[import-untyped]
+            except ImportError:
+                raise RuleConfigError("Parquet output needs pyarrow: pip install 'hupai[sim]'") from None
+            self._pa, self._pq = pa, pq
+        else:
+            self._file = open(self.path, "w", encoding="utf-8")
+
+    def rows(self, rows: list[dict[str, Any]]) -> None:
+        if not rows:
+            return
+        if self.parquet:
+            self.columns({k: [r[k] for r in rows] for k in rows[0]})
+        else:
+            for r in rows:
+                self._file.write(json.dumps(r, ensure_ascii=False) + "\n")
+
+    def columns(self, cols: dict[str, list[Any]]) -> None:
+        if not cols or not next(iter(cols.values())):
+            return
+        if not self.parquet:
+            keys = list(cols)
+            for i in range(len(cols[keys[0]])):
+                self._file.write(json.dumps({k: cols[k][i] for k in keys}, ensure_ascii=False) + "\n")
+            return
+        table = self._pa.Table.from_pydict(cols)
+        if self._writer is None:
+            self._writer = self._pq.ParquetWriter(self.path, table.schema)
+        self._writer.write_table(table)
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+        if self._file is not None:
+            self._file.close()
+
+
+class _Progress:
+    """``hands done / total, hands/s, ETA`` on stderr."""
+
+    def __init__(self, total: int, show: bool) -> None:
+        self.total = total
+        self.show = show
+        self.t0 = time.perf_counter()
+        self.done = 0
+
+    def add(self, k: int) -> None:
+        self.done += k
+        if not self.show:
+            return
+        dt = time.perf_counter() - self.t0
+        rate = self.done / dt if dt > 0 else 0.0
+        eta = (self.total - self.done) / rate if rate > 0 else float("nan")
+        w = 30
+        bar = "#" * (w * self.done // max(self.total, 1))
+        sys.stderr.write(
+            f"\r[{bar:<{w}}] {self.done}/{self.total} hands  {rate:,.0f} hands/s  ETA {_clock(eta)}  "
+        )
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.show:
+            sys.stderr.write("\n")
+
+
+def _clock(s: float) -> str:
+    if s != s:  # NaN
+        return "?"
+    s = int(s + 0.5)
+    return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
+
+
+def _logs_of(cols: dict[str, list[Any]]) -> dict[int, str]:
+    """Each game's JSON log text from trajectory columns."""
+    by: dict[int, list[str]] = {}
+    for g, r in zip(cols["game"], cols["record"]):
+        by.setdefault(g, []).append(r)
+    return {g: "[" + ", ".join(rs) + "]" for g, rs in by.items()}
 
 
 def simulate(
     variant: Variant | str,
     n_games: int,
     *,
-    agents: str | Sequence[str] = "random",
+    agents: AgentSpec | Sequence[AgentSpec] = "greedy",
     seed: int = 0,
     workers: int = 1,
     backend: str = "local",
     out: str | Path | None = None,
+    trajectories: str | Path | None = None,
     keep_logs: bool = False,
     progress: bool | None = None,
     ray_address: str | None = None,
+    chunk: int | None = None,
 ) -> SimResult:
     """Simulate ``n_games`` hands (dealer rotating with the game index) and aggregate them.
 
-    ``agents``: one bot name (``random``, ``greedy``, ``defensive``) or one per seat (卡五星 3,
-    二人麻将 2, the others 4; 字牌 variants
-    ``zipai_*``: 3 seats, bots ``random`` and ``greedy``, see :mod:`hupai.game.zipai_table`); ``out``: write the
-    per-game records to ``.parquet`` (pyarrow) or JSON Lines; ``keep_logs``: add each game's event
-    log (JSON text) to its record; ``progress``: a progress bar on stderr (default: on for runs
-    of 2000+ games in a terminal).
+    ``agents``: one agent or one per seat (the preset's seats; 字牌 3): a built-in name (``random``,
+    ``greedy`` — the default —, ``defensive``) or a Python agent (a callable). ``out``: per-hand
+    summaries to ``.parquet`` (pyarrow) or ``.jsonl``; ``trajectories``: every event to ``.parquet``
+    or ``.jsonl`` (one row per event, schema in the module docstring); ``keep_logs``: add each
+    game's event log (JSON text) to its record; ``progress``: hands done, rate and ETA on stderr
+    (default: on for runs of 2000+ hands in a terminal).
     """
     v = variant if isinstance(variant, Variant) else Variant.load(variant)
-    seats = 3 if _is_zipai(v) else players_of(v)
-    names = [agents] * seats if isinstance(agents, str) else list(agents)
-    if len(names) != seats:
-        raise RuleConfigError(f"agents: one name or {seats}")
-    for a in names:
-        if _is_zipai(v):
-            from hupai.game.zipai_table import make_zipai_agent
-
-            make_zipai_agent(a, 0)
-        else:
-            make_agent(a, 0)
-    if n_games < 0 or workers < 1:
+    seats = table_seats(v)
+    specs: list[AgentSpec] = [agents] * seats if isinstance(agents, str) or callable(agents) else list(agents)
+    if len(specs) != seats:
+        raise RuleConfigError(f"agents: one agent or {seats}")
+    for a in specs:
+        if not callable(a) and a not in AGENTS:
+            raise RuleConfigError(f"unknown agent {a!r} (random, greedy, defensive, or a callable)")
+    if not isinstance(n_games, int) or n_games < 0 or not isinstance(workers, int) or workers < 1:
         raise RuleConfigError("n_games must be ≥ 0 and workers ≥ 1")
     if backend not in ("local", "ray"):
         raise RuleConfigError(f"backend {backend!r} (local, ray)")
-    spec = _variant_spec(v)
-    n_shards = 1 if workers == 1 and backend == "local" else max(workers * 4, 1)
-    bounds = [(n_games * i // n_shards, n_games * (i + 1) // n_shards) for i in range(n_shards)]
-    bounds = [b for b in bounds if b[1] > b[0]]
+    names = [a if isinstance(a, str) else getattr(a, "__name__", type(a).__name__) for a in specs]
     show = progress if progress is not None else (n_games >= 2000 and sys.stderr.isatty())
+    bar = _Progress(n_games, show)
+    summaries = _Writer(out) if out is not None else None
+    traj = _Writer(trajectories) if trajectories is not None else None
+    want_traj = traj is not None or keep_logs
     recs: list[dict[str, Any]] = []
-    if backend == "ray":
-        try:
-            import ray
-        except ImportError:
-            raise RuleConfigError("backend='ray' needs ray: pip install 'hupai[ray]'") from None
-        if not ray.is_initialized():
-            addr = ray_address or os.environ.get("RAY_ADDRESS")
-            if addr:
-                ray.init(address=addr)
-            else:
-                ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
-        task = ray.remote(_shard)
-        futures = [task.remote(spec, names, seed, lo, hi, keep_logs) for lo, hi in bounds]
-        for i, part in enumerate(ray.get(futures)):
-            recs.extend(part)
-            if show:
-                _bar(i + 1, len(futures))
-    elif workers == 1:
-        step = max(n_games // 100, 1)
-        for i in range(n_games):
-            recs.append(play_game(v, names, seed, i, keep_logs))
-            if show and (i + 1) % step == 0:
-                _bar(i + 1, n_games)
-    else:
-        import multiprocessing as mp
 
-        ctx = mp.get_context("fork" if sys.platform == "linux" else "spawn")
-        with ctx.Pool(workers) as pool:
-            res = [pool.apply_async(_shard, (spec, names, seed, lo, hi, keep_logs)) for lo, hi in bounds]
-            for i, r in enumerate(res):
-                recs.extend(r.get())
-                if show:
-                    _bar(i + 1, len(res))
-    if show:
-        sys.stderr.write("\n")
-    result = _aggregate(v.id, names, recs)
-    if out is not None:
-        _write_records(recs, out)
-    return result
+    def take(part: list[dict[str, Any]], cols: dict[str, list[Any]] | None) -> None:
+        if keep_logs and cols is not None:
+            logs = _logs_of(cols)
+            for r in part:
+                r["log"] = logs.get(r["game"], "[]")
+        if traj is not None and cols is not None:
+            traj.columns(cols)
+        if summaries is not None:
+            summaries.rows(part)
+        recs.extend(part)
+        bar.add(len(part))
 
-
-def _bar(done: int, total: int) -> None:
-    w = 40
-    k = w * done // max(total, 1)
-    sys.stderr.write(f"\r[{'#' * k}{'.' * (w - k)}] {done}/{total}")
-    sys.stderr.flush()
+    try:
+        if any(callable(a) for a in specs):
+            for i in range(n_games):
+                take([play_game(v, specs, seed, i, keep_logs)], None)
+        elif backend == "ray":
+            try:
+                import ray
+            except ImportError:
+                raise RuleConfigError("backend='ray' needs ray: pip install 'hupai[ray]'") from None
+            if not ray.is_initialized():
+                addr = ray_address or os.environ.get("RAY_ADDRESS")
+                if addr:
+                    ray.init(address=addr)
+                else:
+                    ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+            n_shards = max(workers * 4, 1)
+            bounds = [(n_games * i // n_shards, n_games * (i + 1) // n_shards) for i in range(n_shards)]
+            task = ray.remote(_shard)
+            spec = _variant_spec(v)
+            futures = [task.remote(spec, names, seed, lo, hi, want_traj) for lo, hi in bounds if hi > lo]
+            for f in futures:  # in order: records stay in game order
+                part, cols = ray.get(f)
+                take(part, cols)
+        else:
+            step = chunk or max(min(n_games // 100, 5000), 256 * workers)
+            for lo in range(0, n_games, step):
+                hi = min(lo + step, n_games)
+                part, cols = simulate_games(v, names, seed, lo, hi, workers, want_traj)
+                take(part, cols)
+    finally:
+        bar.close()
+        if summaries is not None:
+            summaries.close()
+        if traj is not None:
+            traj.close()
+    return _aggregate(v.id, names, recs)

@@ -19,6 +19,13 @@ pub enum Error {
     /// left … (`SettlementError` in Python).
     #[error("invalid settlement event: {0}")]
     Settlement(String),
+    /// An action that is not legal in the table's current state (`IllegalActionError`); the
+    /// table is unchanged.
+    #[error("illegal action: {0}")]
+    IllegalAction(String),
+    /// An event log that does not replay to the same events (`ReplayError`).
+    #[error("replay: {0}")]
+    Replay(String),
 }
 
 impl Error {
@@ -38,6 +45,8 @@ impl Error {
             Self::InvalidHand(m) => Self::InvalidHand(format!("{ctx}: {m}")),
             Self::RuleConfig(m) => Self::RuleConfig(format!("{ctx}: {m}")),
             Self::Settlement(m) => Self::Settlement(format!("{ctx}: {m}")),
+            Self::IllegalAction(m) => Self::IllegalAction(format!("{ctx}: {m}")),
+            Self::Replay(m) => Self::Replay(format!("{ctx}: {m}")),
         }
     }
     pub fn hand(msg: impl Into<String>) -> Self {
@@ -48,6 +57,12 @@ impl Error {
     }
     pub fn settlement(msg: impl Into<String>) -> Self {
         Self::Settlement(msg.into())
+    }
+    pub fn illegal(msg: impl Into<String>) -> Self {
+        Self::IllegalAction(msg.into())
+    }
+    pub fn replay(msg: impl Into<String>) -> Self {
+        Self::Replay(msg.into())
     }
 }
 

@@ -34,9 +34,11 @@ fn compat_err(py: Python<'_>, e: CoreError) -> BindError {
         return BindError::Core(e);
     };
     let msg = match &e {
-        CoreError::InvalidHand(m) | CoreError::RuleConfig(m) | CoreError::Settlement(m) => {
-            m.clone()
-        }
+        CoreError::InvalidHand(m)
+        | CoreError::RuleConfig(m)
+        | CoreError::Settlement(m)
+        | CoreError::IllegalAction(m)
+        | CoreError::Replay(m) => m.clone(),
         CoreError::InvalidTile { text, reason } => format!("{reason} ({text:?})"),
     };
     let code = msg

@@ -37,6 +37,20 @@ create_exception!(
     "A settlement event that cannot be recorded (not zero-sum, unknown seat, a player who has left)."
 );
 
+create_exception!(
+    hupai._core,
+    IllegalActionError,
+    HupaiError,
+    "An action that is not legal in the table's current state (the table is unchanged)."
+);
+
+create_exception!(
+    hupai._core,
+    ReplayError,
+    HupaiError,
+    "An event log that does not replay to the same events."
+);
+
 /// Error type of the bindings: a core error or an error raised by Python itself.
 pub enum BindError {
     Core(CoreError),
@@ -73,6 +87,8 @@ pub fn core_to_py(e: CoreError) -> PyErr {
         CoreError::InvalidHand(_) => InvalidHandError::new_err(msg),
         CoreError::RuleConfig(_) => RuleConfigError::new_err(msg),
         CoreError::Settlement(_) => SettlementError::new_err(msg),
+        CoreError::IllegalAction(_) => IllegalActionError::new_err(msg),
+        CoreError::Replay(_) => ReplayError::new_err(msg),
     }
 }
 

@@ -166,6 +166,8 @@ pub(crate) fn ctx(
         after_exhaustion,
         forbidden_discards,
         ready_first_turn: first_ready,
+        pending_kai_bao: 0,
+        pending_huang_fan: 0,
     })
 }
 
@@ -392,6 +394,7 @@ pub fn flow_pass_lock(variant: PyRef<'_, PyVariant>) -> &'static str {
         flow::PassLock::None => "none",
         flow::PassLock::UntilOwnDraw => "until_own_draw",
         flow::PassLock::SameTile => "same_tile",
+        flow::PassLock::LowerValue => "lower_value",
     }
 }
 

@@ -17,6 +17,7 @@ mod request;
 mod score;
 mod serve;
 mod settlement;
+mod table;
 mod tiles;
 mod variant;
 mod zipai;
@@ -53,7 +54,8 @@ mod _core {
     };
     #[pymodule_export]
     use crate::errors::{
-        HupaiError, InvalidHandError, InvalidTileError, RuleConfigError, SettlementError,
+        HupaiError, IllegalActionError, InvalidHandError, InvalidTileError, ReplayError,
+        RuleConfigError, SettlementError,
     };
     #[pymodule_export]
     use crate::flow::{
@@ -83,6 +85,12 @@ mod _core {
     use crate::serve::{serve_score, serve_score_batch, serve_shanten, serve_waits};
     #[pymodule_export]
     use crate::settlement::PySettlement;
+    #[pymodule_export]
+    use crate::table::{
+        PyAction, PyBot, PyEvent, PyMatch, PyObservation, PyTable, PyTables, arrange_wall,
+        build_wall, check_games, game_seed, replay, seat_names, simulate_games, table_seats,
+        tile_names,
+    };
     #[pymodule_export]
     use crate::tiles::{PyTile, format_tiles, from_counts, parse_tiles, to_counts};
     #[pymodule_export]

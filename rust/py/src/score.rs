@@ -684,6 +684,8 @@ fn error_dict<'py>(py: Python<'py>, e: &CoreError) -> PyResult<Bound<'py, PyAny>
         CoreError::InvalidHand(_) => "InvalidHandError",
         CoreError::RuleConfig(_) => "RuleConfigError",
         CoreError::Settlement(_) => "SettlementError",
+        CoreError::IllegalAction(_) => "IllegalActionError",
+        CoreError::Replay(_) => "ReplayError",
     };
     d.set_item("error", kind)?;
     d.set_item("message", e.to_string())?;

@@ -57,10 +57,13 @@ pub struct TableCtx {
     pub forbidden_discards: u64,
     /// 二人麻将 天听: bit `k` set = seat `k` declared 报听 on its first turn.
     pub ready_first_turn: u8,
+    /// 上海: pending 开宝 / 黄番 carried into this hand (they multiply the win).
+    pub pending_kai_bao: u32,
+    pub pending_huang_fan: u32,
 }
 
 /// A legal win and what it is worth.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct WinOption {
     /// 四川: points each payer pays; MCR: the fan total (flowers included).
     pub value: i64,
@@ -71,12 +74,15 @@ pub struct WinOption {
     /// Per-seat amounts when the preset settles a win by itself (MCR; empty for 四川, whose
     /// payments the settlement ledger derives from `value`).
     pub deltas: Vec<i64>,
+    /// The preset's full score of the win, which its settlement reads (each win is scored once:
+    /// the table settles the win it took with this score). `None` where `value`/`deltas` say all.
+    pub score: Option<Box<Score>>,
 }
 
 impl WinOption {
     /// A win of a preset whose settlement pays it at the end of the hand: `value` and the counted
-    /// fans of its score, no deltas.
-    pub fn from_score(value: i64, self_draw_payment: bool, sc: &Score) -> Self {
+    /// fans of its score, no deltas; the score is kept for the settlement.
+    pub fn from_score(value: i64, self_draw_payment: bool, sc: Score) -> Self {
         WinOption {
             value,
             self_draw_payment,
@@ -86,12 +92,13 @@ impl WinOption {
                 .map(|f| (f.id().to_string(), f.count()))
                 .collect(),
             deltas: Vec::new(),
+            score: Some(Box::new(sc)),
         }
     }
 }
 
 /// The legal responses of one seat to a discard (or an added kong).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Response {
     pub win: Option<WinOption>,
     /// The win may not be declined (四川 最后四张, switch `forced_win_last_n`).
@@ -109,7 +116,7 @@ impl Response {
 }
 
 /// The options of the seat to move, holding `3n+2` tiles.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct TurnOptions {
     pub win: Option<WinOption>,
     /// The win may not be declined (四川 最后四张).
@@ -270,6 +277,7 @@ impl FlowFacts {
             },
             pass_lock: match lock {
                 Some("same_tile_until_action") => PassLock::SameTile,
+                Some("lower_value_until_own_draw") => PassLock::LowerValue,
                 Some(
                     "all_discards_until_own_draw"
                     | "go_around"
@@ -345,6 +353,30 @@ fn flow_of(variant: &Variant) -> Result<Flow<'_>> {
         rs: variant.ruleset(),
         f,
     })
+}
+
+/// A cheap necessary condition for [`waits`] (3n+1 tiles) or [`ready_discards`] (3n+2) being
+/// non-empty: shanten over the table's shapes at most 0, or a hand the preset's scorer may accept
+/// outside them ([`Ruleset::may_be_ready_outside_shapes`]). The table skips the full query when
+/// false.
+pub fn may_be_ready(variant: &Variant, seat: &SeatState) -> Result<bool> {
+    let fl = flow_of(variant)?;
+    Ok(
+        analysis::shanten_planned(&seat.counts, 0, sets_needed(seat), fl.f.shapes) <= 0
+            || fl.rs.may_be_ready_outside_shapes(seat),
+    )
+}
+
+/// The win shapes the table checks before asking the preset's scorer (bots plan with them).
+pub fn table_shapes(variant: &Variant) -> Result<Shapes> {
+    Ok(facts_of(variant)?.shapes)
+}
+
+/// Bit `k` set = kind `k` is held (branch-free over the 34 counts).
+fn held_mask(c: &Counts) -> u64 {
+    c.iter()
+        .enumerate()
+        .fold(0u64, |m, (k, &n)| m | (u64::from(n > 0) << k))
 }
 
 /// `counts` (3n+1 standing tiles, `sets` sets still to make) waits on some tile.
@@ -462,6 +494,13 @@ pub(crate) fn seat_situation(
 }
 
 impl Flow<'_> {
+    /// The cheap shape filter of [`Flow::win`]: `full` (the seat's tiles with the winning one)
+    /// makes a hand of the table's shapes, or one the preset's scorer may accept outside them.
+    fn shape_ok(&self, seat: &SeatState, full: &Counts, win_type: WinType) -> bool {
+        is_winning_planned(full, 0, sets_needed(seat), self.f.shapes)
+            || self.rs.wins_outside_shapes(seat, full, win_type)
+    }
+
     /// Score `seat` winning on `tile` (not in `seat.counts`), or `None` when it is not a legal win.
     fn win(
         &self,
@@ -474,9 +513,7 @@ impl Flow<'_> {
     ) -> Option<WinOption> {
         let mut full = seat.counts;
         full[tile.idx()] += 1;
-        if !is_winning_planned(&full, 0, sets_needed(seat), self.f.shapes)
-            && !self.rs.wins_outside_shapes(seat, &full, win_type)
-        {
+        if !self.shape_ok(seat, &full, win_type) {
             return None;
         }
         if self.f.ting_required && !seat.hand_locked {
@@ -653,10 +690,13 @@ pub fn turn(
                 "seat {idx}: drawn tile {t} is not in the hand"
             )));
         }
-        let mut before = seat.clone();
-        before.counts[t.idx()] -= 1;
-        o.win = fl.win(&before, idx, t, win_type, None, ctx);
-        o.forced_win = o.win.is_some() && forced(f, ctx);
+        // The seat's counts hold the drawn tile: the shape filter first, the copy only for a hand.
+        if fl.shape_ok(seat, &seat.counts, win_type) {
+            let mut before = seat.clone();
+            before.counts[t.idx()] -= 1;
+            o.win = fl.win(&before, idx, t, win_type, None, ctx);
+            o.forced_win = o.win.is_some() && forced(f, ctx);
+        }
     }
     if seat.hand_locked {
         // 血流成河 after a win, 亮倒, 报听: the hand is fixed, the drawn tile goes out again.
@@ -724,9 +764,14 @@ pub fn turn(
         }
         return Ok(o);
     }
-    let added_on_draw_only = f.added_kong_only_on_draw;
+    let added_on_draw_only = !seat.melds.is_empty() && f.added_kong_only_on_draw;
+    let held = held_mask(&seat.counts);
     if !ctx.wall_empty && seat.melds.len() < 4 {
-        for k in 0..N_KINDS {
+        // both kongs need the tile in hand
+        let mut m = held;
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            m &= m - 1;
             let t = Tile::new_unchecked(k as u8);
             if void_blocks(seat, t) {
                 continue;
@@ -747,18 +792,20 @@ pub fn turn(
         }
     }
     let holds_void: Vec<Tile> = (0..N_KINDS)
-        .filter(|&k| seat.counts[k] > 0)
+        .filter(|&k| seat.void_suit.is_some() && seat.counts[k] > 0)
         .map(|k| Tile::new_unchecked(k as u8))
         .filter(|&t| void_blocks(seat, t))
         .collect();
-    let void_first = f.void_discard_first;
-    o.discards = if void_first && !holds_void.is_empty() {
+    o.discards = if f.void_discard_first && !holds_void.is_empty() {
         holds_void
     } else {
-        (0..N_KINDS)
-            .filter(|&k| seat.counts[k] > 0)
-            .map(|k| Tile::new_unchecked(k as u8))
-            .collect()
+        let mut d = Vec::with_capacity(14);
+        let mut m = held;
+        while m != 0 {
+            d.push(Tile::new_unchecked(m.trailing_zeros() as u8));
+            m &= m - 1;
+        }
+        d
     };
     // 卡五星 K3: a seat that has not declared 亮倒 may not discard a 亮倒 player's winning tile
     // (no legal discard left = the forced end, decided by the table).
@@ -866,6 +913,9 @@ pub enum PassLock {
     UntilOwnDraw,
     /// Only the declined tile is locked, until the seat's next action (碰/杠/吃 or draw).
     SameTile,
+    /// 顺和: until its next draw the seat may win on a discard only for more than the win it
+    /// declined.
+    LowerValue,
 }
 
 pub fn pass_lock(variant: &Variant) -> PassLock {
@@ -947,6 +997,8 @@ pub(crate) const TEST_CTX: TableCtx = TableCtx {
     after_exhaustion: false,
     forbidden_discards: 0,
     ready_first_turn: 0,
+    pending_kai_bao: 0,
+    pending_huang_fan: 0,
 };
 
 #[cfg(test)]

@@ -211,6 +211,20 @@ pub trait Ruleset: Send + Sync + std::fmt::Debug {
         None
     }
 
+    /// Which table engine plays this preset, with the preset's part of it (its payments and the
+    /// record its settlement reads: `rules/<id>/table.rs`); `None`: the table does not play it.
+    fn table(&self) -> Option<TablePart> {
+        None
+    }
+
+    /// [`Self::settle`] with the wins already scored, in record order (the table settles each win
+    /// with the score it was taken with, so no win is scored twice); a win without a score is
+    /// scored from the record.
+    fn settle_scored(&self, record: &Value, scored: &[Score]) -> Result<Settled> {
+        let _ = scored;
+        self.settle(record)
+    }
+
     /// The win shapes of hand analysis under this preset (waits, shanten of the service and the
     /// calculator); `None` for games without mahjong tiles. Default: the table's shapes.
     fn shapes(&self) -> Option<crate::decompose::Shapes> {
@@ -222,7 +236,13 @@ pub trait Ruleset: Send + Sync + std::fmt::Debug {
     fn table_win(&self, q: &TableWin<'_>) -> Option<WinOption> {
         let sc = self.score(CaseRef::Tiles(&q.situation)).ok()?;
         sc.meets_minimum
-            .then(|| WinOption::from_score(sc.per_payer, q.situation.win_type.is_self_drawn(), &sc))
+            .then(|| WinOption::from_score(sc.per_payer, q.situation.win_type.is_self_drawn(), sc))
+    }
+
+    /// A seat (3n+1 or 3n+2 standing tiles) may be ready for a win outside the table's shapes
+    /// (the table's cheap filter before asking for waits; see [`Self::wins_outside_shapes`]).
+    fn may_be_ready_outside_shapes(&self, _seat: &SeatState) -> bool {
+        false
     }
 
     /// Hands that win outside the table's shape pre-filter (the preset's scorer still decides).
@@ -262,6 +282,14 @@ pub trait Ruleset: Send + Sync + std::fmt::Debug {
             ..Default::default()
         }
     }
+}
+
+/// The table engine of a preset ([`Ruleset::table`]).
+pub enum TablePart {
+    /// The mahjong state machine (4, 3 or 2 seats) with the preset's part.
+    Mahjong(Arc<dyn crate::game::mahjong::PresetTable>),
+    /// The 字牌 state machine (3 seats).
+    Zipai,
 }
 
 /// The table's question to [`Ruleset::table_win`].
@@ -422,13 +450,25 @@ pub fn score_tiles<R: TileBook + ?Sized>(r: &R, s: &Situation) -> Result<Score> 
 
 /// Settle a hand record of a tile preset.
 pub fn settle_tiles<R: TileBook + Ruleset + ?Sized>(r: &R, record: &Value) -> Result<Settled> {
+    settle_tiles_scored(r, record, &[])
+}
+
+/// Settle a hand record of a tile preset whose first wins were scored already (`scored`, in
+/// record order: the table's wins with the scores they were taken with).
+pub fn settle_tiles_scored<R: TileBook + Ruleset + ?Sized>(
+    r: &R,
+    record: &Value,
+    scored: &[Score],
+) -> Result<Settled> {
     let rec = HandRecord::parse(record, r, &r.spec())?;
     let mut scores = Vec::new();
-    for (i, s) in rec.win_situations() {
-        scores.push(
-            r.evaluate(s)
+    for (k, (i, s)) in rec.win_situations().into_iter().enumerate() {
+        scores.push(match scored.get(k) {
+            Some(sc) => sc.clone(),
+            None => r
+                .evaluate(s)
                 .map_err(|e| e.context(&format!("events[{i}]")))?,
-        );
+        });
     }
     let book = run_book(r, &rec, &scores)?;
     let n = rec.seats.len() as u8;

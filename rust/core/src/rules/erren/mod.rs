@@ -20,6 +20,7 @@ use crate::situation::{Blessing, Situation, WinType};
 use crate::tile::{Counts, Tile};
 
 mod option4;
+pub mod table;
 #[cfg(test)]
 mod tests;
 
@@ -636,8 +637,24 @@ impl Ruleset for Erren {
     fn settle(&self, record: &Value) -> Result<Settled> {
         crate::rules::settle_tiles(self, record)
     }
+    fn settle_scored(
+        &self,
+        record: &Value,
+        scored: &[crate::scoring::score::Score],
+    ) -> Result<Settled> {
+        crate::rules::settle_tiles_scored(self, record, scored)
+    }
+    fn table(&self) -> Option<crate::rules::TablePart> {
+        Some(crate::rules::TablePart::Mahjong(std::sync::Arc::new(
+            table::ErrenTable,
+        )))
+    }
     fn flow(&self) -> Option<&FlowFacts> {
         Some(&self.flow)
+    }
+    /// 绿一色 in 乱牌 form: a hand without melds of green tiles only.
+    fn may_be_ready_outside_shapes(&self, seat: &SeatState) -> bool {
+        seat.melds.is_empty() && all_green(&seat.counts)
     }
     /// 绿一色 in 乱牌 form wins without structure (a hand without melds).
     fn wins_outside_shapes(&self, seat: &SeatState, full: &Counts, _win_type: WinType) -> bool {
@@ -666,6 +683,6 @@ impl Ruleset for Erren {
         let sc = blessed
             .and_then(|b| self.rules.score(&b).ok())
             .or_else(|| self.rules.score(&sit).ok())?;
-        Some(WinOption::from_score(sc.total, false, &sc))
+        Some(WinOption::from_score(sc.total, false, sc))
     }
 }

@@ -4,6 +4,7 @@
 //! from `presets/hebei.toml`.
 
 mod ruleset;
+pub mod table;
 #[cfg(test)]
 mod tests;
 
@@ -58,6 +59,8 @@ pub struct HebeiRules {
     pub kong_open: i64,
     pub shapes: Shapes,
     pub wild: WildMode,
+    /// 一炮多响 (switch `multi_ron`; default 截胡: one winner per hand).
+    pub multi_ron: bool,
 }
 
 fn int_param(p: &toml::Table, key: &str) -> Result<i64> {
@@ -81,6 +84,7 @@ impl HebeiRules {
                 _ => DiscardPayers::Discarder,
             },
             chi_allowed: o.bool("chi_allowed")?,
+            multi_ron: o.bool("multi_ron")?,
             kong_instant: o.str("kong_payment")? == "instant",
             dealer_double: o.str("dealer_factor")? == "double",
             base: int_param(p, "base")?,

@@ -98,11 +98,14 @@ impl TileBook for Hebei {
     /// Kongs (直杠 from the feeder, 补杠/暗杠 from every other player) are paid at once
     /// (`kong_payment = instant`) or after the win, and not at all after a 荒庄 (荒庄荒杠); the
     /// win is paid by the discarder (switch `discard_payers`) or every other player, ×2 between
-    /// the dealer and another seat (switch `dealer_factor`). One winner per hand.
+    /// the dealer and another seat (switch `dealer_factor`). One winner per hand (截胡), or every
+    /// winner on one discard under the switch `multi_ron` (一炮多响; the kongs are paid once).
     fn book(&self, rec: &HandRecord, scores: &[Score], book: &mut Book) -> Result<()> {
         let r = &self.rules;
-        if rec.n_wins() > 1 {
-            return Err(Error::settlement("河北: one winner per hand"));
+        if rec.n_wins() > 1 && !r.multi_ron {
+            return Err(Error::settlement(
+                "河北: one winner per hand (截胡; the switch multi_ron plays 一炮多响)",
+            ));
         }
         let mut kongs = Vec::new();
         for (i, owner, ty, feeder, _) in rec.kongs() {
@@ -133,11 +136,10 @@ impl TileBook for Hebei {
                 book.pay("KONG_INSTANT", reason, lines)?;
             }
         }
-        let Some((_, winner, discarder, Case::Tiles(s), _)) = rec.wins().next() else {
+        if rec.n_wins() == 0 {
             book.ledger.end_hand(); // 荒庄: nothing else is paid (荒庄荒杠 unless instant)
             return Ok(());
-        };
-        let sc = &scores[0];
+        }
         let dealer = rec.dealer;
         let factor = |a: usize, b: usize| -> i64 {
             if r.dealer_double && (Some(a) == dealer || Some(b) == dealer) {
@@ -151,35 +153,48 @@ impl TileBook for Hebei {
                 "河北 dealer_factor=double: the record needs \"dealer\"",
             ));
         }
-        let pts = sc.per_payer;
-        let others: Vec<usize> = (0..4).filter(|&p| p != winner).collect();
-        let lines: Vec<(usize, usize, i64)> = match (discarder, s.is_self_drawn()) {
-            (_, true) => others
-                .iter()
-                .map(|&p| (p, winner, pts * factor(p, winner)))
-                .collect(),
-            (Some(d), false) => match r.discard_payers {
-                DiscardPayers::Discarder => vec![(d, winner, pts * factor(d, winner))],
-                DiscardPayers::AllThree => others
+        let mut first_discarder = None;
+        for (k, (i, winner, discarder, case, _)) in rec.wins().enumerate() {
+            let Case::Tiles(s) = case else {
+                return Err(Error::settlement(format!("events[{i}]: not a tile win")));
+            };
+            if k > 0 && (s.is_self_drawn() || discarder != first_discarder) {
+                return Err(Error::settlement(format!(
+                    "events[{i}]: several winners only on one discard (一炮多响)"
+                )));
+            }
+            first_discarder = discarder;
+            let sc = &scores[k];
+            let pts = sc.per_payer;
+            let others: Vec<usize> = (0..4).filter(|&p| p != winner).collect();
+            let lines: Vec<(usize, usize, i64)> = match (discarder, s.is_self_drawn()) {
+                (_, true) => others
                     .iter()
                     .map(|&p| (p, winner, pts * factor(p, winner)))
                     .collect(),
-                DiscardPayers::DaBao => {
-                    let total: i64 = others.iter().map(|&p| pts * factor(p, winner)).sum();
-                    vec![(d, winner, total)]
+                (Some(d), false) => match r.discard_payers {
+                    DiscardPayers::Discarder => vec![(d, winner, pts * factor(d, winner))],
+                    DiscardPayers::AllThree => others
+                        .iter()
+                        .map(|&p| (p, winner, pts * factor(p, winner)))
+                        .collect(),
+                    DiscardPayers::DaBao => {
+                        let total: i64 = others.iter().map(|&p| pts * factor(p, winner)).sum();
+                        vec![(d, winner, total)]
+                    }
+                },
+                (None, false) => {
+                    return Err(Error::settlement("a win on a discard needs \"discarder\""));
                 }
-            },
-            (None, false) => {
-                return Err(Error::settlement("a win on a discard needs \"discarder\""));
-            }
-        };
-        book.begin_win(0);
-        book.pay(
-            "WIN",
-            &format!("{} wins: {} points", rec.seats[winner], sc.total),
-            &lines,
-        )?;
-        book.end_win();
+            };
+            book.begin_win(k);
+            book.pay(
+                "WIN",
+                &format!("{} wins: {} points", rec.seats[winner], sc.total),
+                &lines,
+            )?;
+            book.end_win();
+        }
         if !r.kong_instant {
             for (reason, lines) in &kongs {
                 book.pay("KONG_DEFERRED", reason, lines)?;
@@ -206,6 +221,18 @@ impl Ruleset for Hebei {
     fn settle(&self, record: &Value) -> Result<Settled> {
         crate::rules::settle_tiles(self, record)
     }
+    fn settle_scored(
+        &self,
+        record: &Value,
+        scored: &[crate::scoring::score::Score],
+    ) -> Result<Settled> {
+        crate::rules::settle_tiles_scored(self, record, scored)
+    }
+    fn table(&self) -> Option<crate::rules::TablePart> {
+        Some(crate::rules::TablePart::Mahjong(std::sync::Arc::new(
+            super::table::HebeiTable,
+        )))
+    }
     fn flow(&self) -> Option<&FlowFacts> {
         Some(&self.flow)
     }
@@ -215,7 +242,7 @@ impl Ruleset for Hebei {
         Some(WinOption::from_score(
             sc.total,
             q.situation.is_self_drawn(),
-            &sc,
+            sc,
         ))
     }
 }

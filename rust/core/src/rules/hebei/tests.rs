@@ -158,3 +158,39 @@ fn dai_hun_family() {
     .unwrap();
     assert_eq!(ex2.points, 9);
 }
+
+/// 截胡 by default; under the switch `multi_ron` every winner on the one discard is paid by the
+/// discarder, and the kongs once.
+#[test]
+fn multi_ron_pays_each_winner_once() {
+    let w1 = json!({"kind": "win", "winner": "W", "discarder": "B", "hand": {"concealed": tiles("234m678m345s7p"),
+        "win_tile": "7p", "melds": [{"type": "kong_open", "tile": "9p", "offer": 2}]}, "situation": {}});
+    let w2 = json!({"kind": "win", "winner": "C", "discarder": "B", "hand": {"concealed": tiles("123m456m789m11s77p"),
+        "win_tile": "7p", "melds": []}, "situation": {}});
+    let kong = json!({"kind": "kong", "owner": "W", "type": "open", "feeder": "B"});
+    let rec = json!({"seats": ["A", "W", "B", "C"], "dealer": "A", "events": [kong, w1, w2]});
+    let plain = crate::Variant::load("hebei").unwrap();
+    let e = plain.ruleset().settle(&rec).unwrap_err().to_string();
+    assert!(
+        e.contains("one winner per hand") && e.contains("multi_ron"),
+        "{e}"
+    );
+    let v =
+        crate::Variant::with_options("hebei", [("multi_ron", SwitchValue::Bool(true))]).unwrap();
+    let s = v.ruleset().settle(&rec).unwrap();
+    assert_eq!(s.scores.len(), 2);
+    let bal: Vec<i64> = s.ledger.balances().into_iter().map(|x| x.1).collect();
+    let (p1, p2) = (s.scores[0].per_payer, s.scores[1].per_payer);
+    // the discarder pays both wins and the 直杠 (kong_open points) once
+    let k = bal[1] - p1;
+    assert!(k > 0, "{bal:?}");
+    assert_eq!(bal, [0, p1 + k, -(p1 + p2 + k), p2]);
+    // a second winner by self-draw is not an 一炮多响
+    let mut bad = rec.clone();
+    bad["events"][2]["situation"] = json!({"self_drawn": true});
+    bad["events"][2]
+        .as_object_mut()
+        .unwrap()
+        .remove("discarder");
+    assert!(v.ruleset().settle(&bad).is_err());
+}

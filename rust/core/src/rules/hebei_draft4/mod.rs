@@ -4,6 +4,7 @@
 //! `shared/rules/hebei_draft4.md`; numbers come from `presets/hebei_draft4.toml`.
 
 mod ruleset;
+pub mod table;
 #[cfg(test)]
 mod tests;
 

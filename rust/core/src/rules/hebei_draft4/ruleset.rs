@@ -244,6 +244,18 @@ impl Ruleset for HebeiDraft4 {
     fn settle(&self, record: &Value) -> Result<Settled> {
         crate::rules::settle_tiles(self, record)
     }
+    fn settle_scored(
+        &self,
+        record: &Value,
+        scored: &[crate::scoring::score::Score],
+    ) -> Result<Settled> {
+        crate::rules::settle_tiles_scored(self, record, scored)
+    }
+    fn table(&self) -> Option<crate::rules::TablePart> {
+        Some(crate::rules::TablePart::Mahjong(std::sync::Arc::new(
+            super::table::HebeiDraft4Table,
+        )))
+    }
     fn flow(&self) -> Option<&FlowFacts> {
         Some(&self.flow)
     }
@@ -251,7 +263,7 @@ impl Ruleset for HebeiDraft4 {
     fn table_win(&self, q: &TableWin<'_>) -> Option<WinOption> {
         let sc = self.evaluate(&q.situation).ok()?;
         let m = sc.extra("multiplier").and_then(Value::as_i64).unwrap_or(1);
-        Some(WinOption::from_score(m, q.situation.is_self_drawn(), &sc))
+        Some(WinOption::from_score(m, q.situation.is_self_drawn(), sc))
     }
     /// 上楼: up one floor (at most `max_floor`) when the dealer stays, back to 0 otherwise.
     fn next_carry(&self, _end: &HandEnd, carry: Carry, dealer_stays: bool) -> Result<Carry> {

@@ -19,6 +19,7 @@ use crate::scoring::score::{FanHit, Reading, Score, Unit};
 use crate::scoring::{enabled_fans, fan, param_int};
 use crate::situation::{Situation, WinType};
 
+pub mod table;
 #[cfg(test)]
 mod tests;
 
@@ -352,6 +353,18 @@ impl Ruleset for Huanle3d {
     }
     fn settle(&self, record: &Value) -> Result<Settled> {
         crate::rules::settle_tiles(self, record)
+    }
+    fn settle_scored(
+        &self,
+        record: &Value,
+        scored: &[crate::scoring::score::Score],
+    ) -> Result<Settled> {
+        crate::rules::settle_tiles_scored(self, record, scored)
+    }
+    fn table(&self) -> Option<crate::rules::TablePart> {
+        Some(crate::rules::TablePart::Mahjong(std::sync::Arc::new(
+            table::Huanle3dTable,
+        )))
     }
     fn flow(&self) -> Option<&FlowFacts> {
         Some(&self.flow)

@@ -8,6 +8,7 @@
 //! multipliers → 起胡 minimum → cap.
 
 mod settle;
+pub mod table;
 #[cfg(test)]
 mod tests;
 

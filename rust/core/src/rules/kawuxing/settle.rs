@@ -503,6 +503,18 @@ impl Ruleset for Kawuxing {
     fn settle(&self, record: &Value) -> Result<Settled> {
         crate::rules::settle_tiles(self, record)
     }
+    fn settle_scored(
+        &self,
+        record: &Value,
+        scored: &[crate::scoring::score::Score],
+    ) -> Result<Settled> {
+        crate::rules::settle_tiles_scored(self, record, scored)
+    }
+    fn table(&self) -> Option<crate::rules::TablePart> {
+        Some(crate::rules::TablePart::Mahjong(std::sync::Arc::new(
+            super::table::KawuxingTable,
+        )))
+    }
     fn tile_set(&self, preset: &PresetData, options: &Options) -> Result<Vec<Tile>> {
         crate::rules::default_tile_set(preset, options, &self.rules.suits)
     }
@@ -517,7 +529,7 @@ impl Ruleset for Kawuxing {
         let sc = self.rules.score(&q.situation, flags).ok()?;
         let sdp = q.situation.is_self_drawn();
         let sc = self.to_score(sc);
-        Some(WinOption::from_score(sc.total, sdp, &sc))
+        Some(WinOption::from_score(sc.total, sdp, sc))
     }
     /// 大叫: `{"ready", "tile", "value"}` of the best winning tile as a discard win (亮倒 ×2
     /// when `flags.liangdao`).

@@ -221,6 +221,18 @@ impl Ruleset for Mcr {
     fn settle(&self, record: &Value) -> Result<Settled> {
         crate::rules::settle_tiles(self, record)
     }
+    fn settle_scored(
+        &self,
+        record: &Value,
+        scored: &[crate::scoring::score::Score],
+    ) -> Result<Settled> {
+        crate::rules::settle_tiles_scored(self, record, scored)
+    }
+    fn table(&self) -> Option<crate::rules::TablePart> {
+        Some(crate::rules::TablePart::Mahjong(std::sync::Arc::new(
+            crate::game::mahjong::preset::Deltas,
+        )))
+    }
     fn flow(&self) -> Option<&FlowFacts> {
         Some(&self.flow)
     }
@@ -261,6 +273,7 @@ impl Ruleset for Mcr {
                 .map(|&(f, c)| (ids::FAN_IDS[f].to_string(), u32::from(c)))
                 .collect(),
             deltas,
+            score: None,
         })
     }
 }

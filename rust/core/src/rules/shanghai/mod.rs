@@ -4,6 +4,7 @@
 //! `shared/rules/shanghai.md`; numbers come from `presets/shanghai.toml`.
 
 mod ruleset;
+pub mod table;
 #[cfg(test)]
 mod tests;
 

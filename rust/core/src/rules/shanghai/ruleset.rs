@@ -255,17 +255,37 @@ impl Ruleset for Shanghai {
     fn settle(&self, record: &Value) -> Result<Settled> {
         crate::rules::settle_tiles(self, record)
     }
+    fn settle_scored(
+        &self,
+        record: &Value,
+        scored: &[crate::scoring::score::Score],
+    ) -> Result<Settled> {
+        crate::rules::settle_tiles_scored(self, record, scored)
+    }
+    fn table(&self) -> Option<crate::rules::TablePart> {
+        Some(crate::rules::TablePart::Mahjong(std::sync::Arc::new(
+            super::table::ShanghaiTable,
+        )))
+    }
     fn flow(&self) -> Option<&FlowFacts> {
         Some(&self.flow)
     }
-    /// The value at the table is one payer's share (the pending 开宝/黄番 are the settlement's).
+    /// The value at the table is one payer's share, with the pending 开宝/黄番 carried into the
+    /// hand (the settlement pays the score the win was taken with).
     fn table_win(&self, q: &TableWin<'_>) -> Option<WinOption> {
-        let sc = self.evaluate(&q.situation).ok()?;
+        let mut sit = q.situation.clone();
+        sit.extra.kai_bao = u8::try_from(q.ctx.pending_kai_bao).unwrap_or(u8::MAX);
+        sit.extra.huang_fan = u8::try_from(q.ctx.pending_huang_fan).unwrap_or(u8::MAX);
+        let sc = self.evaluate(&sit).ok()?;
         let sdp = sc
             .extra("self_draw_payment")
             .and_then(Value::as_bool)
             .unwrap_or(false);
-        Some(WinOption::from_score(sc.per_payer, sdp, &sc))
+        Some(WinOption::from_score(sc.per_payer, sdp, sc))
+    }
+    /// 风一色 and 八花齐 are not shapes: any hand may be one tile from them.
+    fn may_be_ready_outside_shapes(&self, _seat: &SeatState) -> bool {
+        true
     }
     /// 八花齐 on the seat's own draw, and 风一色 in any arrangement.
     fn wins_outside_shapes(&self, seat: &SeatState, full: &Counts, win_type: WinType) -> bool {

@@ -643,6 +643,7 @@ impl SichuanRules {
     }
 }
 
+pub mod table;
 #[cfg(test)]
 mod tests;
 

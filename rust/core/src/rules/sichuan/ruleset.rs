@@ -236,6 +236,18 @@ impl Ruleset for Sichuan {
     fn settle(&self, record: &Value) -> Result<Settled> {
         crate::rules::settle_tiles(self, record)
     }
+    fn settle_scored(
+        &self,
+        record: &Value,
+        scored: &[crate::scoring::score::Score],
+    ) -> Result<Settled> {
+        crate::rules::settle_tiles_scored(self, record, scored)
+    }
+    fn table(&self) -> Option<crate::rules::TablePart> {
+        Some(crate::rules::TablePart::Mahjong(std::sync::Arc::new(
+            super::table::SichuanTable(self.rules.settlement.clone()),
+        )))
+    }
     fn flow(&self) -> Option<&FlowFacts> {
         Some(&self.flow)
     }
@@ -268,6 +280,7 @@ impl Ruleset for Sichuan {
             self_draw_payment: sc.self_draw_payment,
             fans: sc.fans.iter().map(|f| (f.id.clone(), f.count)).collect(),
             deltas: Vec::new(),
+            score: None,
         })
     }
     fn draw_end_states(&self, seats: &[SeatState]) -> Result<Vec<(bool, Option<i64>)>> {

@@ -44,7 +44,7 @@ pub struct WuhanCtx {
 }
 
 /// The options of the seat to move: the generic ones plus the 痞子 / 癞子 it may 杠 out.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct WuhanTurn {
     pub base: TurnOptions,
     pub pizi_kongs: Vec<Tile>,
@@ -110,7 +110,7 @@ impl Q<'_> {
         Some(WinOption::from_score(
             sc.per_payer,
             win_type.is_self_drawn(),
-            &sc,
+            sc,
         ))
     }
 }

@@ -21,6 +21,7 @@ use crate::tile::{Counts, Tile};
 use crate::wild::decompose_wild;
 
 pub mod flow;
+pub mod table;
 #[cfg(test)]
 mod tests;
 
@@ -630,6 +631,18 @@ impl Ruleset for Wuhan {
     }
     fn settle(&self, record: &Value) -> Result<Settled> {
         crate::rules::settle_tiles(self, record)
+    }
+    fn settle_scored(
+        &self,
+        record: &Value,
+        scored: &[crate::scoring::score::Score],
+    ) -> Result<Settled> {
+        crate::rules::settle_tiles_scored(self, record, scored)
+    }
+    fn table(&self) -> Option<crate::rules::TablePart> {
+        Some(crate::rules::TablePart::Mahjong(std::sync::Arc::new(
+            table::WuhanTable,
+        )))
     }
     fn flow(&self) -> Option<&FlowFacts> {
         Some(&self.flow)

@@ -75,12 +75,13 @@ impl HandSpec {
             }
         }
         // 21 cards plus one per 4-card group after the first (重舵); at least 23 is accepted.
-        // Groups: 4-card melds, plus at most two dealt 扫穿 among the concealed cards.
+        // Groups: 4-card melds, plus the dealt 扫穿 among the concealed cards (a deal can hold three
+        // or more: each after the first brought an extra card).
         let mut conc = [0u8; N_CARDS];
         for card in &self.concealed {
             conc[usize::from(card.index())] += 1;
         }
-        let dealt = conc.iter().filter(|&&k| k == 4).count().min(2);
+        let dealt = conc.iter().filter(|&&k| k == 4).count();
         let fours = self.melds.iter().filter(|m| m.cards.len() == 4).count() + dealt;
         let max = 23.max(20 + fours);
         n += usize::from(self.jokers);

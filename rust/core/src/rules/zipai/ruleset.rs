@@ -506,6 +506,9 @@ impl Ruleset for Zipai {
     fn input(&self) -> &'static str {
         "zipai"
     }
+    fn table(&self) -> Option<crate::rules::TablePart> {
+        Some(crate::rules::TablePart::Zipai)
+    }
     fn parse_case(&self, case: &Value) -> Result<Case> {
         Ok(Case::Own(Box::new(case_of(case)?)))
     }

@@ -1,0 +1,287 @@
+//! The simulator: whole hands with built-in bots, no Python per decision, on many threads; and its
+//! checking mode, which verifies after every step that every piece is accounted for and the action
+//! was legal, and at the end of every hand that each ledger event and the hand are zero-sum and
+//! that the hand replays exactly from its event log.
+//!
+//! Game `i` of a run with master seed `m` is dealt with seed [`game_seed`]`(m, i)` by dealer
+//! `i % seats`; seat `k`'s bot is seeded with `game_seed(seed, k)`. Results do not depend on how
+//! games are split into chunks or threads.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use rayon::prelude::*;
+
+use crate::error::{Error, Result};
+
+use super::action::Action;
+use super::bots::{Bot, BotKind};
+use super::event::Event;
+use super::rng::game_seed;
+use super::table::{Compiled, Table, TableSetup, replay, replay_events};
+
+/// What the checking mode verifies (all on by default).
+#[derive(Clone, Copy, Debug)]
+pub struct SimOptions {
+    /// Check pieces, legality, zero-sum and replay (the event replay of every hand).
+    pub check: bool,
+    /// Also replay every `json_replay_every`-th hand from its JSON log (0: never).
+    pub json_replay_every: u64,
+    /// Keep each hand's events (trajectories).
+    pub keep_events: bool,
+    /// Give up on a hand after this many decisions (a bug, never a rule).
+    pub max_steps: u32,
+}
+
+impl Default for SimOptions {
+    fn default() -> Self {
+        SimOptions {
+            check: false,
+            json_replay_every: 0,
+            keep_events: false,
+            max_steps: 100_000,
+        }
+    }
+}
+
+/// One simulated hand.
+#[derive(Clone, Debug)]
+pub struct HandSummary {
+    pub game: u64,
+    pub seed: u64,
+    pub dealer: usize,
+    pub winners: Vec<usize>,
+    pub n_wins: usize,
+    pub exhausted: bool,
+    pub balances: Vec<i64>,
+    pub turns: u32,
+    /// Decisions taken.
+    pub steps: u32,
+    /// The counted fans / patterns of every win (字牌: the win type).
+    pub fans: Vec<String>,
+    /// The value of every win (字牌: its 胡息).
+    pub values: Vec<i64>,
+    /// The hand's events (with `keep_events`).
+    pub events: Vec<Event>,
+}
+
+/// Play game `index` of a run.
+pub fn play_game(
+    c: &Compiled,
+    agents: &[BotKind],
+    master: i128,
+    index: u64,
+    opt: &SimOptions,
+) -> Result<HandSummary> {
+    let seats = c.seats();
+    if agents.len() != seats {
+        return Err(Error::rule(format!(
+            "agents: {seats} bots for {}, got {}",
+            c.variant.id(),
+            agents.len()
+        )));
+    }
+    let seed = game_seed(master, index);
+    let dealer = (index % seats as u64) as usize;
+    let setup = TableSetup {
+        seed: i128::from(seed),
+        dealer,
+        ..TableSetup::default()
+    };
+    let mut t = c.table(setup.clone())?;
+    let mut bots = Bot::seats(agents, seed);
+    let mut buf: Vec<Action> = Vec::with_capacity(32);
+    let mut steps = 0u32;
+    let fail = |what: String| Error::rule(format!("game {index} (seed {seed}): {what}"));
+    while let Some(s) = t.to_act() {
+        t.legal_into(s, &mut buf);
+        if buf.is_empty() {
+            return Err(fail(format!("seat {s} is to act with no legal action")));
+        }
+        let i = bots[s].choose(&t, s, &buf);
+        if opt.check {
+            t.step(&buf[i]).map_err(|e| fail(e.to_string()))?;
+            let (have, want) = t.piece_count();
+            if have != want {
+                return Err(fail(format!(
+                    "after step {steps} ({}): {have} pieces accounted for, {want} in play",
+                    buf[i].describe(t.pieces())
+                )));
+            }
+        } else {
+            t.apply(&buf[i])?;
+        }
+        steps += 1;
+        if steps > opt.max_steps {
+            return Err(fail("the hand did not end".into()));
+        }
+    }
+    let balances = t.balances().unwrap_or_default();
+    if opt.check {
+        check_end(&t).map_err(|e| fail(e.to_string()))?;
+        replay_events(c, setup, t.events()).map_err(|e| fail(e.to_string()))?;
+        if opt.json_replay_every > 0 && index % opt.json_replay_every == 0 {
+            replay(&t.log_json()).map_err(|e| fail(e.to_string()))?;
+        }
+    }
+    let (fans, values) = match &t {
+        Table::Mahjong(m) => (
+            m.wins
+                .iter()
+                .flat_map(|w| w.option.fans.iter().map(|f| f.0.clone()))
+                .collect(),
+            m.wins.iter().map(|w| w.option.value).collect(),
+        ),
+        Table::Zipai(z) => match &z.result {
+            Some(r) if r.winner.is_some() => (
+                r.win_type.map(str::to_string).into_iter().collect(),
+                r.huxi.map(i64::from).into_iter().collect(),
+            ),
+            _ => (Vec::new(), Vec::new()),
+        },
+    };
+    let n_wins = values.len();
+    let exhausted = match &t {
+        Table::Mahjong(m) => m.result.as_ref().is_some_and(|r| r.exhausted),
+        Table::Zipai(z) => z.result.as_ref().is_some_and(|r| r.exhausted),
+    };
+    Ok(HandSummary {
+        game: index,
+        seed,
+        dealer,
+        winners: t.winners(),
+        n_wins,
+        exhausted,
+        balances,
+        turns: t.turns(),
+        steps,
+        fans,
+        values,
+        events: if opt.keep_events {
+            t.events().to_vec()
+        } else {
+            Vec::new()
+        },
+    })
+}
+
+/// The end-of-hand invariants: every ledger event and the balances are zero-sum.
+pub fn check_end(t: &Table) -> Result<()> {
+    let l = t.ledger();
+    for e in l.events() {
+        let s: i64 = e.deltas.values().sum();
+        if s != 0 {
+            return Err(Error::settlement(format!(
+                "ledger event {} ({}) is not zero-sum: {s}",
+                e.id, e.kind
+            )));
+        }
+    }
+    let b = t
+        .balances()
+        .ok_or_else(|| Error::rule("the hand has no result"))?;
+    if b.iter().sum::<i64>() != 0 {
+        return Err(Error::settlement(format!(
+            "balances {b:?} are not zero-sum"
+        )));
+    }
+    let from_ledger: Vec<i64> = l.balances().into_iter().map(|(_, x)| x).collect();
+    if from_ledger != b {
+        return Err(Error::settlement(format!(
+            "result balances {b:?} differ from the ledger's {from_ledger:?}"
+        )));
+    }
+    Ok(())
+}
+
+fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>> {
+    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
+    let m = POOLS.get_or_init(|| Mutex::new(HashMap::new()));
+    let mut g = m
+        .lock()
+        .map_err(|_| Error::rule("the simulator's thread pools are poisoned"))?;
+    if let Some(p) = g.get(&threads) {
+        return Ok(p.clone());
+    }
+    let p = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| Error::rule(format!("thread pool: {e}")))?,
+    );
+    g.insert(threads, p.clone());
+    Ok(p)
+}
+
+/// Games `lo..hi` of a run on `threads` threads (in game order).
+pub fn simulate(
+    c: &Compiled,
+    agents: &[BotKind],
+    master: i128,
+    lo: u64,
+    hi: u64,
+    threads: usize,
+    opt: &SimOptions,
+) -> Result<Vec<HandSummary>> {
+    if threads <= 1 {
+        return (lo..hi)
+            .map(|i| play_game(c, agents, master, i, opt))
+            .collect();
+    }
+    let p = pool(threads)?;
+    p.install(|| {
+        (lo..hi)
+            .into_par_iter()
+            .map(|i| play_game(c, agents, master, i, opt))
+            .collect()
+    })
+}
+
+/// Totals of a checked run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CheckStats {
+    pub hands: u64,
+    pub steps: u64,
+    pub wins: u64,
+    pub exhausted: u64,
+}
+
+/// A checked run of `n` games that keeps only totals (CI invariants over many hands).
+pub fn check_run(
+    c: &Compiled,
+    agents: &[BotKind],
+    master: i128,
+    n: u64,
+    threads: usize,
+    json_replay_every: u64,
+) -> Result<CheckStats> {
+    let opt = SimOptions {
+        check: true,
+        json_replay_every,
+        ..SimOptions::default()
+    };
+    let one = |i: u64| -> Result<CheckStats> {
+        let h = play_game(c, agents, master, i, &opt)?;
+        Ok(CheckStats {
+            hands: 1,
+            steps: u64::from(h.steps),
+            wins: h.n_wins as u64,
+            exhausted: u64::from(h.exhausted),
+        })
+    };
+    let add = |a: CheckStats, b: CheckStats| CheckStats {
+        hands: a.hands + b.hands,
+        steps: a.steps + b.steps,
+        wins: a.wins + b.wins,
+        exhausted: a.exhausted + b.exhausted,
+    };
+    if threads <= 1 {
+        return (0..n).try_fold(CheckStats::default(), |acc, i| Ok(add(acc, one(i)?)));
+    }
+    pool(threads)?.install(|| {
+        (0..n)
+            .into_par_iter()
+            .map(one)
+            .try_reduce(CheckStats::default, |a, b| Ok(add(a, b)))
+    })
+}
