@@ -80,7 +80,9 @@ def mcr():
     lines = open(os.path.join(shared, "cases", "mcr_dev.jsonl"), encoding="utf-8").read().splitlines()
     return [json.loads(x) for x in lines if '"gen-' in x]
 per = 1
-if mode == "hupai.is_winning(Hand)":
+if mode == "empty lambda (baseline)":
+    items = [H(h) for h in sets["win14"]]; f = lambda x: None
+elif mode == "hupai.is_winning(Hand)":
     items = [H(h) for h in sets["win14"]]; f = lambda x: hupai.is_winning(x, shapes=riichi)
 elif mode == "riichienv win":
     import riichienv
@@ -121,6 +123,7 @@ print(per)
 '''
 
 PY_MODES = [
+    ("empty lambda (baseline)", 2000),
     ("hupai.is_winning(Hand)", 2000),
     ("riichienv win", 2000),
     ("hupai.shanten(Hand)", 2000),
@@ -182,7 +185,8 @@ def main(argv: list[str] | None = None) -> int:
     if py:
         md += [
             "",
-            "Per call through Python (interpreter loop and a lambda included; difference of two runs with N "
+            "Per call through Python (interpreter loop and a lambda included — the baseline row is that "
+            "overhead alone, so a call's own cost is its row minus the baseline; difference of two runs with N "
             "and 3N calls, so import and set-up cancel), hupai and the peers on the same inputs:",
             "",
             "| call | instructions / call | mispredicts / call |",
