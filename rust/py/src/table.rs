@@ -98,6 +98,11 @@ fn pieces_in(obj: &Bound<'_, PyAny>, pieces: Pieces, what: &str) -> BindResult<V
                 ));
                 Ok(v)
             }
+            Pieces::Named(_) => s
+                .to_str()?
+                .split_whitespace()
+                .map(|x| pieces.parse(x).map_err(BindError::from))
+                .collect(),
         };
     }
     let mut out = Vec::new();
@@ -116,6 +121,17 @@ fn pieces_in(obj: &Bound<'_, PyAny>, pieces: Pieces, what: &str) -> BindResult<V
         out.push(c);
     }
     Ok(out)
+}
+
+/// A card table seat's pieces as counts per code.
+fn card_counts(c: &hupai_core::game::cards::CardTable, seat: usize) -> Vec<u32> {
+    let mut v = vec![0u32; c.pieces.codes()];
+    for k in c.hand.hand(seat) {
+        if let Some(x) = v.get_mut(usize::from(k)) {
+            *x += 1;
+        }
+    }
+    v
 }
 
 /// Counts as a Python list (not bytes).
@@ -294,7 +310,7 @@ impl PyAction {
 
 /// Interned actions: one shared object per (family, kind, seat, piece or value).
 fn interned(py: Python<'_>, a: &Action, pieces: Pieces) -> PyResult<Py<PyAction>> {
-    const KINDS: usize = 17;
+    const KINDS: usize = ActionKind::ALL.len();
     const CODES: usize = 76;
     static CACHE: OnceLock<Vec<OnceLock<Py<PyAction>>>> = OnceLock::new();
     let code = match (a.tile, a.value) {
@@ -306,7 +322,11 @@ fn interned(py: Python<'_>, a: &Action, pieces: Pieces) -> PyResult<Py<PyAction>
     let (Some(code), true) = (code, a.seat < 8) else {
         return Py::new(py, PyAction::of(a.clone(), pieces));
     };
-    let fam = usize::from(pieces == Pieces::Cards);
+    let fam = match pieces {
+        Pieces::Tiles => 0,
+        Pieces::Cards => 1,
+        Pieces::Named(_) => return Py::new(py, PyAction::of(a.clone(), pieces)),
+    };
     let i = ((fam * KINDS + a.kind as usize) * 8 + usize::from(a.seat)) * CODES + code;
     let cache = CACHE.get_or_init(|| {
         (0..2 * KINDS * 8 * CODES)
@@ -534,7 +554,14 @@ impl PyTable {
                 if v.as_object().is_some_and(|m| m.is_empty()) {
                     None
                 } else {
-                    Some(Carry::from_json(&v, &variant, seats)?)
+                    if c.family == Family::Cards {
+                        Some(Carry {
+                            cards: Some(v),
+                            ..Carry::default()
+                        })
+                    } else {
+                        Some(Carry::from_json(&v, &variant, seats)?)
+                    }
                 }
             }
         };
@@ -564,14 +591,14 @@ impl PyTable {
     fn mahjong(&self) -> Option<&Mahjong> {
         match &self.t {
             Table::Mahjong(m) => Some(m),
-            Table::Zipai(_) => None,
+            Table::Zipai(_) | Table::Cards(_) => None,
         }
     }
 
     fn zipai(&self) -> Option<&Zipai> {
         match &self.t {
             Table::Zipai(z) => Some(z),
-            Table::Mahjong(_) => None,
+            Table::Mahjong(_) | Table::Cards(_) => None,
         }
     }
 
@@ -610,6 +637,87 @@ impl PyTable {
             .unwrap_or(&legal[0])
             .clone())
     }
+}
+
+/// Play the agents of `ag` (one per seat) until a seat of `stop` is to act or the hand is over.
+fn drive<'py>(
+    slf: &Bound<'py, PyTable>,
+    ag: &[Bound<'py, PyAny>],
+    stop: &[usize],
+    max_steps: u64,
+) -> BindResult<()> {
+    let py = slf.py();
+    let bots: Vec<Option<Bound<'py, PyBot>>> =
+        ag.iter().map(|a| a.cast::<PyBot>().ok().cloned()).collect();
+    let mut steps = 0u64;
+    loop {
+        let (seat, auto, pieces) = {
+            let t = slf.borrow();
+            let Some(s) = t.t.to_act() else { break };
+            if stop.contains(&s) {
+                break;
+            }
+            let auto = t.mahjong().is_some_and(|m| m.auto[s]);
+            (s, auto, t.t.pieces())
+        };
+        steps += 1;
+        if steps > max_steps {
+            return Err(rule("the hand did not end"));
+        }
+        if auto {
+            let mut t = slf.borrow_mut();
+            let a = t.auto_choice(seat)?;
+            t.apply_checked(&a)?;
+            continue;
+        }
+        if let Some(b) = &bots[seat] {
+            let mut t = slf.borrow_mut();
+            let legal = t.legal_vec(seat).to_vec();
+            if legal.is_empty() {
+                return Err(illegal(format!(
+                    "seat {seat} is to act with no legal action"
+                )));
+            }
+            let i = b.borrow_mut().bot.choose(&t.t, seat, &legal);
+            t.t.apply(&legal[i])?;
+            continue;
+        }
+        let list = {
+            let mut t = slf.borrow_mut();
+            let legal = t.legal_vec(seat);
+            action_list(py, legal, pieces)?
+        };
+        let obs = Py::new(
+            py,
+            PyObservation {
+                table: slf.clone().unbind(),
+                seat,
+            },
+        )?;
+        let choice = ag[seat].call1((obs, &list))?;
+        let mut idx = None;
+        for (i, x) in list.iter().enumerate() {
+            if x.is(&choice) {
+                idx = Some(i);
+                break;
+            }
+        }
+        let mut t = slf.borrow_mut();
+        let a = match idx {
+            Some(i) => t.legal_vec(seat)[i].clone(),
+            None => {
+                let c = choice.cast::<PyAction>().map_err(|_| {
+                    illegal(format!(
+                        "seat {seat}'s agent returned {}, not an Action",
+                        choice.repr().map(|r| r.to_string()).unwrap_or_default()
+                    ))
+                })?;
+                c.get().a.clone()
+            }
+        };
+        t.apply_checked(&a)?;
+    }
+    Ok(())
 }
 
 fn melds_py<'py>(py: Python<'py>, m: &Mahjong, seat: usize) -> PyResult<Bound<'py, PyList>> {
@@ -797,6 +905,7 @@ impl PyTable {
         match self.t.family() {
             Family::Mahjong => "mahjong",
             Family::Zipai => "zipai",
+            Family::Cards => "cards",
         }
     }
     /// Seats at the table.
@@ -809,6 +918,7 @@ impl PyTable {
         match &self.t {
             Table::Mahjong(m) => m.seed,
             Table::Zipai(z) => z.seed,
+            Table::Cards(c) => c.seed,
         }
     }
     #[getter]
@@ -920,78 +1030,41 @@ impl PyTable {
         if ag.len() != n {
             return Err(rule(format!("run() needs {n} agents")));
         }
-        let bots: Vec<Option<Bound<'py, PyBot>>> =
-            ag.iter().map(|a| a.cast::<PyBot>().ok().cloned()).collect();
-        let mut steps = 0u64;
-        loop {
-            let (seat, auto, pieces) = {
-                let t = slf.borrow();
-                let Some(s) = t.t.to_act() else { break };
-                let auto = t.mahjong().is_some_and(|m| m.auto[s]);
-                (s, auto, t.t.pieces())
-            };
-            steps += 1;
-            if steps > max_steps {
-                return Err(rule("the hand did not end"));
-            }
-            if auto {
-                let mut t = slf.borrow_mut();
-                let a = t.auto_choice(seat)?;
-                t.apply_checked(&a)?;
-                continue;
-            }
-            if let Some(b) = &bots[seat] {
-                let mut t = slf.borrow_mut();
-                let legal = t.legal_vec(seat).to_vec();
-                if legal.is_empty() {
-                    return Err(illegal(format!(
-                        "seat {seat} is to act with no legal action"
-                    )));
-                }
-                let i = b.borrow_mut().bot.choose(&t.t, seat, &legal);
-                t.t.apply(&legal[i])?;
-                continue;
-            }
-            let list = {
-                let mut t = slf.borrow_mut();
-                let legal = t.legal_vec(seat);
-                action_list(py, legal, pieces)?
-            };
-            let obs = Py::new(
-                py,
-                PyObservation {
-                    table: slf.clone().unbind(),
-                    seat,
-                },
-            )?;
-            let choice = ag[seat].call1((obs, &list))?;
-            let mut idx = None;
-            for (i, x) in list.iter().enumerate() {
-                if x.is(&choice) {
-                    idx = Some(i);
-                    break;
-                }
-            }
-            let mut t = slf.borrow_mut();
-            let a = match idx {
-                Some(i) => t.legal_vec(seat)[i].clone(),
-                None => {
-                    let c = choice.cast::<PyAction>().map_err(|_| {
-                        illegal(format!(
-                            "seat {seat}'s agent returned {}, not an Action",
-                            choice.repr().map(|r| r.to_string()).unwrap_or_default()
-                        ))
-                    })?;
-                    c.get().a.clone()
-                }
-            };
-            t.apply_checked(&a)?;
-        }
+        drive(&slf, &ag, &[], max_steps)?;
         let t = slf.borrow();
         let r =
             t.t.result_json()
                 .ok_or_else(|| rule("the hand did not end"))?;
         Ok(result_py(py, &r)?)
+    }
+
+    /// Play ``agents`` (one per seat; anything, e.g. ``None``, at the seats of ``stop``) until a
+    /// seat of ``stop`` is to act or the hand is over, and return the events this caused — a
+    /// person's seat between its decisions. A ``hupai.Bot`` plays inside the core; a seat under
+    /// 托管 plays ``auto_action``.
+    #[pyo3(signature = (agents, stop, max_steps = 100_000))]
+    fn advance<'py>(
+        slf: Bound<'py, Self>,
+        agents: &Bound<'py, PyAny>,
+        stop: Vec<AnyInt>,
+        max_steps: u64,
+    ) -> BindResult<Bound<'py, PyList>> {
+        let py = slf.py();
+        let ag: Vec<Bound<'py, PyAny>> = agents.try_iter()?.collect::<PyResult<_>>()?;
+        let (n, first) = {
+            let t = slf.borrow();
+            (t.t.seats(), t.t.events().len())
+        };
+        if ag.len() != n {
+            return Err(rule(format!("advance() needs {n} agents")));
+        }
+        let stop: Vec<usize> = stop
+            .into_iter()
+            .map(|s| s.within("stop seat", 0, n as i64 - 1, rule))
+            .collect::<BindResult<_>>()?;
+        drive(&slf, &ag, &stop, max_steps)?;
+        let t = slf.borrow();
+        Ok(event_list(py, &t.t.events()[first..], t.t.pieces())?)
     }
 
     /// The table's move for a seat under 托管: win, else pass, else discard the drawn tile.
@@ -1099,6 +1172,7 @@ impl PyTable {
         match &self.t {
             Table::Mahjong(m) => names(Pieces::Tiles, &m.wall),
             Table::Zipai(z) => z.wall.iter().map(|&c| Pieces::Cards.name(c)).collect(),
+            Table::Cards(_) => Vec::new(),
         }
     }
     /// Tiles outside the wall still in the box (二人麻将: the unused pool), names.
@@ -1113,6 +1187,7 @@ impl PyTable {
         match &self.t {
             Table::Mahjong(m) => m.wall_remaining(),
             Table::Zipai(z) => z.wall.len(),
+            Table::Cards(_) => 0,
         }
     }
     /// Tiles that may still be drawn in turn (the wall minus a 荒庄 reserve or dead wall).
@@ -1121,6 +1196,7 @@ impl PyTable {
         match &self.t {
             Table::Mahjong(m) => m.live_remaining(),
             Table::Zipai(z) => z.wall.len(),
+            Table::Cards(_) => 0,
         }
     }
     /// Standing tiles per seat as 34 counts (mahjong).
@@ -1129,6 +1205,7 @@ impl PyTable {
         match &self.t {
             Table::Mahjong(m) => m.seats.iter().map(|s| counts(&s.counts)).collect(),
             Table::Zipai(z) => z.players.iter().map(|p| counts(&p.hand)).collect(),
+            Table::Cards(c) => (0..c.seats).map(|k| card_counts(c, k)).collect(),
         }
     }
     /// A seat's standing tiles / concealed cards, names.
@@ -1145,6 +1222,7 @@ impl PyTable {
                 ));
                 v
             }
+            Table::Cards(c) => names(c.pieces, &c.hand.hand(s)),
         })
     }
     /// Every seat's melds: ``(kind, tile, from, kong_kind)`` (mahjong); 字牌 see ``players``.
@@ -1167,6 +1245,7 @@ impl PyTable {
                 .iter()
                 .map(|p| names(Pieces::Cards, &p.river))
                 .collect(),
+            Table::Cards(c) => vec![Vec::new(); c.seats],
         }
     }
     #[getter]
@@ -1365,6 +1444,7 @@ impl PyTable {
             Table::Zipai(z) => {
                 hupai_core::rules::zipai::format_cards(&z.players[s].concealed(), false)
             }
+            Table::Cards(c) => names(c.pieces, &c.hand.hand(s)).concat(),
         })
     }
     fn __repr__(&self) -> String {
@@ -1441,6 +1521,7 @@ impl PyObservation {
         self.with(py, |t| match &t.t {
             Table::Mahjong(m) => counts(&m.seats[self.seat].counts),
             Table::Zipai(z) => counts(&z.players[self.seat].hand),
+            Table::Cards(c) => card_counts(c, self.seat),
         })
     }
     /// The seat's standing tiles / concealed cards, names.
@@ -1451,7 +1532,7 @@ impl PyObservation {
     #[getter]
     fn melds<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         self.with(py, |t| match &t.t {
-            Table::Mahjong(_) => t.melds(py),
+            Table::Mahjong(_) | Table::Cards(_) => t.melds(py),
             Table::Zipai(z) => {
                 let out = PyList::empty(py);
                 for p in &z.players {
@@ -1601,6 +1682,12 @@ pub fn build_wall(variant: &Bound<'_, PyAny>, seed: &Bound<'_, PyAny>) -> BindRe
             ));
             d
         }
+        Family::Cards => {
+            return Err(rule(format!(
+                "{} deals from the seed with its own generator (no wall)",
+                v.id()
+            )));
+        }
     };
     PyRandom::new(seed).shuffle(&mut set);
     Ok(names(c.pieces(), &set))
@@ -1646,15 +1733,25 @@ pub fn arrange_wall(
 
 /// Rebuild a hand from its event log (JSON records) and check it replays exactly
 /// (``ReplayError`` otherwise); returns the rebuilt ``Table``.
+///
+/// With ``actions=k``: the table after the ``start`` record and the log's first ``k`` decisions
+/// (each a checked step; the rest of the log is not read) — a replay viewer's step.
 #[pyfunction]
-pub fn replay(log: &Bound<'_, PyAny>) -> BindResult<PyTable> {
+#[pyo3(signature = (log, actions = None))]
+pub fn replay(log: &Bound<'_, PyAny>, actions: Option<AnyInt>) -> BindResult<PyTable> {
     let v = py_to_json(log).map_err(|e| BindError::Core(CoreError::replay(format!("log: {e}"))))?;
     let Value::Array(records) = v else {
         return Err(BindError::Core(CoreError::replay(
             "a log is a list of records",
         )));
     };
-    let t = gt::replay(&records)?;
+    let t = match actions {
+        None => gt::replay(&records)?,
+        Some(k) => {
+            let k: usize = k.within("actions", 0, i64::from(u32::MAX), rule)?;
+            gt::replay_prefix(&records, k)?
+        }
+    };
     Ok(PyTable {
         t,
         agents: None,
