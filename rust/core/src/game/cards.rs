@@ -255,14 +255,13 @@ impl CardTable {
                     "托管 is not played at card tables: let a bot play the seat",
                 ));
             }
-            ActionKind::Escape => {
-                if usize::from(a.seat) >= self.seats {
-                    return Err(Error::illegal(format!(
-                        "seat {} is not at the table",
-                        a.seat
-                    )));
-                }
+            ActionKind::Escape if usize::from(a.seat) >= self.seats => {
+                return Err(Error::illegal(format!(
+                    "seat {} is not at the table",
+                    a.seat
+                )));
             }
+            ActionKind::Escape => {}
             _ if usize::from(a.seat) != to_act => {
                 return Err(Error::illegal(format!(
                     "{}: it is seat {to_act}'s turn",

@@ -185,7 +185,7 @@ impl Ruleset for Dingniu {
     }
     fn table(&self) -> Option<TablePart> {
         Some(TablePart::Cards(Arc::new(super::table::DingniuPart {
-            rules: self.rules.clone(),
+            rules: self.rules,
         })))
     }
 }

@@ -78,7 +78,7 @@ impl CardPart for DingniuPart {
         24
     }
     fn deal(&self, seed: u64, _dealer: usize, carry: Option<&Value>) -> Result<Box<dyn CardHand>> {
-        let r = Round::new(self.rules.clone(), seed, carry_of(carry)?)?;
+        let r = Round::new(self.rules, seed, carry_of(carry)?)?;
         Ok(Box::new(DingniuHand { r, end: None }))
     }
 }

@@ -136,7 +136,7 @@ impl Ruleset for Gouji {
     }
     fn table(&self) -> Option<TablePart> {
         Some(TablePart::Cards(Arc::new(super::table::GoujiPart {
-            rules: self.rules.clone(),
+            rules: self.rules,
         })))
     }
 }

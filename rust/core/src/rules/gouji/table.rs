@@ -54,7 +54,7 @@ impl CardPart for GoujiPart {
             Some(v) => serde_json::from_value(v.clone())
                 .map_err(|e| Error::rule(format!("够级 carry: {e}")))?,
         };
-        let h = GoujiHand::new(self.rules.clone(), seed, c, true)?;
+        let h = GoujiHand::new(self.rules, seed, c, true)?;
         Ok(Box::new(GoujiTableHand {
             h: Mutex::new(h),
             seen: 0,
@@ -193,9 +193,7 @@ impl GoujiTableHand {
 
 impl CardHand for GoujiTableHand {
     fn clone_box(&self) -> Box<dyn CardHand> {
-        let h = self
-            .with(|g| g.clone())
-            .unwrap_or_else(|| unreachable_hand());
+        let h = self.with(|g| g.clone()).unwrap_or_else(unreachable_hand);
         Box::new(GoujiTableHand {
             h: Mutex::new(h),
             seen: self.seen,
