@@ -297,6 +297,7 @@ def test_batch_in_place_views_equal_copies(rows: list[list[int]]) -> None:
     assert hupai.batch.shanten(fortran).tolist() == want_sh
 
 
+@settings(SETTINGS, max_examples=100)
 @given(st.one_of(hands(14), hands(13), complete_hands(), hands(11), hands(5)), st.integers(0, 2), st.data())
 def test_fast_entry_equals_pyo3_path(counts: list[int], wildcards: int, data: st.DataObject) -> None:
     """``is_winning`` / ``shanten`` with a Hand or tiles and keyword ``Shapes`` take the vectorcall
