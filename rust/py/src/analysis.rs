@@ -6,6 +6,7 @@ use hupai_core::decompose::Shapes;
 use hupai_core::hand::{self, Meld};
 use hupai_core::tile::{self, Counts, N_KINDS};
 use hupai_core::{Error as CoreError, Tile};
+use hupai_core::{rows, tables};
 use pyo3::prelude::*;
 
 use crate::convert::{Seq, Text};
@@ -375,8 +376,9 @@ pub fn is_winning(
     let h = hand_input(hand)?;
     let w = wildcards_from_py(wildcards)?;
     let shapes = shapes_from_py(shapes)?;
-    let p = plan(&h, w)?;
-    Ok(p.complete && analysis::is_winning_planned(&h.counts, w, p.sets, shapes))
+    let r = rows::Row::of(&h.counts);
+    let p = Plan::from_len(r.tiles() as usize, w, h.melds)?;
+    Ok(p.complete && rows::is_winning(tables::tables(), &r, w, p.sets, shapes))
 }
 
 /// Shanten number: −1 complete, 0 ready (听牌), n = n tiles away from ready; the minimum over the
@@ -396,9 +398,11 @@ pub fn shanten(
 
 /// The body of [`shanten`] (also the service's hot path).
 pub(crate) fn shanten_of_input(h: &HandInput, w: u8, shapes: Shapes) -> BindResult<i8> {
-    let p = plan(h, w)?;
+    let r = rows::Row::of(&h.counts);
+    let p = Plan::from_len(r.tiles() as usize, w, h.melds)?;
     p.check_fits(shapes)?;
-    Ok(analysis::shanten_planned(&h.counts, w, p.sets, shapes))
+    let d = rows::min_distance(tables::tables(), &r, p.sets, shapes);
+    Ok(d.saturating_sub(w) as i8 - 1)
 }
 
 /// The shanten of each form of `f` that fits the hand, by its name in the API.
