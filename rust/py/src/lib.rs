@@ -8,6 +8,7 @@ mod convert;
 mod dingniu;
 mod doudizhu;
 mod errors;
+mod fastcall;
 mod flow;
 mod flow_wuhan;
 mod gouji;
@@ -108,6 +109,6 @@ mod _core {
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.add("__version__", env!("CARGO_PKG_VERSION"))?;
         hupai_core::ensure_init();
-        Ok(())
+        crate::fastcall::install(m)
     }
 }
