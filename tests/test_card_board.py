@@ -62,11 +62,16 @@ def test_typed_doudizhu_moves() -> None:
     single = next(c for c in t.hand(1))
     with pytest.raises(hupai.IllegalActionError, match="legal: "):
         t.step(hupai.Action("play", 1, single))
+    with pytest.raises(hupai.InvalidTileError, match="cards of a card game"):
+        hupai.Action("play", 1, "zz")  # no game's notation
+    with pytest.raises(hupai.IllegalActionError, match="not a legal move now; legal: seat 1 play"):
+        t.step(hupai.Action("play", 1, "56"))  # read as 5 6 in 斗地主's notation: no type
     with pytest.raises(hupai.IllegalActionError, match="cards of this game"):
-        t.step(hupai.Action("play", 1, "zz"))
+        t.step(hupai.Action("play", 1, "W"))  # a tile name (West), not a card of 斗地主
+
     with pytest.raises(hupai.IllegalActionError, match="not seat 2's turn"):
         t.step(hupai.Action("play", 2, single))
-    with pytest.raises(hupai.HupaiError, match="notation"):
+    with pytest.raises(hupai.InvalidTileError, match="cards of a card game"):
         hupai.Action("play", 1, "3!")
     before = len(t.log)
     t.step(hupai.Action("pass", 1))

@@ -77,7 +77,7 @@ fn piece_of(obj: &Bound<'_, PyAny>) -> BindResult<(Pieces, u8)> {
         }
         return Err(BindError::Core(CoreError::tile(
             s,
-            "not a tile (\"5m\", \"E\", \"f1\") or a 字牌 card (\"x5\", \"d10\", \"K\")",
+            "not a tile (\"5m\", \"E\", \"f1\"), a 字牌 card (\"x5\", \"d10\", \"K\") or cards of a card game (\"33\", \"TTT 2\", \"56\")",
         )));
     }
     Err(BindError::Py(PyTypeError::new_err(format!(
@@ -127,6 +127,25 @@ fn pieces_in(obj: &Bound<'_, PyAny>, pieces: Pieces, what: &str) -> BindResult<V
         out.push(c);
     }
     Ok(out)
+}
+
+/// The notations of the registered card games (their tables' `Pieces::Named`), read once.
+fn card_notations() -> &'static [Pieces] {
+    static NOTATIONS: OnceLock<Vec<Pieces>> = OnceLock::new();
+    NOTATIONS.get_or_init(|| {
+        let mut out: Vec<Pieces> = Vec::new();
+        for (id, _, _) in hupai_core::rules::REGISTRY {
+            let Ok(v) = Variant::load(id) else { continue };
+            let Ok(c) = Compiled::new(Arc::new(v)) else {
+                continue;
+            };
+            let p = c.pieces();
+            if matches!(p, Pieces::Named(_)) && !out.contains(&p) {
+                out.push(p);
+            }
+        }
+        out
+    })
 }
 
 /// Piece codes of a card game's move written in its notation: one name (`"56"`), names apart
@@ -262,24 +281,22 @@ impl PyAction {
                 }
             }
         };
-        // Strings that are neither tiles nor 字牌 cards are a card game's notation: kept as typed.
+        // Strings that are neither tiles nor 字牌 cards but read in a registered card game's
+        // notation are a card game's move: kept as typed (anything else: the tile error).
         let typed_name = |x: &Bound<'_, PyAny>| -> BindResult<Option<String>> {
             let Ok(s) = x.cast::<PyString>() else {
                 return Ok(None);
             };
-            let s = s.to_str()?;
+            let Ok(s) = s.to_str() else {
+                return Ok(None);
+            };
             if Pieces::Tiles.parse(s).is_ok() || Pieces::Cards.parse(s).is_ok() {
                 return Ok(None);
             }
-            if s.trim().is_empty()
-                || s.len() > 256
-                || !s.chars().all(|c| c.is_ascii_alphanumeric() || c == ' ')
-            {
-                return Err(illegal(format!(
-                    "{s:?} is not a tile (\"5m\"), a 字牌 card (\"x5\") or cards in a card game's notation (\"33\", \"TTT 2\", \"56\")"
-                )));
+            if s.len() <= 256 && card_notations().iter().any(|&p| parse_named(p, s).is_ok()) {
+                return Ok(Some(s.to_string()));
             }
-            Ok(Some(s.to_string()))
+            Ok(None)
         };
         let tile = tile.filter(|t| !t.is_none());
         let list: Vec<Bound<'_, PyAny>> = match tiles.filter(|t| !t.is_none()) {
