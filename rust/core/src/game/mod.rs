@@ -14,6 +14,8 @@
 pub mod action;
 pub mod bots;
 pub mod dispatch;
+pub mod encode;
+pub mod env;
 pub mod event;
 pub mod facts;
 pub mod flow;
