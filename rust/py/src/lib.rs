@@ -7,6 +7,7 @@ mod compat;
 mod convert;
 mod dingniu;
 mod doudizhu;
+mod env;
 mod errors;
 mod flow;
 mod flow_wuhan;
@@ -56,6 +57,8 @@ mod _core {
         HupaiError, IllegalActionError, InvalidHandError, InvalidTileError, ReplayError,
         RuleConfigError, SettlementError,
     };
+    #[pymodule_export]
+    use crate::env::{PyVecEnv, env_encoding, logs_to_arrays, table_encode};
     #[pymodule_export]
     use crate::flow::{
         flow_check, flow_claims, flow_draw_end, flow_gen_zhuang, flow_kai_bao, flow_next_hand,
