@@ -75,21 +75,13 @@ def evaluate(variant: str, policy: Policy, hands: int, envs: int, seed: int) -> 
     """``(hands seat 0 won, hands played)``: the policy at seat 0, random agents at the others."""
     env = henv.VecEnv(variant, envs, seed=seed, learners=[0], opponents="random")
     played = won = 0
-    frozen = np.zeros(envs, bool)
     while played < hands:
-        acts = policy(env.obs, env.mask)
-        acts[frozen] = -1
-        _o, _m, _s, _r, done = env.step(acts)
-        for i in np.flatnonzero(done):
-            if played < hands:
-                played += 1
-                log = env.last_log(int(i))
-                assert log is not None
-                won += int(any(r.get("type") == "win" and r.get("seat") == 0 for r in log))
-                if played >= hands - envs:
-                    frozen[i] = True  # no env starts more hands than the budget needs
-        if frozen.all():
-            break
+        _o, _m, _s, _r, done = env.step(policy(env.obs, env.mask))
+        for i in np.flatnonzero(done)[: hands - played]:  # the first `hands` hands to finish
+            played += 1
+            log = env.last_log(int(i))
+            assert log is not None
+            won += int(any(r.get("type") == "win" and r.get("seat") == 0 for r in log))
     return won, played
 
 

@@ -18,13 +18,17 @@ decides a rule.
 
 from __future__ import annotations
 
+from typing import Any
+
+from hupai._core import Variant
+
 from hupai.env.data import from_logs, from_trajectories
 from hupai.env.vec import VecEnv, encode, encoding, random_actions
 
 __all__ = ["VecEnv", "encode", "encoding", "from_logs", "from_trajectories", "make", "random_actions"]
 
 
-def make(variant: object, seed: int | None = None, render_mode: str | None = None, **switches: object) -> object:
+def make(variant: Variant | str, seed: int | None = None, render_mode: str | None = None, **switches: Any) -> Any:
     """A PettingZoo ``AECEnv`` for a table-played preset (mahjong or 字牌): agents ``seat_0`` …,
     observations ``{"observation": uint8 (planes, width), "action_mask": int8 (actions,)}``,
     ``Discrete(actions)`` actions (ids of ``env.action_names``), reward = each seat's settlement

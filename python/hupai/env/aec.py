@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from hupai._core import Variant, game_seed
 from hupai.env.vec import VecEnv
@@ -88,10 +88,12 @@ class HupaiAECEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         _obs, _mask, seat, reward, done = self._vec.step(np.array([int(action)], dtype=np.int64))
         if done[0]:
+            log = self._vec.last_log(0)
+            last = log[-1] if log else None
             for a in self.agents:
                 self.rewards[a] = float(reward[0, self._seat(a)])
                 self.terminations[a] = True
-                self.infos[a] = {"result": self._vec.last_log(0)[-1] if self._vec.last_log(0) else None}
+                self.infos[a] = {"result": last}
         else:
             for a in self.agents:
                 self.rewards[a] = 0.0

@@ -28,7 +28,7 @@ def from_logs(logs: Sequence[Sequence[dict[str, Any]] | str]) -> dict[str, npt.N
 def _rows(path: str | Path) -> Iterable[tuple[int, int, str]]:
     p = Path(path)
     if p.suffix == ".parquet":
-        import pyarrow.parquet as pq
+        import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
         t = pq.read_table(p, columns=["game", "seq", "record"]).to_pydict()
         return zip(t["game"], t["seq"], t["record"])

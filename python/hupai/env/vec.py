@@ -31,7 +31,8 @@ def encoding(variant: Variant | str, **switches: Any) -> dict[str, Any]:
 def encode(table: Table, seat: int | None = None) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_], list[int]]:
     """A ``hupai.Table`` now, seen by ``seat`` (default: the seat to act): ``(obs, mask, ids)``
     where ``ids[k]`` is the action id of ``table.legal_actions(seat)[k]``."""
-    return table_encode(table, seat)
+    (obs, mask), ids = table_encode(table, seat)
+    return obs, mask, ids
 
 
 def random_actions(mask: npt.NDArray[np.bool_], rng: np.random.Generator) -> npt.NDArray[np.int64]:

@@ -19,6 +19,9 @@ use crate::errors::{BindError, BindResult};
 use crate::score::{py_to_json, variant_from_py};
 use crate::table::{PyTable, action_list};
 
+/// One seat's observation and mask.
+type View<'py> = (Bound<'py, PyArray2<u8>>, Bound<'py, PyArray1<bool>>);
+
 fn rule(msg: impl Into<String>) -> BindError {
     BindError::Core(CoreError::rule(msg))
 }
@@ -83,9 +86,9 @@ fn bot_kinds(opponents: &Bound<'_, PyAny>, seats: usize) -> BindResult<Vec<BotKi
     if let Ok(s) = opponents.cast::<PyString>() {
         return Ok(vec![BotKind::parse(s.to_str()?)?; seats]);
     }
-    let v: Vec<String> = opponents.extract().map_err(|_| {
-        rule("opponents: a bot kind (random, greedy, defensive) or one per seat")
-    })?;
+    let v: Vec<String> = opponents
+        .extract()
+        .map_err(|_| rule("opponents: a bot kind (random, greedy, defensive) or one per seat"))?;
     if v.len() != seats {
         return Err(rule(format!("opponents: one bot kind per seat ({seats})")));
     }
@@ -97,7 +100,7 @@ fn bot_kinds(opponents: &Bound<'_, PyAny>, seats: usize) -> BindResult<Vec<BotKi
 #[pymethods]
 impl PyVecEnv {
     #[new]
-    #[pyo3(signature = (variant, n, seed = None, learners = None, opponents = None, auto_reset = true, threads = AnyInt(1)))]
+    #[pyo3(signature = (variant, n, seed = None, learners = None, opponents = None, auto_reset = true, threads = 1))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -107,10 +110,10 @@ impl PyVecEnv {
         learners: Option<Vec<i64>>,
         opponents: Option<&Bound<'_, PyAny>>,
         auto_reset: bool,
-        threads: AnyInt,
+        threads: i64,
     ) -> BindResult<PyVecEnv> {
         let n: usize = n.within("n", 1, 1 << 20, rule)?;
-        let threads: usize = threads.within("threads", 1, 1024, rule)?;
+        let threads: usize = AnyInt(threads).within("threads", 1, 1024, rule)?;
         let seed = match seed {
             Some(s) if !s.is_none() => seed_i128(s)?,
             _ => 0,
@@ -148,7 +151,9 @@ impl PyVecEnv {
                 .unbind(),
             seat: Array1::<i64>::zeros(n).into_pyarray(py).unbind(),
             reward: Array2::<f32>::zeros((n, seats)).into_pyarray(py).unbind(),
-            done: Array1::<bool>::from_elem(n, false).into_pyarray(py).unbind(),
+            done: Array1::<bool>::from_elem(n, false)
+                .into_pyarray(py)
+                .unbind(),
             env,
         };
         me.run(py, move |e, b| e.reset(seed, b))?;
@@ -306,11 +311,7 @@ impl PyVecEnv {
     }
 
     /// Table ``i``'s legal actions now, in order, and their ids.
-    fn legal<'py>(
-        &self,
-        py: Python<'py>,
-        i: AnyInt,
-    ) -> BindResult<(Bound<'py, PyList>, Vec<u16>)> {
+    fn legal<'py>(&self, py: Python<'py>, i: AnyInt) -> BindResult<(Bound<'py, PyList>, Vec<u16>)> {
         let (a, ids) = self.env.legal(self.index(i)?)?;
         let pieces = self.env.compiled.pieces();
         Ok((action_list(py, a, pieces)?, ids.to_vec()))
@@ -318,12 +319,7 @@ impl PyVecEnv {
 
     /// Any seat's view of table ``i`` now: ``(obs (planes, width), mask (actions,))`` — the mask
     /// is all false unless that seat is to act.
-    fn observe<'py>(
-        &self,
-        py: Python<'py>,
-        i: AnyInt,
-        seat: AnyInt,
-    ) -> BindResult<(Bound<'py, PyArray2<u8>>, Bound<'py, PyArray1<bool>>)> {
+    fn observe<'py>(&self, py: Python<'py>, i: AnyInt, seat: AnyInt) -> BindResult<View<'py>> {
         let i = self.index(i)?;
         let seat: usize = seat.within("seat", 0, self.seats() as i64 - 1, rule)?;
         let t = &self.env.slots[i].table;
@@ -336,7 +332,7 @@ fn observe_table<'py>(
     enc: &Encoding,
     t: &hupai_core::game::table::Table,
     seat: usize,
-) -> BindResult<(Bound<'py, PyArray2<u8>>, Bound<'py, PyArray1<bool>>)> {
+) -> BindResult<View<'py>> {
     let mut obs = Array2::<u8>::zeros((enc.planes, enc.width));
     let mut mask = Array1::<bool>::from_elem(enc.n_actions(), false);
     if let Some(o) = obs.as_slice_mut() {
@@ -385,11 +381,7 @@ pub fn table_encode<'py>(
     py: Python<'py>,
     table: &Bound<'py, PyTable>,
     seat: Option<AnyInt>,
-) -> BindResult<(
-    Bound<'py, PyArray2<u8>>,
-    Bound<'py, PyArray1<bool>>,
-    Vec<u16>,
-)> {
+) -> BindResult<(View<'py>, Vec<u16>)> {
     let tb = table.borrow();
     let t = &tb.t;
     let seat: usize = match seat {
@@ -400,13 +392,13 @@ pub fn table_encode<'py>(
     };
     let c = Compiled::new(t.variant().clone())?;
     let enc = Encoding::new(&c)?;
-    let (o, m) = observe_table(py, &enc, t, seat)?;
+    let view = observe_table(py, &enc, t, seat)?;
     let mut ids = Vec::new();
     let legal = t.legal_actions(seat);
     for a in &legal {
         ids.push(enc.action_id(t, a)? as u16);
     }
-    Ok((o, m, ids))
+    Ok((view, ids))
 }
 
 /// Event logs (each a list of JSON records, or a JSON string of one) → training arrays:
@@ -443,8 +435,8 @@ pub fn logs_to_arrays<'py>(
     let d = py.detach(|| encode::dataset(&all))?;
     let (m, e) = (d.rows(), d.enc.clone());
     let out = PyDict::new(py);
-    let obs = Array3::from_shape_vec((m, e.planes, e.width), d.obs)
-        .map_err(|x| rule(x.to_string()))?;
+    let obs =
+        Array3::from_shape_vec((m, e.planes, e.width), d.obs).map_err(|x| rule(x.to_string()))?;
     let mask =
         Array2::from_shape_vec((m, e.n_actions()), d.mask).map_err(|x| rule(x.to_string()))?;
     out.set_item("obs", obs.into_pyarray(py))?;
@@ -455,4 +447,3 @@ pub fn logs_to_arrays<'py>(
     out.set_item("hand", Array1::from_vec(d.hand).into_pyarray(py))?;
     Ok(out)
 }
-

@@ -53,12 +53,12 @@ mod _core {
         ddz_split, ddz_to_counts, ddz_variants,
     };
     #[pymodule_export]
+    use crate::env::{PyVecEnv, env_encoding, logs_to_arrays, table_encode};
+    #[pymodule_export]
     use crate::errors::{
         HupaiError, IllegalActionError, InvalidHandError, InvalidTileError, ReplayError,
         RuleConfigError, SettlementError,
     };
-    #[pymodule_export]
-    use crate::env::{PyVecEnv, env_encoding, logs_to_arrays, table_encode};
     #[pymodule_export]
     use crate::flow::{
         flow_check, flow_claims, flow_draw_end, flow_gen_zhuang, flow_kai_bao, flow_next_hand,

@@ -126,8 +126,9 @@ impl Encoding {
         let seats = c.seats();
         match c.family {
             Family::Zipai => {
-                let mut names: Vec<String> =
-                    (0..ZP_WIDTH).map(|k| format!("discard {}", card_name(k))).collect();
+                let mut names: Vec<String> = (0..ZP_WIDTH)
+                    .map(|k| format!("discard {}", card_name(k)))
+                    .collect();
                 names.extend(["win", "pass", "pung"].map(String::from));
                 for f in ZP_FORM_NAMES {
                     for b in 0..ZP_BI_SETS {
@@ -211,7 +212,9 @@ impl Encoding {
                         }
                         PrePhaseKind::OpeningExchange if b.exchange1.is_none() => {
                             b.exchange1 = Some(names.len());
-                            names.extend((0..N_KINDS).map(|t| format!("exchange1 {}", tile_name(t))));
+                            names.extend(
+                                (0..N_KINDS).map(|t| format!("exchange1 {}", tile_name(t))),
+                            );
                         }
                         _ => {}
                     }
@@ -470,43 +473,139 @@ fn zp_id(a: &Action) -> Option<usize> {
 
 /// Mahjong planes: `(name, meaning, count)` in order.
 pub const MJ_ROWS: &[(&str, &str, usize)] = &[
-    ("hand", "own standing tiles: plane i = 1 where the count is > i", 4),
-    ("drawn", "the tile the seat just drew (its turn), one-hot", 1),
+    (
+        "hand",
+        "own standing tiles: plane i = 1 where the count is > i",
+        4,
+    ),
+    (
+        "drawn",
+        "the tile the seat just drew (its turn), one-hot",
+        1,
+    ),
     ("on_offer", "the tile on offer to claim or rob, one-hot", 1),
-    ("visible", "copies of each kind this seat can see (own hand, shown melds, rivers, revealed hands, indicator)", 1),
-    ("meld_chow", "slot r: tiles in its chows (counts); planes 7 + 3r", 4),
-    ("meld_pung", "slot r: tiles in its pungs (counts); planes 8 + 3r", 4),
-    ("meld_kong", "slot r: tiles in its kongs (counts; others' concealed kongs are not shown); planes 9 + 3r", 4),
-    ("river", "slot r: its discards still in its river (counts)", 4),
-    ("recent", "slot r, j: its (j+1)-th most recent discard, one-hot; plane 23 + 6r + j", 4 * RECENT),
+    (
+        "visible",
+        "copies of each kind this seat can see (own hand, shown melds, rivers, revealed hands, indicator)",
+        1,
+    ),
+    (
+        "meld_chow",
+        "slot r: tiles in its chows (counts); planes 7 + 3r",
+        4,
+    ),
+    (
+        "meld_pung",
+        "slot r: tiles in its pungs (counts); planes 8 + 3r",
+        4,
+    ),
+    (
+        "meld_kong",
+        "slot r: tiles in its kongs (counts; others' concealed kongs are not shown); planes 9 + 3r",
+        4,
+    ),
+    (
+        "river",
+        "slot r: its discards still in its river (counts)",
+        4,
+    ),
+    (
+        "recent",
+        "slot r, j: its (j+1)-th most recent discard, one-hot; plane 23 + 6r + j",
+        4 * RECENT,
+    ),
     ("void", "slot r: 1 over its 定缺 suit's nine kinds", 4),
-    ("revealed", "slot r: its standing tiles when revealed (亮倒), counts", 4),
-    ("forbidden", "tiles no seat may discard (the 亮倒 waits, 卡五星 K3)", 1),
+    (
+        "revealed",
+        "slot r: its standing tiles when revealed (亮倒), counts",
+        4,
+    ),
+    (
+        "forbidden",
+        "tiles no seat may discard (the 亮倒 waits, 卡五星 K3)",
+        1,
+    ),
     ("laizi", "the wildcard (武汉 癞子), one-hot", 1),
     ("indicator", "the flipped indicator (武汉), one-hot", 1),
     ("hua", "slot r: its face-up 花牌 held (二人麻将), counts", 4),
-    ("seat_row", "cols 0-3 own seat wind one-hot, 4-7 prevalent wind, 8-11 dealer slot, 12-15 active per slot, 16-19 declared (报听/亮倒) per slot, 20-23 wins per slot, 24-27 flowers per slot, 28 own win locked (过水), 29 own hand locked, 30-33 concealed kongs per slot", 1),
-    ("phase_row", "cols 0-9 phase one-hot (turn, claim, rob, haidi, huan_san_zhang, ding_que, pao_zi, piao, exchange, done), 12-15 the slot that offers the tile", 1),
-    ("count_row", "col 0 wall remaining, 1 live wall remaining, 2 discards made (≤ 255), 3-6 炮子 per slot, 7-10 漂 per slot, 11-14 kongs per slot, 15 floor, 16 开宝, 17 黄番, 18-21 痞子/癞子杠 per slot, 22 own 换三张 tiles picked", 1),
+    (
+        "seat_row",
+        "cols 0-3 own seat wind one-hot, 4-7 prevalent wind, 8-11 dealer slot, 12-15 active per slot, 16-19 declared (报听/亮倒) per slot, 20-23 wins per slot, 24-27 flowers per slot, 28 own win locked (过水), 29 own hand locked, 30-33 concealed kongs per slot",
+        1,
+    ),
+    (
+        "phase_row",
+        "cols 0-9 phase one-hot (turn, claim, rob, haidi, huan_san_zhang, ding_que, pao_zi, piao, exchange, done), 12-15 the slot that offers the tile",
+        1,
+    ),
+    (
+        "count_row",
+        "col 0 wall remaining, 1 live wall remaining, 2 discards made (≤ 255), 3-6 炮子 per slot, 7-10 漂 per slot, 11-14 kongs per slot, 15 floor, 16 开宝, 17 黄番, 18-21 痞子/癞子杠 per slot, 22 own 换三张 tiles picked",
+        1,
+    ),
 ];
 
 /// 字牌 planes.
 pub const ZP_ROWS: &[(&str, &str, usize)] = &[
-    ("hand", "own concealed cards (col 20: jokers): plane i = 1 where the count is > i", 4),
-    ("in_play", "the card in play (drawn or discarded, on offer), one-hot", 1),
-    ("visible", "copies of each card this seat can see (own hand and groups, shown groups, rivers, the card in play)", 1),
-    ("meld_chi", "slot r: cards in its 吃 / 比 groups; plane 6 + 4r", 3),
-    ("meld_peng", "slot r: cards in its 碰 groups; plane 7 + 4r", 3),
-    ("meld_four", "slot r: cards in its 开舵 / 过扫 groups; plane 8 + 4r", 3),
-    ("meld_hidden", "own 扫 / 扫穿 / 坎 groups (slot 0 only; others' are counted in row 43); plane 9 + 4r", 3),
-    ("river", "slot r: cards in front of it (untaken draws and discards), counts", 3),
-    ("recent", "slot r, j: its (j+1)-th most recent river card, one-hot; plane 21 + 6r + j", 3 * RECENT),
+    (
+        "hand",
+        "own concealed cards (col 20: jokers): plane i = 1 where the count is > i",
+        4,
+    ),
+    (
+        "in_play",
+        "the card in play (drawn or discarded, on offer), one-hot",
+        1,
+    ),
+    (
+        "visible",
+        "copies of each card this seat can see (own hand and groups, shown groups, rivers, the card in play)",
+        1,
+    ),
+    (
+        "meld_chi",
+        "slot r: cards in its 吃 / 比 groups; plane 6 + 4r",
+        3,
+    ),
+    (
+        "meld_peng",
+        "slot r: cards in its 碰 groups; plane 7 + 4r",
+        3,
+    ),
+    (
+        "meld_four",
+        "slot r: cards in its 开舵 / 过扫 groups; plane 8 + 4r",
+        3,
+    ),
+    (
+        "meld_hidden",
+        "own 扫 / 扫穿 / 坎 groups (slot 0 only; others' are counted in row 43); plane 9 + 4r",
+        3,
+    ),
+    (
+        "river",
+        "slot r: cards in front of it (untaken draws and discards), counts",
+        3,
+    ),
+    (
+        "recent",
+        "slot r, j: its (j+1)-th most recent river card, one-hot; plane 21 + 6r + j",
+        3 * RECENT,
+    ),
     ("chou_chi", "own cards 臭 for 吃", 1),
     ("chou_peng", "own cards 臭 for 碰", 1),
     ("passed_peng", "own cards whose 碰 was passed", 1),
     ("chou", "own cards 臭 for both", 1),
-    ("seat_row", "cols 0-2 dealer slot one-hot, 3-5 相公 per slot, 6-8 hidden groups per slot, 9-11 concealed cards per slot", 1),
-    ("phase_row", "cols 0-4 phase one-hot (win, discard, pung, chow, done), 8 wall remaining, 9 turns (≤ 255)", 1),
+    (
+        "seat_row",
+        "cols 0-2 dealer slot one-hot, 3-5 相公 per slot, 6-8 hidden groups per slot, 9-11 concealed cards per slot",
+        1,
+    ),
+    (
+        "phase_row",
+        "cols 0-4 phase one-hot (win, discard, pung, chow, done), 8 wall remaining, 9 turns (≤ 255)",
+        1,
+    ),
 ];
 
 #[inline]
@@ -834,15 +933,17 @@ pub fn dataset(logs: &[Vec<serde_json::Value>]) -> Result<Dataset> {
             if r.get("type").and_then(serde_json::Value::as_str) != Some("action") {
                 continue;
             }
-            let a = Action::from_json(r, pieces)
-                .map_err(|x| Error::replay(format!("log {h}: {x}")))?;
+            let a =
+                Action::from_json(r, pieces).map_err(|x| Error::replay(format!("log {h}: {x}")))?;
             if !a.kind.is_management() {
                 let s = usize::from(a.seat);
                 t.legal_into(s, &mut legal);
                 let k = d.mask.len();
                 d.mask.resize(k + al, false);
                 e.mask_into(&t, &legal, &mut ids, &mut d.mask[k..])?;
-                let id = e.action_id(&t, &a).map_err(|x| Error::replay(format!("log {h}: {x}")))?;
+                let id = e
+                    .action_id(&t, &a)
+                    .map_err(|x| Error::replay(format!("log {h}: {x}")))?;
                 let k = d.obs.len();
                 d.obs.resize(k + ol, 0);
                 e.observe(&t, s, &mut d.obs[k..]);

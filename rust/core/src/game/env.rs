@@ -336,40 +336,28 @@ impl VecEnv {
             self.compiled.seats(),
         );
         let (serial, threads) = (self.threads <= 1 || self.slots.len() < 2, self.threads);
-        let work = self
-            .slots
-            .iter_mut()
-            .zip(b.obs.chunks_mut(ol))
+        let outs = b
+            .obs
+            .chunks_mut(ol)
             .zip(b.mask.chunks_mut(al))
             .zip(b.seat.iter_mut())
             .zip(b.reward.chunks_mut(sl))
             .zip(b.done.iter_mut())
-            .enumerate();
-        let run = |(i, (((((slot, obs), mask), seat), reward), done)): (
-            usize,
-            (
-                ((((&mut Slot, &mut [u8]), &mut [bool]), &mut i64), &mut [f32]),
-                &mut bool,
-            ),
-        )| {
-            f(
-                slot,
-                i,
-                Out {
-                    obs,
-                    mask,
-                    seat,
-                    reward,
-                    done,
-                },
-            )
-        };
+            .map(|((((obs, mask), seat), reward), done)| Out {
+                obs,
+                mask,
+                seat,
+                reward,
+                done,
+            });
+        let work = self.slots.iter_mut().zip(outs).enumerate();
+        let run = |(i, (slot, out)): (usize, (&mut Slot, Out<'_>))| f(slot, i, out);
         if serial {
-            work.map(run).collect()
+            work.into_iter().try_for_each(run)
         } else {
             let p = super::sim::pool(threads)?;
             let items: Vec<_> = work.collect();
-            p.install(|| items.into_par_iter().map(run).collect())
+            p.install(|| items.into_par_iter().try_for_each(run))
         }
     }
 
@@ -508,8 +496,8 @@ mod tests {
         }
         let st = e.stats();
         assert!(st.episodes > 10, "{id}: {} hands", st.episodes);
-        for k in 0..seats {
-            assert!((st.returns[k] - total[k]).abs() < 1e-6);
+        for (r, t) in st.returns.iter().zip(&total) {
+            assert!((r - t).abs() < 1e-6);
         }
         (st, obs)
     }
