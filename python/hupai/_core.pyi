@@ -878,7 +878,6 @@ class Tables:
 __all__ += ["VecEnv", "env_encoding", "logs_to_arrays", "table_encode"]
 
 @final
-@disjoint_base
 class VecEnv:
     def __new__(
         cls,
