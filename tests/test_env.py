@@ -234,3 +234,32 @@ def test_bc_linear_example_runs_on_a_small_budget() -> None:
         timeout=600,
     ).stdout
     assert "linear BC policy vs 3 random agents: won" in out and "/100 hands" in out
+
+
+def test_docs_rl_examples_run() -> None:
+    """Every ```python block of docs/rl.md runs as written."""
+    import pathlib
+    import re
+
+    text = (pathlib.Path(__file__).resolve().parent.parent / "docs" / "rl.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert blocks
+    for b in blocks:
+        exec(compile(b, "docs/rl.md", "exec"), {})
+
+
+def test_docs_list_every_plane_and_the_base_actions() -> None:
+    """The plane tables of docs/rl.md name every plane the core writes."""
+    import pathlib
+
+    text = (pathlib.Path(__file__).resolve().parent.parent / "docs" / "rl.md").read_text(encoding="utf-8")
+    for vid in ("mcr", "zipai_hunan"):
+        info = henv.encoding(vid)
+        for name, _meaning in info["planes"]:
+            assert f"`{name.split('[')[0]}`" in text, name
+    assert henv.encoding("mcr")["action_names"][34:39] == ["chow_low", "chow_mid", "chow_high", "pung", "kong"]
+    sizes = {"mcr": 109, "shanghai": 109, "huanle3d": 109, "hebei_draft4": 109, "sichuan": 109, "shaanxi": 114}
+    sizes |= {"hebei": 143, "wuhan": 143, "kawuxing": 147, "erren": 177, "zipai_hunan": 192, "zipai_guilin": 192}
+    for vid, n in sizes.items():
+        assert len(henv.encoding(vid)["action_names"]) == n, vid
+    assert len(henv.encoding("sichuan", ding_que=True, huan_san_zhang=True)["action_names"]) == 607
