@@ -208,7 +208,7 @@ def test_variants_lists_presets_with_switches_and_fans(client: TestClient) -> No
 
 def test_openapi_documents_the_endpoints(client: TestClient) -> None:
     doc = client.get("/openapi.json").json()
-    for path in ["/v1/score", "/v1/score/batch", "/v1/waits", "/v1/shanten", "/v1/variants", "/healthz"]:
+    for path in ["/v1/score", "/v1/score/batch", "/v1/waits", "/v1/shanten", "/v1/parse", "/v1/variants", "/healthz"]:
         assert path in doc["paths"], path
     responses = doc["paths"]["/v1/score"]["post"]["responses"]
     assert {"200", "400", "413", "422"} <= set(responses)
@@ -228,6 +228,83 @@ def test_tile_faces_are_generated_from_the_script() -> None:
 
     for name, svg in make_tiles.faces().items():
         assert (make_tiles.OUT / f"{name}.svg").read_text(encoding="utf-8") == svg, name
+    assert (make_tiles.OUT.parent / "favicon.svg").read_text(encoding="utf-8") == make_tiles.favicon()
+
+
+def test_variants_give_each_preset_its_palette_from_the_core(client: TestClient) -> None:
+    """``tiles`` is each kind of the preset's tile set once (core order), ``flowers`` its flower
+    tiles; every listed piece has a face under /static/tiles."""
+    for v in client.get("/v1/variants").json():
+        variant = hupai.Variant(v["id"])
+        if v["input"] == "zipai":
+            assert v["tiles"] == [str(c) for c in hupai.zipai.from_counts([1] * 20)] and v["flowers"] == []
+        else:
+            kinds = [hupai.Tile.from_index(i) for i in sorted(set(variant.tile_set()))]
+            assert v["tiles"] == [str(t) for t in kinds if not t.is_flower]
+            assert v["flowers"] == [str(t) for t in kinds if t.is_flower]
+        for t in v["tiles"] + v["flowers"]:
+            assert client.get(f"/static/tiles/{t}.svg").status_code == 200, t
+    by_id = {v["id"]: v for v in client.get("/v1/variants").json()}
+    assert "E" not in by_id["sichuan"]["tiles"] and len(by_id["sichuan"]["tiles"]) == 27
+    assert by_id["mcr"]["flowers"] == [f"f{k}" for k in range(1, 9)] and by_id["hebei"]["flowers"] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[EEE,1]123m456p7899s+9s",
+        "123m456p789s1112z+2z",
+        "一万二万三万四万五万六万七万八万九万红中红中红中白+白",
+        "東東東123万456p789s9s+9s",
+        "W1 W2 W3 B4 B5 B6 T7 T8 T9 F1 F1 F1 T9+T9",
+        "[1111m][7777p,2]456p789s9s+9s",
+    ],
+)
+def test_parse_reads_every_notation_as_the_core_does(client: TestClient, text: str) -> None:
+    r = client.post("/v1/parse", json={"hand": text})
+    assert r.status_code == 200, r.text
+    got = r.json()
+    want = hupai.Situation.parse(text).to_dict()["hand"]
+    assert got["concealed"] == want["concealed"] and got["win_tile"] == want["win_tile"] and got["complete"]
+    assert [(m["type"], m["tiles"], m["concealed"], m["offer"]) for m in got["melds"]] == [
+        (m["type"], m["tiles"], m["concealed"], m["offer"]) for m in want["melds"]
+    ]
+
+
+def test_parse_reads_a_partial_hand_and_refuses_what_the_core_refuses(client: TestClient) -> None:
+    r = client.post("/v1/parse", json={"hand": "[EEE,1]12m"}).json()
+    assert r["concealed"] == ["1m", "2m"] and r["melds"][0]["tiles"] == ["E", "E", "E"] and not r["complete"]
+    text = "一万二万三万四万五万六万七万八万九万红中红中红中红中+红中"
+    with pytest.raises(hupai.HupaiError) as e:
+        hupai.Situation.parse(text)
+    assert _err(client.post("/v1/parse", json={"hand": text}), 422, "hand")["message"] == str(e.value)
+    _err(client.post("/v1/parse", json={"hand": "123q"}), 422, "hand")
+    _err(client.post("/v1/parse", json={"hand": "1m", "variant": "nope"}), 422, "variant")
+    _err(client.post("/v1/parse", json={"hand": "1m", "bogus": 1}), 422, "bogus")
+    _err(client.post("/v1/parse", json={"hand": WIN, "situation": {"seat_wind": "Q"}}), 422, "hand")
+
+
+def test_parse_splits_a_situation_into_the_form_and_the_rest(client: TestClient) -> None:
+    r = client.post("/v1/parse", json={"hand": WIN, "situation": {"self_drawn": True, "seat_wind": "S", "flower_tiles": ["f2"], "dealer_seat": 2}})
+    body = r.json()
+    assert body["form"]["win_type"] == "self_draw" and body["form"]["seat_wind"] == "S"
+    assert body["form"]["flower_tiles"] == ["f2"] and body["more"] == {"dealer_seat": 2}
+    ex = hupai.Variant("zipai_guilin").describe()["example"]
+    body = client.post("/v1/parse", json={"variant": "zipai_guilin", "hand": ex["hand"], "situation": ex["situation"]}).json()
+    assert [m["type"] for m in body["melds"]] == ["chi", "peng"] and body["win_tile"] == ex["situation"]["win_card"]
+    assert body["form"] == {"win_type": "discard"} and "melds" not in body["more"] and body["more"]["seat"] == 1
+    _err(client.post("/v1/parse", json={"variant": "zipai_guilin", "hand": "[foo:x1x2x3]x4"}), 422, "hand")
+
+
+def test_docs_and_favicon_are_served_without_a_cdn(client: TestClient) -> None:
+    for path in ("/docs", "/redoc"):
+        r = client.get(path)
+        assert r.status_code == 200 and "/openapi.json" in r.text
+        assert "http://" not in r.text and "https://" not in r.text.replace("https://github.com", ""), r.text
+    for asset in ("swagger-ui-bundle.js", "swagger-ui.css", "redoc.standalone.js"):
+        assert client.get(f"/docs-assets/{asset}").status_code == 200
+    r = client.get("/favicon.ico")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml") and r.text.startswith("<svg")
 
 
 def test_cli_serve_arguments() -> None:

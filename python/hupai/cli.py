@@ -12,12 +12,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
+import time
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 import hupai
 import hupai.batch
+from hupai._text import pad as _pad
+from hupai._text import table as _table
+from hupai._text import width as _width
 
 FORM_ZH = {
     "standard": "标准型 (4 sets + pair)",
@@ -90,9 +95,19 @@ def _cmd_win(args: argparse.Namespace) -> int:
     return _emit(args, data, text)
 
 
+class CliError(Exception):
+    """An error worded for the command line (printed as one line, exit status 2)."""
+
+
 def _cmd_waits(args: argparse.Namespace) -> int:
     opts = _opts(args)
-    waits = hupai.waits(args.hand, **opts, **_visible(args))
+    try:
+        waits = hupai.waits(args.hand, **opts, **_visible(args))
+    except hupai.InvalidHandError as e:
+        if "discard_options" not in str(e):
+            raise
+        # the core names the Python function; on the command line it is `hupai discards`
+        raise CliError(f"{str(e).split(': use discard_options')[0]}: see which tile to discard with: hupai discards '{args.hand}'") from None
     sh = hupai.shanten(args.hand, **opts)
     data = {"hand": args.hand, "shanten": sh, "waits": waits}
 
@@ -115,7 +130,7 @@ def _cmd_shanten(args: argparse.Namespace) -> int:
         lines = [f"{args.hand}: {label}"]
         for name, v in forms.items():
             if name != "min":
-                lines.append(f"  {FORM_ZH[name]:<32} {v}")
+                lines.append(f"  {_pad(FORM_ZH[name], 32)} {v}")
         return lines
 
     return _emit(args, data, text)
@@ -180,8 +195,12 @@ def _cmd_variants(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(listed, ensure_ascii=False))
         else:
-            for v in listed:
-                print(f"{v['id']:<10} {v['name']}  ({v['players']} players)\n           {v['description']}")
+            rows = [["id", "名称", "players", "name"]] + [[v["id"], v["name"], str(v["players"]), v["name_en"]] for v in listed]
+            lines = _table(rows, right=frozenset({2}))
+            print(lines[0])
+            indent = " " * (_width(max((v["id"] for v in listed), key=_width)) + 2)
+            for line, v in zip(lines[1:], listed):
+                print(f"{line}\n{indent}{v['description']}")
         return 0
     overrides: dict[str, bool | int | str] = {}
     for item in args.set or []:
@@ -199,12 +218,14 @@ def _cmd_variants(args: argparse.Namespace) -> int:
     print(f"{d['id']}: {d['name']} / {d['name_en']}\n{d['description']}\n")
     if d["fans"]:
         print("fans:")
+        rows = []
         for f in d["fans"]:
             flags = [] if f.get("enabled", True) else ["off by default"]
             if f.get("countable"):
                 flags.append("each")
-            extra = f" ({', '.join(flags)})" if flags else ""
-            print(f"  {f['id']:<20} {f['zh']:<8} {f['op']:<5} {f['value']:>3}{extra}")
+            rows.append([f["id"], f["zh"], f["op"], str(f["value"]), f"({', '.join(flags)})" if flags else ""])
+        for line in _table(rows, right=frozenset({3})):
+            print(f"  {line}")
     if d["switches"]:
         print("\nswitches:")
         for sw in d["switches"]:
@@ -324,14 +345,6 @@ def _print_table(result: hupai.Score, out: TextIO) -> None:
         out.write("extras: " + ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in result.extras.items()) + "\n")
 
 
-def _width(text: str) -> int:
-    return sum(2 if ord(c) > 0x2E7F else 1 for c in text)
-
-
-def _pad(text: str, width: int) -> str:
-    return text + " " * (width - _width(text))
-
-
 def _score_jsonl(args: argparse.Namespace) -> int:
     variant = _variant(args)
     src: TextIO = sys.stdin if args.jsonl == "-" else open(args.jsonl, encoding="utf-8")  # noqa: SIM115
@@ -341,6 +354,7 @@ def _score_jsonl(args: argparse.Namespace) -> int:
     errors = 0
     done = 0
     chunk = 4096
+    t0 = time.perf_counter()
     try:
         for start in range(0, len(lines), chunk):
             part = lines[start : start + chunk]
@@ -367,7 +381,9 @@ def _score_jsonl(args: argparse.Namespace) -> int:
             if show:
                 pct = 100 * done // max(len(lines), 1)
                 bar = "#" * (pct // 4)
-                sys.stderr.write(f"\r[{bar:<25}] {done}/{len(lines)} ({pct}%)")
+                dt = time.perf_counter() - t0
+                eta = (len(lines) - done) * dt / done if done and dt > 0 else 0.0
+                sys.stderr.write(f"\r[{bar:<25}] {done}/{len(lines)} hands ({pct}%)  ETA {int(eta) // 60}:{int(eta) % 60:02d} ")
                 sys.stderr.flush()
     finally:
         if show:
@@ -448,8 +464,14 @@ def _add_score_parser(sub: Any) -> None:
     sc.set_defaults(func=_cmd_score)
 
 
+def plain(doc: str | None) -> str:
+    """A docstring as --help text: reST markup (double backticks, ``:func:`` roles) removed."""
+    text = re.sub(r":[a-z]+:`([^`]*)`", r"\1", doc or "")
+    return text.replace("``", "")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="hupai", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(prog="hupai", description=plain(__doc__), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"hupai {hupai.__version__}")
     sub = p.add_subparsers(dest="command", required=True)
 
@@ -479,7 +501,7 @@ def build_parser() -> argparse.ArgumentParser:
     v = sub.add_parser("variants", help="list the presets, or show one preset's fan table and switches")
     v.add_argument("id", nargs="?", help="a preset id, e.g. sichuan")
     v.add_argument("--set", action="append", metavar="SWITCH=VALUE", help="override a switch (repeatable)")
-    v.add_argument("--json", action="store_true")
+    v.add_argument("--json", action="store_true", help="print JSON")
     v.set_defaults(func=_cmd_variants)
     demo = sub.add_parser("demo", help="a short tour on built-in examples")
     demo.set_defaults(func=_cmd_demo)
@@ -516,6 +538,12 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             " about 40x fewer requests per second here (delayed ACKs); pip install 'hupai[server]'",
             file=sys.stderr,
         )
+    url = serve_url(args.host, args.port)
+    print(
+        f"hupai: serving the fan calculator at {url} (play against the bots: {url}play, replays: {url}replay;"
+        " API docs /docs, /redoc); Ctrl-C stops",
+        flush=True,
+    )
     uvicorn.run(
         "hupai.server.app:create_app",
         factory=True,
@@ -531,6 +559,15 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def serve_url(host: str, port: int) -> str:
+    """The URL to open for ``hupai serve --host HOST --port PORT`` (a wildcard host is reached
+    through localhost; an IPv6 address is bracketed)."""
+    shown = "localhost" if host in ("0.0.0.0", "::", "") else host
+    if ":" in shown and not shown.startswith("["):
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}/"
+
+
 def default_workers() -> int:
     """Worker processes of ``hupai serve`` by default: one per CPU this process may use."""
     try:
@@ -542,10 +579,12 @@ def default_workers() -> int:
 def _add_serve(sub: Any) -> None:
     """``hupai serve``: the scoring service and the web fan calculator (hupai.server)."""
     sv = sub.add_parser("serve", help="run the scoring service and web fan calculator (needs hupai[server])")
-    sv.add_argument("--host", default="127.0.0.1")
-    sv.add_argument("--port", type=int, default=8000)
+    sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)")
+    sv.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
     sv.add_argument("--workers", type=int, default=None, help="worker processes (default: one per CPU)")
-    sv.add_argument("--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"])
+    sv.add_argument(
+        "--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"], help="server log level (default warning)"
+    )
     sv.add_argument("--access-log", action="store_true", help="log every request (off by default: it costs throughput)")
     sv.add_argument("--keep-alive", type=int, default=5, metavar="SECONDS", help="idle keep-alive timeout (default 5)")
     sv.set_defaults(func=_cmd_serve)
@@ -586,6 +625,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args))
-    except hupai.HupaiError as e:
+    except (hupai.HupaiError, CliError) as e:
         print(f"hupai: error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # `hupai variants | head`: the reader left; say nothing more
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1

@@ -57,6 +57,7 @@ import numpy.typing as npt
 
 from hupai import _core
 from hupai._core import Score, Variant
+from hupai import _text
 from hupai._core import ZipaiCard as Card
 
 __all__ = [
@@ -413,11 +414,11 @@ def _score_table(s: Score, v: Variant) -> str:
 
 
 def _width(s: str) -> int:
-    return sum(2 if ord(ch) > 0x2E80 else 1 for ch in s)
+    return _text.width(s)
 
 
 def _pad(s: str, w: int) -> str:
-    return s + " " * max(0, w - _width(s))
+    return _text.pad(s, w)
 
 
 def waits_cli(args: argparse.Namespace) -> int:
@@ -444,18 +445,21 @@ def add_cli_arguments(p: argparse.ArgumentParser, *, waits_only: bool = False) -
         p.add_argument("--win", help="winning card (omit for tianhu)")
     p.add_argument("--meld", action="append", help="a meld 'type:cards', e.g. 'peng:x5x5x5' (repeatable)")
     p.add_argument(
-        "--win-type", default="discard", choices=["discard", "self_draw", "other_draw", "tianhu", "dihu", "sanlong"]
+        "--win-type",
+        default="discard",
+        choices=["discard", "self_draw", "other_draw", "tianhu", "dihu", "sanlong"],
+        help="how the card came: discard 点炮 (default), self_draw 自摸, other_draw 他家翻, tianhu 天胡, dihu 地胡, sanlong 三龙五坎",
     )
-    p.add_argument("--variant", default=DEFAULT_VARIANT)
+    p.add_argument("--variant", default=DEFAULT_VARIANT, help=f"the 字牌 preset: zipai_guilin or zipai_hunan (default {DEFAULT_VARIANT})")
     p.add_argument("--option", "-o", action="append", help="switch override name=value (repeatable)")
     if waits_only:
         p.add_argument("--all", action="store_true", help="also list completions below the minimum 胡息")
         return
     p.add_argument("--flip", action="append", help="a card turned for 翻醒 (repeatable, in order)")
-    p.add_argument("--seat", type=int, default=0)
-    p.add_argument("--dealer", type=int, default=0)
-    p.add_argument("--discarder", type=int)
+    p.add_argument("--seat", type=int, default=0, help="the winner's seat 0..2 (default 0)")
+    p.add_argument("--dealer", type=int, default=0, help="the dealer's seat 0..2 (default 0)")
+    p.add_argument("--discarder", type=int, help="the discarder's seat on a discard win (default: the winner's 上家)")
     p.add_argument("--haidi", action="store_true", help="海底胡: the last wall card")
     p.add_argument("--passed-peng", help="cards whose 碰 the winner passed")
     p.add_argument("--situation", metavar="JSON", help="situation keys as a JSON object (as POST /v1/score takes them)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the score as JSON")

@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from hupai._core import Match, Table, Variant, seat_names, table_seats
+from hupai._paths import output_format
 from hupai.game.agents import make_agent
 from hupai.game.log import read_jsonl, replay, write_jsonl
 from hupai.game.simulate import simulate
@@ -28,6 +29,9 @@ def _agent_names(args: argparse.Namespace, seats: int) -> list[str]:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
+    for path, option in ((args.out, "--out"), (args.trajectories, "--trajectories")):
+        if path is not None:
+            output_format(path, option)  # refused before any hand is played
     v = _variant(args)
     names = _agent_names(args, table_seats(v))
     res = simulate(
@@ -73,6 +77,13 @@ def _print_events(log: list[dict[str, Any]], out: Any) -> None:
 
 def _cmd_play(args: argparse.Namespace) -> int:
     v = _variant(args)
+    if args.human is not None:
+        from hupai.errors import RuleConfigError
+        from hupai.game.terminal import play_terminal
+
+        if args.hands != 1:
+            raise RuleConfigError("--human plays one hand: leave out --hands")
+        return play_terminal(v, args.human, args.seed, _agent_names(args, table_seats(v)), log=args.log)
     n = table_seats(v)
     names = _agent_names(args, n)
     if args.hands > 1:
@@ -103,8 +114,29 @@ def _cmd_play(args: argparse.Namespace) -> int:
 def _cmd_replay(args: argparse.Namespace) -> int:
     log = read_jsonl(args.log)
     replay(log)
+    if args.serve:
+        return _serve_replay(args)
     _print_events(log, sys.stdout)
     print("replay: identical")
+    return 0
+
+
+def _serve_replay(args: argparse.Namespace) -> int:
+    """``hupai replay --serve LOG``: the replay viewer with this log, on one local server."""
+    import os
+
+    try:
+        import uvicorn
+    except ImportError:
+        print("hupai: error: the viewer needs the server extra: pip install 'hupai[server]'", file=sys.stderr)
+        return 2
+    from hupai.server.play import REPLAY_ENV
+
+    os.environ[REPLAY_ENV] = os.path.abspath(args.log)
+    from hupai.cli import serve_url
+
+    print(f"hupai: the replay viewer of {args.log} at {serve_url(args.host, args.port)}replay; Ctrl-C stops", flush=True)
+    uvicorn.run("hupai.server.app:create_app", factory=True, host=args.host, port=args.port, workers=1, log_level="warning")
     return 0
 
 
@@ -123,15 +155,24 @@ def add_parsers(sub: Any, default_variant: str) -> None:
     s.add_argument("--workers", type=int, default=1, help="threads (local) or Ray CPUs")
     s.add_argument("--backend", choices=["local", "ray"], default="local", help="local threads or Ray tasks")
     s.add_argument("--ray-address", default=None, help="an existing Ray cluster (else RAY_ADDRESS or a local one)")
-    s.add_argument("--out", help="per-hand summaries: .parquet or .jsonl")
-    s.add_argument("--trajectories", help="every event, one row each: .parquet or .jsonl")
+    s.add_argument("--out", metavar="FILE", help="per-hand summaries: FILE.parquet (needs pyarrow) or FILE.jsonl; checked before any hand is played")
+    s.add_argument("--trajectories", metavar="FILE", help="every event, one row each: FILE.parquet or FILE.jsonl; checked before any hand is played")
     s.add_argument("--json", action="store_true", help="print the summary as JSON")
-    s.add_argument("--quiet", action="store_true", help="no progress line")
+    s.add_argument("--quiet", action="store_true", help="no progress line (hands done, hands/s, ETA)")
     s.set_defaults(func=_cmd_simulate)
     p = sub.add_parser("play", help="play one hand and print it turn by turn", parents=[common])
+    p.add_argument(
+        "--human",
+        type=int,
+        metavar="SEAT",
+        help="play this seat yourself (0 = the dealer's seat) against the bots of --agents, in the terminal",
+    )
     p.add_argument("--log", help="write the event log as JSON Lines")
     p.add_argument("--hands", type=int, default=1, help="play a match of this many hands (dealer rotation by the rules)")
     p.set_defaults(func=_cmd_play)
     r = sub.add_parser("replay", help="replay a JSON Lines event log (any preset) and check it")
     r.add_argument("log", help="the JSON Lines event log")
+    r.add_argument("--serve", action="store_true", help="open the log in the web replay viewer (a local server) instead of printing it")
+    r.add_argument("--host", default="127.0.0.1", help="with --serve: the address to listen on")
+    r.add_argument("--port", type=int, default=8000, help="with --serve: the port to listen on")
     r.set_defaults(func=_cmd_replay)

@@ -20,12 +20,15 @@ from hupai._core import replay as _replay
 __all__ = ["replay", "write_jsonl", "read_jsonl"]
 
 
-def replay(log: Iterable[dict[str, Any]] | str | Path) -> Table:
-    """Rebuild the table of a log (records, or a JSON Lines path) and check it matches exactly."""
+def replay(log: Iterable[dict[str, Any]] | str | Path, actions: int | None = None) -> Table:
+    """Rebuild the table of a log (records, or a JSON Lines path) and check it matches exactly.
+
+    With ``actions=k``: the table after the log's ``start`` and its first ``k`` decisions (checked
+    steps; the rest of the log is not compared) — a replay viewer's step."""
     records = read_jsonl(log) if isinstance(log, (str, Path)) else list(log)
     if not records:
         raise ReplayError("empty log")
-    return _replay(records)
+    return _replay(records) if actions is None else _replay(records, actions=actions)
 
 
 def write_jsonl(log: Iterable[dict[str, Any]], path: str | Path) -> None:

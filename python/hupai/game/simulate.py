@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from hupai._core import Table, Variant, game_seed, simulate_games, table_seats
+from hupai._paths import output_format
 from hupai.errors import RuleConfigError
 from hupai.game.agents import AGENTS
 
@@ -103,13 +104,22 @@ class SimResult:
             lines.append(f"{k:<6}{self.agents[k]:<11}{self.win_rate[k]:>10.3f}{self.avg_score[k]:>12.2f}")
         lines.append(f"draw rate {self.draw_rate:.3f}   average length {self.avg_turns:.1f} turns")
         top = sorted(self.fan_frequency.items(), key=lambda kv: (-kv[1], kv[0]))[:8]
-        lines.append("top fans: " + ", ".join(f"{k} {v}" for k, v in top))
+        names = fan_names(self.variant)
+        lines.append("top fans: " + ", ".join(f"{names.get(k, k)} {v}" for k, v in top))
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, Any]:
         d = dict(self.__dict__)
         d.pop("records")
         return d
+
+
+def fan_names(variant: str) -> dict[str, str]:
+    """Chinese names of a preset's fan ids (``FLOWER_TILES`` → ``花牌``), from its fan table."""
+    try:
+        return {f["id"]: f["zh"] for f in Variant.load(variant).describe().get("fans") or []}
+    except (RuleConfigError, KeyError, TypeError):
+        return {}
 
 
 def _aggregate(vid: str, agents: list[str], recs: list[dict[str, Any]]) -> SimResult:
@@ -253,6 +263,9 @@ def simulate(
     game's event log (JSON text) to its record; ``progress``: hands done, rate and ETA on stderr
     (default: on for runs of 2000+ hands in a terminal).
     """
+    for path, option in ((out, "out"), (trajectories, "trajectories")):
+        if path is not None:
+            output_format(path, option)  # before any work: a known extension, a writable place
     v = variant if isinstance(variant, Variant) else Variant.load(variant)
     seats = table_seats(v)
     specs: list[AgentSpec] = [agents] * seats if isinstance(agents, str) or callable(agents) else list(agents)

@@ -4,9 +4,10 @@
 
     uvicorn --factory hupai.server.app:create_app
 
-Endpoints (OpenAPI at ``/openapi.json``, docs at ``/docs``): ``POST /v1/score``, ``POST
-/v1/score/batch``, ``POST /v1/waits``, ``POST /v1/shanten``, ``GET /v1/variants``, ``GET /healthz``
-and the page at ``GET /``. Every rule decision is the Rust core's (through ``hupai``); this module
+Endpoints (OpenAPI at ``/openapi.json``; Swagger UI at ``/docs`` and ReDoc at ``/redoc``, their
+assets served from the installed ``fastapi-offline`` package, no CDN): ``POST /v1/score``, ``POST
+/v1/score/batch``, ``POST /v1/waits``, ``POST /v1/shanten``, ``POST /v1/parse``, ``GET
+/v1/variants``, ``GET /healthz`` and the calculator page at ``GET /`` (favicon ``/favicon.ico``). Every rule decision is the Rust core's (through ``hupai``); this module
 only translates JSON. Invalid input answers 4xx with ``{"error", "field", "message"}``: 400 for a
 body that is not JSON, 413 for a body over ``MAX_BODY`` bytes or a batch over ``MAX_BATCH`` items,
 422 for anything the models or the engine reject.
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
@@ -38,7 +40,8 @@ from typing import Any
 import anyio.to_thread
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -57,6 +60,8 @@ from hupai.server.schemas import (
     HandIn,
     HandQuery,
     Health,
+    ParseRequest,
+    ParseResult,
     ScoreRequest,
     ScoreResult,
     ShantenResult,
@@ -64,6 +69,17 @@ from hupai.server.schemas import (
 )
 
 STATIC = Path(__file__).with_name("static")
+
+
+def _docs_assets() -> Path | None:
+    """The directory of the Swagger UI and ReDoc bundles shipped by ``fastapi-offline`` (a
+    dependency of the ``server`` extra), or ``None`` when it is not installed."""
+    try:
+        import fastapi_offline
+    except ImportError:
+        return None
+    d = Path(fastapi_offline.__file__).with_name("static")
+    return d if (d / "swagger-ui-bundle.js").is_file() else None
 
 
 class ApiError(Exception):
@@ -236,6 +252,23 @@ def _variants() -> list[dict[str, Any]]:
     return hupai.variants()
 
 
+def palette(variant: hupai.Variant) -> dict[str, list[str]]:
+    """The pieces a hand of ``variant`` is made of, from the core: ``tiles`` (each kind once, in the
+    core's order; for 字牌 the cards) and ``flowers`` (the flower tiles of its tile set, else empty).
+    Presets whose input is neither tiles nor cards get empty lists."""
+    if variant.input == "zipai":
+        cards = len(hupai.zipai.to_counts([]))
+        return {"tiles": [str(hupai.zipai.Card.from_index(i)) for i in range(cards)], "flowers": []}
+    if variant.input != "tiles":
+        return {"tiles": [], "flowers": []}
+    kinds = sorted(set(variant.tile_set()))
+    tiles = [hupai.Tile.from_index(i) for i in kinds]
+    return {
+        "tiles": [str(t) for t in tiles if not t.is_flower],
+        "flowers": [str(t) for t in tiles if t.is_flower],
+    }
+
+
 @functools.lru_cache(maxsize=256)
 def _variant(variant: str, options_json: str) -> hupai.Variant:
     return hupai.Variant(variant, **json.loads(options_json))
@@ -402,12 +435,162 @@ def shanten_one(q: HandQuery) -> dict[str, Any]:
     return {"hand": h, "shanten": forms.pop("min"), "forms": forms}
 
 
+@functools.lru_cache(maxsize=1)
+def _variants_listing() -> list[dict[str, Any]]:
+    out = []
+    for v in _variants():
+        variant = hupai.Variant(v["id"])
+        d = variant.describe()
+        keep = {k: d.get(k) for k in ("switches", "fans", "params", "example")}
+        out.append({**v, **keep, **palette(variant)})
+    return out
+
+
+def _no_docs() -> HTMLResponse:
+    return HTMLResponse(
+        "<!doctype html><title>API docs</title><p>The API docs need the <code>fastapi-offline</code> package "
+        "(pip install 'hupai[server]'). The OpenAPI document is at <a href=/openapi.json>/openapi.json</a>.",
+        status_code=503,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# reading a hand for the calculator (POST /v1/parse): every notation decision is the core's
+
+#: The situation keys the calculator's form shows for tile presets; ``self_drawn`` and
+#: ``about_kong`` are folded into ``win_type`` by the core's ``Situation``.
+FORM_KEYS = ("win_type", "seat_wind", "prevalent_wind", "fourth_tile", "wall_last", "dealer", "flower_tiles")
+_FOLDED = ("self_drawn", "about_kong")
+#: The 字牌 form: the win type, the declared groups and the winning card.
+ZIPAI_FORM_KEYS = ("win_type", "melds", "win_card")
+
+_BRACKET = re.compile(r"\[([^\[\]]*)\]")
+
+
+def _meld_dict(m: hupai.Meld) -> dict[str, Any]:
+    return {"type": m.kind, "tiles": [str(t) for t in m.tiles], "concealed": m.concealed, "offer": m.from_seat}
+
+
+def _pieces(text: str) -> tuple[list[hupai.Meld], list[hupai.Tile], hupai.Tile | None]:
+    """A hand that is not (yet) the full count: each bracket meld, the standing tiles and the tile
+    after ``+``, every piece read by the core (``parse_tiles`` / ``Meld``)."""
+    melds = []
+    for inner in _BRACKET.findall(text):
+        tiles, _, offer = inner.partition(",")
+        seat = offer.strip()
+        if seat and not (seat.isdigit() and len(seat) == 1):
+            raise hupai.InvalidHandError(f"meld [{inner}]: the seat after ',' is 1, 2 or 3 (left, across, right)")
+        from_seat = int(seat) if seat else 0
+        melds.append(hupai.Meld(tiles, concealed=not seat, from_seat=from_seat))
+    rest = _BRACKET.sub("", text)
+    standing, plus, win = rest.partition("+")
+    concealed = hupai.parse_tiles(standing) if standing.strip() else []
+    win_tile = None
+    if plus:
+        ws = hupai.parse_tiles(win)
+        if len(ws) != 1:
+            raise hupai.InvalidHandError(f"one winning tile after '+', got {win.strip()!r}")
+        win_tile = ws[0]
+    return melds, concealed, win_tile
+
+
+def _parse_tiles_hand(text: str, situation: dict[str, Any] | None) -> dict[str, Any]:
+    form: dict[str, Any] = {}
+    more: dict[str, Any] = {}
+    try:
+        if "+" in text:
+            sit = hupai.Situation.parse(text, **(situation or {}))
+            d = sit.to_dict()["hand"]
+            out = {
+                "concealed": d["concealed"],
+                "melds": [{"type": m["type"], "tiles": m["tiles"], "concealed": m["concealed"], "offer": m["offer"]} for m in d["melds"]],
+                "win_tile": d["win_tile"],
+                "complete": True,
+            }
+            if situation is not None:
+                form = {"win_type": sit.win_type, "seat_wind": sit.seat_wind, "prevalent_wind": sit.prevalent_wind}
+        else:
+            h = hupai.Hand.parse(text)
+            out = {"concealed": [str(t) for t in h.concealed], "melds": [_meld_dict(m) for m in h.melds], "win_tile": None, "complete": True}
+    except hupai.HupaiError as e:
+        # not the full count (or not a hand yet): read the pieces; a full-size hand keeps the core's error
+        try:
+            melds, concealed, win_tile = _pieces(text)
+        except hupai.HupaiError:
+            raise e from None
+        if len(concealed) + 3 * len(melds) >= 13:
+            raise
+        out = {
+            "concealed": [str(t) for t in concealed],
+            "melds": [_meld_dict(m) for m in melds],
+            "win_tile": None if win_tile is None else str(win_tile),
+            "complete": False,
+        }
+    for k, v in (situation or {}).items():
+        if k in FORM_KEYS:
+            form.setdefault(k, v)
+        elif k not in _FOLDED or "win_type" not in form:
+            more[k] = v
+    out.update(form=form, more=more)
+    return out
+
+
+def _parse_zipai_hand(text: str, situation: dict[str, Any] | None) -> dict[str, Any]:
+    melds = []
+    for inner in _BRACKET.findall(text):
+        kind, sep, cards = inner.partition(":")
+        if not sep:
+            raise hupai.InvalidHandError(f"字牌 meld [{inner}]: write [type:cards], e.g. [chi:d1d2d3] or [peng:x5x5x5]")
+        melds.append({"type": kind.strip(), "tiles": [str(c) for c in hupai.zipai.parse_cards(cards)]})
+    rest = _BRACKET.sub("", text)
+    standing, plus, win = rest.partition("+")
+    concealed = [str(c) for c in hupai.zipai.parse_cards(standing)] if standing.strip() else []
+    win_card = None
+    if plus:
+        ws = hupai.zipai.parse_cards(win)
+        if len(ws) != 1:
+            raise hupai.InvalidHandError(f"one winning card after '+', got {win.strip()!r}")
+        win_card = str(ws[0])
+    sit = dict(situation or {})
+    for m in sit.pop("melds", None) or []:
+        kind, _, cards = str(m).partition(":")
+        melds.append({"type": kind, "tiles": [str(c) for c in hupai.zipai.parse_cards(cards)]})
+    if win_card is None and sit.get("win_card"):
+        win_card = str(hupai.zipai.parse_cards(str(sit["win_card"]))[0])
+    sit.pop("win_card", None)
+    form = {k: sit.pop(k) for k in ZIPAI_FORM_KEYS if k in sit}
+    for m in melds:
+        # the group kinds the core reads (吃 / 碰 / 跑 / 提 …): a kind it does not know is refused here
+        hupai.zipai.group_huxi(m["type"], "".join(m["tiles"]))
+        m["concealed"] = False
+    return {"concealed": concealed, "melds": melds, "win_tile": win_card, "complete": False, "form": form, "more": sit}
+
+
+def parse_one(req: ParseRequest) -> dict[str, Any]:
+    """``POST /v1/parse`` (raises ApiError on a hand or situation the core refuses)."""
+    v = _query_variant(HandQuery(hand="1m", variant=req.variant))
+    if req.situation is not None:
+        _check_ints(req.situation, "situation")
+    try:
+        if v.input == "zipai":
+            return _parse_zipai_hand(req.hand, req.situation)
+        if v.input == "tiles":
+            return _parse_tiles_hand(req.hand, req.situation)
+    except hupai.HupaiError as e:
+        raise _engine_error(e, "situation" if _mentions_situation(e) else "hand") from None
+    except (TypeError, KeyError, OverflowError) as e:
+        raise ApiError(422, "InvalidHandError", "situation", f"invalid situation: {e}") from None
+    raise ApiError(422, "RuleConfigError", "variant", f"{v.id} takes {v.input}, not a tile hand: write it as POST /v1/score takes it")
+
+
 # ---------------------------------------------------------------------------------------------
 # the app
 
 
 def create_app() -> FastAPI:
     app = ScoringApp(
+        docs_url=None,
+        redoc_url=None,
         title="hupai scoring service",
         version=hupai.__version__,
         description=(
@@ -446,14 +629,19 @@ def create_app() -> FastAPI:
 
     @app.get("/v1/variants", tags=["rules"])
     async def variants() -> list[dict[str, Any]]:
-        """Every preset with ``describe()``: switches, parameters, its fan table and its example
-        request (``hand`` + ``situation``, the ``[example]`` of its preset file)."""
-        out = []
-        for v in _variants():
-            d = hupai.Variant(v["id"]).describe()
-            keep = {k: d.get(k) for k in ("switches", "fans", "params", "example")}
-            out.append({**v, **keep})
-        return out
+        """Every preset with ``describe()``: switches, parameters, its fan table, its example
+        request (``hand`` + ``situation``, the ``[example]`` of its preset file), and its palette:
+        ``tiles`` (each tile kind of its tile set once, or 字牌 cards) and ``flowers`` (its flower
+        tiles, empty when it has none)."""
+        return _variants_listing()
+
+    @app.post("/v1/parse", response_model=ParseResult, tags=["analysis"], **common)
+    async def parse(req: ParseRequest) -> JSONResponse:
+        """Read a hand written in any notation the core reads (bracket melds, ``+`` winning tile,
+        compact, tenhou, Chinese names, PyMahjongGB codes; 字牌 cards with ``[chi:d1d2d3]`` melds)
+        into its parts; with a ``situation``, also the form's view of it (``form``: ``win_type``,
+        winds, flags, flowers as the core reads them; ``more``: the other keys)."""
+        return JSONResponse(parse_one(req))
 
     @app.post("/v1/score", response_model=ScoreResult, tags=["scoring"], **common)
     async def score(req: ScoreRequest) -> JSONResponse:
@@ -482,6 +670,41 @@ def create_app() -> FastAPI:
     async def index() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+    assets = _docs_assets()
+    if assets is not None:
+        app.mount("/docs-assets", StaticFiles(directory=assets), name="docs-assets")
+
+    @app.get("/docs", include_in_schema=False)
+    async def swagger() -> HTMLResponse:
+        if assets is None:
+            return _no_docs()
+        return get_swagger_ui_html(
+            openapi_url="/openapi.json",
+            title=f"{app.title} · Swagger UI",
+            swagger_js_url="/docs-assets/swagger-ui-bundle.js",
+            swagger_css_url="/docs-assets/swagger-ui.css",
+            swagger_favicon_url="/favicon.ico",
+        )
+
+    @app.get("/redoc", include_in_schema=False)
+    async def redoc() -> HTMLResponse:
+        if assets is None:
+            return _no_docs()
+        return get_redoc_html(
+            openapi_url="/openapi.json",
+            title=f"{app.title} · ReDoc",
+            redoc_js_url="/docs-assets/redoc.standalone.js",
+            redoc_favicon_url="/favicon.ico",
+            with_google_fonts=False,
+        )
+
+    from hupai.server.play import install as install_play  # the /play and /replay pages
+
+    install_play(app)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     return app

@@ -17,6 +17,8 @@ RED, GREEN, BLUE, INK = "#c0272d", "#1d7a3a", "#1f4e9c", "#1b1b1b"
 NUM_ZH = "一二三四五六七八九"
 SMALL_ZH = "一二三四五六七八九十"
 BIG_ZH = "壹贰叁肆伍陆柒捌玖拾"
+#: the eight flowers f1..f8: 春夏秋冬 (seasons, green) and 梅兰竹菊 (plants, blue), with their number
+FLOWERS = "春夏秋冬梅兰竹菊"
 HONOURS = {"E": ("東", INK), "S": ("南", INK), "W": ("西", INK), "N": ("北", INK), "C": ("中", RED), "F": ("發", GREEN)}
 
 # cell positions (col, row) on a 3x3 grid for 1..9 marks
@@ -139,6 +141,15 @@ def faces() -> dict[str, str]:
         f'<rect x="13" y="17" width="34" height="46" rx="3" fill="none" stroke="{BLUE}" stroke-width="3"/>',
         "P",
     )
+    for n, ch in enumerate(FLOWERS, start=1):
+        colour = GREEN if n <= 4 else BLUE
+        out[f"f{n}"] = _frame(
+            f'<circle cx="30" cy="42" r="20" fill="none" stroke="{RED}" stroke-width="1.5" stroke-dasharray="2 3"/>'
+            f'<text x="30" y="54" font-size="32" text-anchor="middle" fill="{colour}" '
+            f'font-family="serif" font-weight="bold">{ch}</text>'
+            f'<text x="49" y="17" font-size="11" text-anchor="end" fill="{RED}" font-family="sans-serif">{(n - 1) % 4 + 1}</text>',
+            f"f{n}",
+        )
     for n in range(1, 11):
         for kind in "xd":
             out[f"{kind}{n}"] = _card(f"{kind}{n}")
@@ -150,10 +161,22 @@ def faces() -> dict[str, str]:
     return out
 
 
+def favicon() -> str:
+    """The page's icon: a 中 tile on the felt green, legible at 16 px."""
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64" width="64" height="64">'
+        '<rect x="0" y="0" width="64" height="64" rx="12" fill="#2f7d5b"/>'
+        '<rect x="12" y="5" width="40" height="54" rx="6" fill="#fbf6e9" stroke="#8a7f66" stroke-width="2"/>'
+        f'<text x="32" y="45" font-size="32" text-anchor="middle" fill="{RED}" font-family="serif" '
+        'font-weight="bold">中</text></svg>\n'
+    )
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     for name, svg in faces().items():
         (OUT / f"{name}.svg").write_text(svg, encoding="utf-8")
+    (OUT.parent / "favicon.svg").write_text(favicon(), encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -78,6 +78,38 @@ class HandQuery(BaseModel):
     )
 
 
+class ParseRequest(BaseModel):
+    """A hand to read (``POST /v1/parse``): ``hand`` in any notation the core reads, and optionally a
+    ``situation`` to split into the calculator form's keys and the others."""
+
+    model_config = ConfigDict(extra="forbid")
+    hand: HandText = Field(examples=["[EEE,1]123m456p78s99s+9s"])
+    variant: str = Field(default="mcr", max_length=64, description="preset whose pieces the hand holds")
+    situation: dict[str, Any] | None = Field(default=None, max_length=64)
+
+
+class ParsedMeld(BaseModel):
+    type: str
+    tiles: list[str]
+    concealed: bool
+    offer: int | None = None
+
+
+class ParseResult(BaseModel):
+    """The parts of a hand as the core read them: standing ``concealed`` tiles, declared ``melds``
+    (``offer``: 1/2/3 = claimed from left/across/right, 0 = concealed), ``win_tile`` (after ``+``,
+    or null); ``complete`` when the core read it as a whole hand (else the pieces of a partial one).
+    ``form``: the situation keys the calculator form shows, as the core reads them (``win_type``
+    folds ``self_drawn`` / ``about_kong``); ``more``: every other situation key."""
+
+    concealed: list[str]
+    melds: list[ParsedMeld]
+    win_tile: str | None
+    complete: bool
+    form: dict[str, Any]
+    more: dict[str, Any]
+
+
 class ErrorBody(BaseModel):
     """Every 4xx answer: ``error`` (exception name), ``field`` (JSON path of the bad input),
     ``message`` (what is wrong)."""

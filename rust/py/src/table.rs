@@ -612,6 +612,87 @@ impl PyTable {
     }
 }
 
+/// Play the agents of `ag` (one per seat) until a seat of `stop` is to act or the hand is over.
+fn drive<'py>(
+    slf: &Bound<'py, PyTable>,
+    ag: &[Bound<'py, PyAny>],
+    stop: &[usize],
+    max_steps: u64,
+) -> BindResult<()> {
+    let py = slf.py();
+    let bots: Vec<Option<Bound<'py, PyBot>>> =
+        ag.iter().map(|a| a.cast::<PyBot>().ok().cloned()).collect();
+    let mut steps = 0u64;
+    loop {
+        let (seat, auto, pieces) = {
+            let t = slf.borrow();
+            let Some(s) = t.t.to_act() else { break };
+            if stop.contains(&s) {
+                break;
+            }
+            let auto = t.mahjong().is_some_and(|m| m.auto[s]);
+            (s, auto, t.t.pieces())
+        };
+        steps += 1;
+        if steps > max_steps {
+            return Err(rule("the hand did not end"));
+        }
+        if auto {
+            let mut t = slf.borrow_mut();
+            let a = t.auto_choice(seat)?;
+            t.apply_checked(&a)?;
+            continue;
+        }
+        if let Some(b) = &bots[seat] {
+            let mut t = slf.borrow_mut();
+            let legal = t.legal_vec(seat).to_vec();
+            if legal.is_empty() {
+                return Err(illegal(format!(
+                    "seat {seat} is to act with no legal action"
+                )));
+            }
+            let i = b.borrow_mut().bot.choose(&t.t, seat, &legal);
+            t.t.apply(&legal[i])?;
+            continue;
+        }
+        let list = {
+            let mut t = slf.borrow_mut();
+            let legal = t.legal_vec(seat);
+            action_list(py, legal, pieces)?
+        };
+        let obs = Py::new(
+            py,
+            PyObservation {
+                table: slf.clone().unbind(),
+                seat,
+            },
+        )?;
+        let choice = ag[seat].call1((obs, &list))?;
+        let mut idx = None;
+        for (i, x) in list.iter().enumerate() {
+            if x.is(&choice) {
+                idx = Some(i);
+                break;
+            }
+        }
+        let mut t = slf.borrow_mut();
+        let a = match idx {
+            Some(i) => t.legal_vec(seat)[i].clone(),
+            None => {
+                let c = choice.cast::<PyAction>().map_err(|_| {
+                    illegal(format!(
+                        "seat {seat}'s agent returned {}, not an Action",
+                        choice.repr().map(|r| r.to_string()).unwrap_or_default()
+                    ))
+                })?;
+                c.get().a.clone()
+            }
+        };
+        t.apply_checked(&a)?;
+    }
+    Ok(())
+}
+
 fn melds_py<'py>(py: Python<'py>, m: &Mahjong, seat: usize) -> PyResult<Bound<'py, PyList>> {
     let items: Vec<(String, String, u8, Option<&str>)> = m.seats[seat]
         .melds
@@ -920,78 +1001,41 @@ impl PyTable {
         if ag.len() != n {
             return Err(rule(format!("run() needs {n} agents")));
         }
-        let bots: Vec<Option<Bound<'py, PyBot>>> =
-            ag.iter().map(|a| a.cast::<PyBot>().ok().cloned()).collect();
-        let mut steps = 0u64;
-        loop {
-            let (seat, auto, pieces) = {
-                let t = slf.borrow();
-                let Some(s) = t.t.to_act() else { break };
-                let auto = t.mahjong().is_some_and(|m| m.auto[s]);
-                (s, auto, t.t.pieces())
-            };
-            steps += 1;
-            if steps > max_steps {
-                return Err(rule("the hand did not end"));
-            }
-            if auto {
-                let mut t = slf.borrow_mut();
-                let a = t.auto_choice(seat)?;
-                t.apply_checked(&a)?;
-                continue;
-            }
-            if let Some(b) = &bots[seat] {
-                let mut t = slf.borrow_mut();
-                let legal = t.legal_vec(seat).to_vec();
-                if legal.is_empty() {
-                    return Err(illegal(format!(
-                        "seat {seat} is to act with no legal action"
-                    )));
-                }
-                let i = b.borrow_mut().bot.choose(&t.t, seat, &legal);
-                t.t.apply(&legal[i])?;
-                continue;
-            }
-            let list = {
-                let mut t = slf.borrow_mut();
-                let legal = t.legal_vec(seat);
-                action_list(py, legal, pieces)?
-            };
-            let obs = Py::new(
-                py,
-                PyObservation {
-                    table: slf.clone().unbind(),
-                    seat,
-                },
-            )?;
-            let choice = ag[seat].call1((obs, &list))?;
-            let mut idx = None;
-            for (i, x) in list.iter().enumerate() {
-                if x.is(&choice) {
-                    idx = Some(i);
-                    break;
-                }
-            }
-            let mut t = slf.borrow_mut();
-            let a = match idx {
-                Some(i) => t.legal_vec(seat)[i].clone(),
-                None => {
-                    let c = choice.cast::<PyAction>().map_err(|_| {
-                        illegal(format!(
-                            "seat {seat}'s agent returned {}, not an Action",
-                            choice.repr().map(|r| r.to_string()).unwrap_or_default()
-                        ))
-                    })?;
-                    c.get().a.clone()
-                }
-            };
-            t.apply_checked(&a)?;
-        }
+        drive(&slf, &ag, &[], max_steps)?;
         let t = slf.borrow();
         let r =
             t.t.result_json()
                 .ok_or_else(|| rule("the hand did not end"))?;
         Ok(result_py(py, &r)?)
+    }
+
+    /// Play ``agents`` (one per seat; anything, e.g. ``None``, at the seats of ``stop``) until a
+    /// seat of ``stop`` is to act or the hand is over, and return the events this caused — a
+    /// person's seat between its decisions. A ``hupai.Bot`` plays inside the core; a seat under
+    /// 托管 plays ``auto_action``.
+    #[pyo3(signature = (agents, stop, max_steps = 100_000))]
+    fn advance<'py>(
+        slf: Bound<'py, Self>,
+        agents: &Bound<'py, PyAny>,
+        stop: Vec<AnyInt>,
+        max_steps: u64,
+    ) -> BindResult<Bound<'py, PyList>> {
+        let py = slf.py();
+        let ag: Vec<Bound<'py, PyAny>> = agents.try_iter()?.collect::<PyResult<_>>()?;
+        let (n, first) = {
+            let t = slf.borrow();
+            (t.t.seats(), t.t.events().len())
+        };
+        if ag.len() != n {
+            return Err(rule(format!("advance() needs {n} agents")));
+        }
+        let stop: Vec<usize> = stop
+            .into_iter()
+            .map(|s| s.within("stop seat", 0, n as i64 - 1, rule))
+            .collect::<BindResult<_>>()?;
+        drive(&slf, &ag, &stop, max_steps)?;
+        let t = slf.borrow();
+        Ok(event_list(py, &t.t.events()[first..], t.t.pieces())?)
     }
 
     /// The table's move for a seat under 托管: win, else pass, else discard the drawn tile.
@@ -1646,15 +1690,25 @@ pub fn arrange_wall(
 
 /// Rebuild a hand from its event log (JSON records) and check it replays exactly
 /// (``ReplayError`` otherwise); returns the rebuilt ``Table``.
+///
+/// With ``actions=k``: the table after the ``start`` record and the log's first ``k`` decisions
+/// (each a checked step; the rest of the log is not read) — a replay viewer's step.
 #[pyfunction]
-pub fn replay(log: &Bound<'_, PyAny>) -> BindResult<PyTable> {
+#[pyo3(signature = (log, actions = None))]
+pub fn replay(log: &Bound<'_, PyAny>, actions: Option<AnyInt>) -> BindResult<PyTable> {
     let v = py_to_json(log).map_err(|e| BindError::Core(CoreError::replay(format!("log: {e}"))))?;
     let Value::Array(records) = v else {
         return Err(BindError::Core(CoreError::replay(
             "a log is a list of records",
         )));
     };
-    let t = gt::replay(&records)?;
+    let t = match actions {
+        None => gt::replay(&records)?,
+        Some(k) => {
+            let k: usize = k.within("actions", 0, i64::from(u32::MAX), rule)?;
+            gt::replay_prefix(&records, k)?
+        }
+    };
     Ok(PyTable {
         t,
         agents: None,

@@ -589,6 +589,32 @@ pub fn replay(records: &[Value]) -> Result<Table> {
     Ok(t)
 }
 
+/// The table of a log after its `start` record and its first `actions` decisions (a replay
+/// viewer's step): every action is a checked step; the records are not compared with the
+/// rebuilt log (`replay` does that for a whole log). More actions than the log holds is an error.
+pub fn replay_prefix(records: &[Value], actions: usize) -> Result<Table> {
+    let first = records.first().ok_or_else(|| Error::replay("empty log"))?;
+    let mut t = table_of_start(first)?;
+    let pieces = t.pieces();
+    let mut done = 0;
+    for r in &records[1..] {
+        if done == actions {
+            break;
+        }
+        if r.get("type").and_then(Value::as_str) == Some("action") {
+            let a = Action::from_json(r, pieces).map_err(|e| Error::replay(e.to_string()))?;
+            t.step(&a).map_err(|e| Error::replay(e.to_string()))?;
+            done += 1;
+        }
+    }
+    if done < actions {
+        return Err(Error::replay(format!(
+            "the log has {done} decisions, not {actions}"
+        )));
+    }
+    Ok(t)
+}
+
 /// Replay a table's own events (the simulator's checking mode): same actions, same events.
 pub fn replay_events(c: &Compiled, setup: TableSetup, events: &[Event]) -> Result<()> {
     let mut t = c.table(setup)?;

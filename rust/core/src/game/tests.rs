@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use super::bots::BotKind;
 use super::sim::{SimOptions, check_run, play_game};
-use super::table::{Compiled, replay};
+use super::table::{Compiled, replay, replay_prefix};
 use crate::variant::Variant;
 
 const PRESETS: [&str; 12] = [
@@ -57,6 +57,37 @@ fn json_logs_replay() {
             last["tampered"] = serde_json::json!(true);
         }
         assert!(replay(&bad).is_err(), "{id}");
+    }
+}
+
+#[test]
+fn replay_prefix_is_the_table_after_k_decisions() {
+    for id in PRESETS {
+        let c = compiled(id);
+        let agents = vec![BotKind::Greedy; c.seats()];
+        let opt = SimOptions {
+            keep_events: true,
+            ..SimOptions::default()
+        };
+        let h = play_game(&c, &agents, 5, 2, &opt).unwrap();
+        let p = c.pieces();
+        let log: Vec<_> = h.events.iter().map(|e| e.to_json(p)).collect();
+        let actions = log.iter().filter(|r| r["type"] == "action").count();
+        // after every decision the rebuilt log is a prefix of the hand's log
+        for k in [0, 1, actions / 2, actions] {
+            let t = replay_prefix(&log, k).unwrap_or_else(|e| panic!("{id} {k}: {e}"));
+            let part = t.log_json();
+            assert_eq!(part[..], log[..part.len()], "{id} {k}");
+            let done = part.iter().filter(|r| r["type"] == "action").count();
+            assert_eq!(done, k, "{id}");
+        }
+        assert_eq!(
+            replay_prefix(&log, actions).unwrap().log_json(),
+            log,
+            "{id}"
+        );
+        assert!(replay_prefix(&log, actions + 1).is_err(), "{id}");
+        assert!(replay_prefix(&[], 0).is_err());
     }
 }
 

@@ -189,11 +189,24 @@ pub trait Ruleset: Send + Sync + std::fmt::Debug {
     /// `{"hand": {...} | "notation+T", "situation": {...}}` ([`tile_case`]).
     fn parse_case(&self, case: &Value) -> Result<Case>;
 
-    /// Score one win.
-    fn score(&self, case: CaseRef<'_>) -> Result<Score>;
+    /// A tile preset's evaluate / book split ([`TileBook`]), which the default [`Self::score`],
+    /// [`Self::settle`] and [`Self::settle_scored`] use: a tile preset returns `Some(self)` and
+    /// writes neither; any other game overrides `score` and `settle`.
+    fn tile_book(&self) -> Option<&dyn TileBook> {
+        None
+    }
+
+    /// Score one win (tile presets: evaluate it and book it as the only event of a hand,
+    /// [`score_tiles`]).
+    fn score(&self, case: CaseRef<'_>) -> Result<Score> {
+        let b = self.tile_book().ok_or_else(no_tile_book)?;
+        score_tiles(b, case.tiles(b.id())?)
+    }
 
     /// Settle a whole hand record (tile presets: [`HandRecord`]) into the shared ledger.
-    fn settle(&self, record: &Value) -> Result<Settled>;
+    fn settle(&self, record: &Value) -> Result<Settled> {
+        self.settle_scored(record, &[])
+    }
 
     /// The kind of input the preset scores (`"tiles"`, `"zipai"`, …), for user interfaces.
     fn input(&self) -> &'static str {
@@ -221,8 +234,8 @@ pub trait Ruleset: Send + Sync + std::fmt::Debug {
     /// with the score it was taken with, so no win is scored twice); a win without a score is
     /// scored from the record.
     fn settle_scored(&self, record: &Value, scored: &[Score]) -> Result<Settled> {
-        let _ = scored;
-        self.settle(record)
+        let b = self.tile_book().ok_or_else(no_tile_book)?;
+        settle_tiles_scored(b, self, record, scored)
     }
 
     /// The win shapes of hand analysis under this preset (waits, shanten of the service and the
@@ -282,6 +295,10 @@ pub trait Ruleset: Send + Sync + std::fmt::Debug {
             ..Default::default()
         }
     }
+}
+
+fn no_tile_book() -> Error {
+    Error::rule("this ruleset is not a tile preset: it implements its own score and settle")
 }
 
 /// The table engine of a preset ([`Ruleset::table`]).
@@ -448,19 +465,16 @@ pub fn score_tiles<R: TileBook + ?Sized>(r: &R, s: &Situation) -> Result<Score> 
     Ok(sc)
 }
 
-/// Settle a hand record of a tile preset.
-pub fn settle_tiles<R: TileBook + Ruleset + ?Sized>(r: &R, record: &Value) -> Result<Settled> {
-    settle_tiles_scored(r, record, &[])
-}
-
-/// Settle a hand record of a tile preset whose first wins were scored already (`scored`, in
-/// record order: the table's wins with the scores they were taken with).
-pub fn settle_tiles_scored<R: TileBook + Ruleset + ?Sized>(
-    r: &R,
+/// Settle a hand record of a tile preset (`book`, whose ruleset `rs` reads each win's case),
+/// the first wins scored already (`scored`, in record order: the table's wins with the scores
+/// they were taken with).
+pub fn settle_tiles_scored<R: Ruleset + ?Sized>(
+    r: &dyn TileBook,
+    rs: &R,
     record: &Value,
     scored: &[Score],
 ) -> Result<Settled> {
-    let rec = HandRecord::parse(record, r, &r.spec())?;
+    let rec = HandRecord::parse(record, rs, &r.spec())?;
     let mut scores = Vec::new();
     for (k, (i, s)) in rec.win_situations().into_iter().enumerate() {
         scores.push(match scored.get(k) {

@@ -10,7 +10,7 @@ use super::{DiscardPayers, HebeiRules, HebeiScore};
 use crate::error::{Error, Result};
 use crate::game::flow::{FlowFacts, WinOption};
 use crate::preset::{FanOp, Options, PresetData};
-use crate::rules::{Book, Case, CaseRef, Ruleset, Settled, TableWin, TileBook};
+use crate::rules::{Book, Case, Ruleset, TableWin, TileBook};
 use crate::scoring::record::{HandRecord, RecordSpec};
 use crate::scoring::score::{FanHit, Reading, Score, Unit};
 use crate::situation::Situation;
@@ -215,18 +215,8 @@ impl Ruleset for Hebei {
     fn parse_case(&self, case: &Value) -> Result<Case> {
         crate::rules::tile_case(case)
     }
-    fn score(&self, case: CaseRef<'_>) -> Result<Score> {
-        crate::rules::score_tiles(self, case.tiles("hebei")?)
-    }
-    fn settle(&self, record: &Value) -> Result<Settled> {
-        crate::rules::settle_tiles(self, record)
-    }
-    fn settle_scored(
-        &self,
-        record: &Value,
-        scored: &[crate::scoring::score::Score],
-    ) -> Result<Settled> {
-        crate::rules::settle_tiles_scored(self, record, scored)
+    fn tile_book(&self) -> Option<&dyn TileBook> {
+        Some(self)
     }
     fn table(&self) -> Option<crate::rules::TablePart> {
         Some(crate::rules::TablePart::Mahjong(std::sync::Arc::new(

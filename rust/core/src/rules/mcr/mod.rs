@@ -19,7 +19,7 @@ use crate::decompose::{Decomposition, Form, Set, Shapes};
 use crate::error::{Error, Result};
 use crate::game::flow::{FlowFacts, WinOption};
 use crate::preset::{FanOp, Options, PresetData};
-use crate::rules::{Book, Case, CaseRef, Ruleset, Settled, TableWin, TileBook};
+use crate::rules::{Book, Case, CaseRef, Ruleset, TableWin, TileBook};
 use crate::scoring::record::{HandRecord, RecordSpec};
 use crate::scoring::score::{Extras, FanHit, Payment, Payments, Reading, Score, Unit};
 use crate::situation::Situation;
@@ -218,15 +218,8 @@ impl Ruleset for Mcr {
         }
         Ok(self.to_score(sc, Payments::from_array(pay, 3)))
     }
-    fn settle(&self, record: &Value) -> Result<Settled> {
-        crate::rules::settle_tiles(self, record)
-    }
-    fn settle_scored(
-        &self,
-        record: &Value,
-        scored: &[crate::scoring::score::Score],
-    ) -> Result<Settled> {
-        crate::rules::settle_tiles_scored(self, record, scored)
+    fn tile_book(&self) -> Option<&dyn TileBook> {
+        Some(self)
     }
     fn table(&self) -> Option<crate::rules::TablePart> {
         Some(crate::rules::TablePart::Mahjong(std::sync::Arc::new(

@@ -12,7 +12,7 @@ use crate::decompose::Shapes;
 use crate::error::{Error, Result};
 use crate::game::flow::{Carry, FlowFacts, HandEnd, Rotation, SeatState, WinOption};
 use crate::preset::{FanOp, Options, PresetData};
-use crate::rules::{Book, Case, CaseRef, Ruleset, Settled, TableWin, TileBook};
+use crate::rules::{Book, Case, Ruleset, TableWin, TileBook};
 use crate::scoring::record::{HandRecord, RecordSpec, int_in};
 use crate::scoring::score::{FanHit, Reading, Score, Unit};
 use crate::situation::{Situation, WinType};
@@ -249,18 +249,8 @@ impl Ruleset for Shanghai {
     fn parse_case(&self, case: &Value) -> Result<Case> {
         crate::rules::tile_case(case)
     }
-    fn score(&self, case: CaseRef<'_>) -> Result<Score> {
-        crate::rules::score_tiles(self, case.tiles("shanghai")?)
-    }
-    fn settle(&self, record: &Value) -> Result<Settled> {
-        crate::rules::settle_tiles(self, record)
-    }
-    fn settle_scored(
-        &self,
-        record: &Value,
-        scored: &[crate::scoring::score::Score],
-    ) -> Result<Settled> {
-        crate::rules::settle_tiles_scored(self, record, scored)
+    fn tile_book(&self) -> Option<&dyn TileBook> {
+        Some(self)
     }
     fn table(&self) -> Option<crate::rules::TablePart> {
         Some(crate::rules::TablePart::Mahjong(std::sync::Arc::new(
