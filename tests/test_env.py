@@ -144,6 +144,12 @@ def test_vec_env_refuses_bad_input() -> None:
     assert (env.obs == before).all()
     with pytest.raises(IllegalActionError):
         env.step(np.array([0, 1, 2]))
+    with pytest.raises(IllegalActionError):
+        env.step(np.array([0.0, 1.0]))  # ids are integers, never rounded
+    with pytest.raises(HupaiError):
+        henv.VecEnv("mcr", 2, no_such_switch=True)
+    with pytest.raises(HupaiError):
+        henv.VecEnv("mcr", 2, learners=[])
     with pytest.raises(HupaiError):
         henv.VecEnv("mcr", 2, learners=[7])
     with pytest.raises(HupaiError):

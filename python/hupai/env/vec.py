@@ -11,6 +11,7 @@ import numpy.typing as npt
 from hupai._core import Table, Variant
 from hupai._core import VecEnv as _CoreVecEnv
 from hupai._core import env_encoding, table_encode
+from hupai.errors import IllegalActionError
 
 __all__ = ["VecEnv", "encode", "encoding", "random_actions"]
 
@@ -130,11 +131,10 @@ class VecEnv:
     ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_], npt.NDArray[np.int64], npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
         """One action id per table (-1: leave it); returns ``(obs, mask, seat, reward, done)``.
         An id whose mask is false raises ``IllegalActionError`` and no table moves."""
-        a = np.ascontiguousarray(actions, dtype=np.int64)
-        if a.shape != (self.n,):
-            from hupai.errors import IllegalActionError
-
-            raise IllegalActionError(f"step: an ({self.n},) array of action ids, got shape {a.shape}")
+        raw = np.asarray(actions)
+        if raw.dtype.kind not in "iu" or raw.shape != (self.n,):
+            raise IllegalActionError(f"step: an ({self.n},) integer array of action ids (-1: leave the table), got {raw.dtype} of shape {raw.shape}")
+        a = np.ascontiguousarray(raw, dtype=np.int64)
         self._env.step(a)
         return self.obs, self.mask, self.seat, self.reward, self.done
 
