@@ -122,26 +122,19 @@ impl Slot {
                 ..EnvStats::default()
             },
         };
-        s.start_hand(c, opts, index, false)?;
+        s.hand_seed = game_seed(i128::from(env_seed), 0);
+        s.dealer = index % c.seats();
+        s.bots = Bot::seats(&opts.bots, s.hand_seed);
         Ok(s)
     }
 
-    /// Deal hand `self.hand` (`replace`: keep the current table as the finished one).
-    fn start_hand(
-        &mut self,
-        c: &Compiled,
-        opts: &EnvOptions,
-        index: usize,
-        replace: bool,
-    ) -> Result<()> {
+    /// Deal hand `self.hand` (the current table is kept as the finished one).
+    fn start_hand(&mut self, c: &Compiled, opts: &EnvOptions, index: usize) -> Result<()> {
         let n = c.seats();
         self.hand_seed = game_seed(i128::from(self.env_seed), self.hand);
         self.dealer = (index + self.hand as usize) % n;
         let t = deal(c, self.env_seed, self.hand, index)?;
-        let old = std::mem::replace(&mut self.table, t);
-        if replace {
-            self.finished = Some(old);
-        }
+        self.finished = Some(std::mem::replace(&mut self.table, t));
         self.bots = Bot::seats(&opts.bots, self.hand_seed);
         self.steps = 0;
         self.decisions = 0;
@@ -194,7 +187,7 @@ impl Slot {
                     }
                     if opts.auto_reset {
                         self.hand += 1;
-                        self.start_hand(c, opts, index, true)?;
+                        self.start_hand(c, opts, index)?;
                         continue;
                     }
                     *out.seat = -1;
