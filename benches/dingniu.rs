@@ -25,7 +25,7 @@ fn positions(n: usize, seed: u64) -> Vec<Position> {
     (0..n)
         .map(|_| {
             for i in (1..set.len()).rev() {
-                set.swap(i, rng.below(i as u32 + 1) as usize);
+                set.swap(i, rng.below(i as u64 + 1) as usize);
             }
             let mut hands = [[0u8; N_KINDS]; 4];
             let mut k = 0;

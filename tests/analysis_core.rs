@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use hupai_core::analysis::{self, Plan, min_distance, waits_planned};
 use hupai_core::decompose::{Form, Shapes, decompose};
-use hupai_core::tables::{self, MAX_SUIT_TILES, SUIT_ENTRIES, nibble, suit_rank, tables};
+use hupai_core::tables::{self, MAX_SUIT_TILES, SUIT_ENTRIES, suit_rank, tables};
 use hupai_core::tile::{Counts, N_KINDS, parse_tiles, to_counts};
 use hupai_core::wild::{decompose_wild, standing_tiles};
 
@@ -154,19 +154,15 @@ fn every_suit_entry_matches_recursive_decomposer() {
         assert_eq!(flags & 2 == 2, with_pair, "{v:?}");
         assert_eq!(tables::flags5(t, tables::index5(v)), flags, "{v:?}");
         // Exact decomposition ⇔ distance 0 with every tile used.
-        let e = t.suit[r];
+        let e = tables::suit_dist_at(t, r);
         if n % 3 == 0 {
-            assert_eq!(nibble(e, n / 3, 0) == 0, sets_only, "{v:?}");
+            assert_eq!(e[0][n / 3] == 0, sets_only, "{v:?}");
         }
         if n % 3 == 2 && n <= 14 {
-            assert_eq!(nibble(e, (n - 2) / 3, 1) == 0, with_pair, "{v:?}");
+            assert_eq!(e[1][(n - 2) / 3] == 0, with_pair, "{v:?}");
         }
-        assert_eq!(nibble(e, 0, 0), 0);
-        assert_eq!(
-            tables::decode_small(t, t.suit_small[r]),
-            t.suit_dist[r],
-            "{v:?}"
-        );
+        assert_eq!(e[0][0], 0);
+        assert_eq!(tables::suit_dist_of(t, v), e, "{v:?}");
     });
     assert_eq!(seen, SUIT_ENTRIES);
 }
@@ -183,14 +179,10 @@ fn suit_distances_match_rank_dp() {
             return;
         }
         let d = suit_dp(v);
-        let e = t.suit[suit_rank(t, v)];
+        let e = tables::suit_dist_at(t, suit_rank(t, v));
         for p in 0..2 {
             for m in 0..5 {
-                assert_eq!(
-                    nibble(e, m, p),
-                    d[p][m].min(tables::INF),
-                    "{v:?} m={m} p={p}"
-                );
+                assert_eq!(e[p][m], d[p][m].min(tables::INF), "{v:?} m={m} p={p}");
             }
         }
         checked += 1;

@@ -280,6 +280,43 @@ def test_batch_equals_loop(rows: list[list[int]]) -> None:
     assert hupai.batch.shanten(wide[:, ::2]).tolist() == hupai.batch.shanten(arr).tolist()
 
 
+@settings(SETTINGS, max_examples=40)
+@given(st.lists(st.one_of(hands(14), complete_hands(), hands(8)), min_size=1, max_size=30))
+def test_batch_in_place_views_equal_copies(rows: list[list[int]]) -> None:
+    """C-contiguous arrays are read in place, at any alignment; other layouts are copied: same answers."""
+    arr = np.array(rows, dtype=np.uint8)
+    want_win, want_sh = hupai.batch.is_winning(arr).tolist(), hupai.batch.shanten(arr).tolist()
+    buf = np.zeros(arr.size + 7, dtype=np.uint8)
+    for off in range(1, 8):  # misaligned, still C-contiguous
+        view = buf[off : off + arr.size].reshape(arr.shape)
+        view[:] = arr
+        assert hupai.batch.is_winning(view).tolist() == want_win
+        assert hupai.batch.shanten(view).tolist() == want_sh
+    fortran = np.asfortranarray(arr)
+    assert hupai.batch.is_winning(fortran).tolist() == want_win
+    assert hupai.batch.shanten(fortran).tolist() == want_sh
+
+
+@settings(SETTINGS, max_examples=100)
+@given(st.one_of(hands(14), hands(13), complete_hands(), hands(11), hands(5)), st.integers(0, 2), st.data())
+def test_fast_entry_equals_pyo3_path(counts: list[int], wildcards: int, data: st.DataObject) -> None:
+    """``is_winning`` / ``shanten`` with a Hand or tiles and keyword ``Shapes`` take the vectorcall
+    entry; given shape names (or a numpy integer) they take the PyO3 wrapper: same answers, same
+    errors."""
+    shapes = data.draw(st.sampled_from([Shapes(), Shapes.STANDARD, Shapes(seven_pairs_quads=False, knitted_straight=False)]))
+    tiles = tiles_of(counts)
+    for fn in (hupai.is_winning, hupai.shanten):
+        def call(*args: object, **kw: object) -> object:
+            try:
+                return fn(*args, **kw)  # type: ignore[operator]
+            except hupai.HupaiError as e:
+                return (type(e), str(e))
+
+        fast = call(tiles, shapes=shapes, wildcards=wildcards)
+        assert call(tiles, shapes=shapes.names(), wildcards=np.int64(wildcards)) == fast
+        assert call(" ".join(tiles), wildcards=wildcards, shapes=shapes) == fast
+
+
 def test_batch_large_parallel_equals_loop() -> None:
     rng = np.random.default_rng(0)
     rows = []

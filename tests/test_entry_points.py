@@ -127,7 +127,7 @@ def test_http_variants_lists_every_preset(client: Any) -> None:
     assert r.status_code == 200
     listed = r.json()
     assert [v["id"] for v in listed] == PRESETS
-    assert all(v["input"] in ("tiles", "zipai") for v in listed)
+    assert all(v["input"] in ("tiles", "zipai", "doudizhu", "gouji", "dingniu") for v in listed)
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -136,6 +136,13 @@ def test_settle_hand_of_one_win_equals_the_score_payments(preset: str) -> None:
     says (the score's seats: winner ``situation.seat``, else the seat-wind index)."""
     s = hupai.score(example(preset), preset)
     ex = example(preset)
+    if hupai.Variant(preset).input not in ("tiles", "zipai"):
+        # a card game's hand record is its deals, each in the case form
+        seats = [f"s{i}" for i in range(s.players)]
+        settled = hupai.settle_hand({"seats": seats, "events": [ex, {**ex, "kind": "deal"}]}, preset)
+        assert [settled.balances[name] for name in seats] == [2 * x for x in s.net]
+        assert [x.to_dict() for x in settled.scores] == [s.to_dict()] * 2
+        return
     situation = {k: v for k, v in ex.get("situation", {}).items() if k not in ("seat", "discarder", "dealer", "players")}
     seats = [f"s{i}" for i in range(s.players)]
     winner = s.payments[0]["payee"]

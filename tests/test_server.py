@@ -192,7 +192,7 @@ def test_waits_zipai(client: TestClient) -> None:
 
 def test_waits_bad_input(client: TestClient) -> None:
     _err(client.post("/v1/waits", json={"hand": "12"}), 422, "hand")
-    _err(client.post("/v1/waits", json={"hand": "123m", "shapes": ["bogus"]}), 422, "shapes")
+    _err(client.post("/v1/waits", json={"hand": "123m", "shapes": ["bogus"]}), 422, "shapes[0]")
     _err(client.post("/v1/waits", json={"hand": "123m", "wildcards": 9}), 422, "wildcards")
     _err(client.post("/v1/shanten", json={"hand": "x1", "variant": "zipai_guilin"}), 422, "variant")
 

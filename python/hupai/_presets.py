@@ -23,7 +23,7 @@ def scorer(preset: str) -> Callable[..., Score]:
         options: Mapping[str, bool | int | str] | None = None,
         **flags: Any,
     ) -> Score:
-        return _score(situation, variant or preset, options=options, **flags)
+        return _score(situation, preset if variant is None else variant, options=options, **flags)
 
     score.__doc__ = f"Score one win (``hupai.score(situation, variant={preset!r})``)."
     return score
@@ -33,7 +33,7 @@ def settler(preset: str) -> Callable[..., Settlement]:
     """``settle(record, variant=None)``: ``hupai.settle_hand(record, variant or preset)``."""
 
     def settle(record: Mapping[str, Any] | str, variant: Variant | str | None = None) -> Settlement:
-        return _settle_hand(dict(record) if isinstance(record, Mapping) else record, variant or preset)
+        return _settle_hand(dict(record) if isinstance(record, Mapping) else record, preset if variant is None else variant)
 
     settle.__doc__ = f"Settle one hand record (``hupai.settle_hand(record, {preset!r})``)."
     return settle

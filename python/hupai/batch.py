@@ -27,6 +27,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from hupai import _core
+from hupai._args import int_arg, items
 from hupai._core import batch_is_winning as is_winning
 from hupai._core import batch_shanten as shanten
 from hupai._core import batch_waits as waits
@@ -57,6 +58,8 @@ def score(
     """
     if isinstance(situations, (list, tuple)):
         return _core.score_batch(situations, variant, threads)
+    if hasattr(situations, "__len__"):  # a sized collection: its size is checked before any work
+        return _core.score_batch(items(situations, "situations"), variant, threads)
     out: list[_core.Score | dict[str, str]] = []
     for chunk in _chunks(iter(situations), _CHUNK):
         out.extend(_core.score_batch(chunk, variant, threads))
@@ -70,7 +73,10 @@ def iter_score(
     threads: int | None = None,
     chunk: int = 4096,
 ) -> Iterator[_core.Score | dict[str, str]]:
-    """Like :func:`score` but lazily, ``chunk`` items per parallel call (for large streams)."""
+    """Like :func:`score` but lazily, ``chunk`` items per parallel call (for large streams).
+
+    ``chunk`` is 1..=1,048,576 (``RuleConfigError`` otherwise)."""
+    chunk = int_arg("chunk", chunk, 1, 1 << 20)
     for part in _chunks(iter(situations), chunk):
         yield from _core.score_batch(part, variant, threads)
 

@@ -405,7 +405,12 @@ def _cmd_score(args: argparse.Namespace) -> int:
         return _score_jsonl(args)
     if not args.hand:
         raise hupai.InvalidHandError("no hand given (or use --jsonl FILE)")
-    result = hupai.score(_situation(args), _variant(args))
+    variant = _variant(args)
+    if variant.input not in ("tiles", "zipai"):
+        # a card game's case: the hand string and its situation keys (docs/<game>.md)
+        result = hupai.score({"hand": args.hand, "situation": _flags(args)}, variant)
+    else:
+        result = hupai.score(_situation(args), variant)
     if args.json:
         print(json.dumps(result.to_dict(), ensure_ascii=False))
     else:

@@ -36,6 +36,9 @@ import numpy as np
 import numpy.typing as npt
 
 from hupai import _core
+from hupai._args import int_arg
+from hupai._args import items as _items
+from hupai._args import uint8_array
 from hupai._core import DingniuRules as Rules
 
 __all__ = [
@@ -203,7 +206,7 @@ def settle(
     """Places and payments of a hand played out from the 扣 pips per seat (§5): ``winner``,
     ``da_zhuang``, ``er_zhuang``, ``xiao_zhuang`` (seats) and ``pay`` (per seat, zero-sum).
     ``play_order``: the seats from the 头牌 (default 0, 1, 2, 3)."""
-    result: dict[str, Any] = _core.dingniu_settle(rules(variant, **switches), list(points), None if play_order is None else list(play_order))
+    result: dict[str, Any] = _core.dingniu_settle(rules(variant, **switches), _items(points, "points"), None if play_order is None else _items(play_order, "play_order"))
     return result
 
 
@@ -222,12 +225,14 @@ def zhang_settle(
     [0, 0, 12, -12]
     """
     result: dict[str, Any] = _core.dingniu_zhang_settle(
-        rules(variant, **switches), list(counts), by, None if play_order is None else list(play_order)
+        rules(variant, **switches), _items(counts, "counts"), by, None if play_order is None else _items(play_order, "play_order")
     )
     return result
 
 
 def _split(move: str) -> tuple[str, str]:
+    if not isinstance(move, str):
+        raise TypeError(f"a placement is a str such as '46:L', got {type(move).__name__}")
     tile, sep, side = move.partition(":")
     if not sep:
         raise _core.InvalidHandError(f"a placement is written tile:side, e.g. '46:L', got {move!r}")
@@ -255,7 +260,7 @@ def detect_zhang(
     """
     tile, side = _split(move)
     result: dict[str, Any] = _core.dingniu_zhang_check(
-        rules(variant, **switches), ends, hands, seat, tile, side, toupai, None if kou is None else list(kou)
+        rules(variant, **switches), ends, hands, seat, tile, side, toupai, None if kou is None else _items(kou, "kou")
     )
     return result
 
@@ -277,7 +282,7 @@ def silan(
     succeed (``silan_if_hongzhang_succeeds``)."""
     tile, side = _split(move)
     result: dict[str, Any] = _core.dingniu_silan(
-        rules(variant, **switches), ends, hands, seat, next_seat, tile, side, toupai, None if kou is None else list(kou)
+        rules(variant, **switches), ends, hands, seat, next_seat, tile, side, toupai, None if kou is None else _items(kou, "kou")
     )
     return result
 
@@ -304,13 +309,13 @@ def batch_legal(ends: npt.ArrayLike, hands: npt.ArrayLike) -> npt.NDArray[np.boo
     """Legal-move masks of many positions at once (GIL released, all cores): ``ends`` (N, 2)
     pips, ``hands`` (N, 13) copies per kind in ``tile_set()`` order → (N, 58) bool over the
     flat action ids (lays and 扣; openings are not generated)."""
-    e = np.ascontiguousarray(ends, dtype=np.uint8)
-    h = np.ascontiguousarray(hands, dtype=np.uint8)
+    e = uint8_array(ends, "ends")
+    h = uint8_array(hands, "hands")
     return _core.dingniu_batch_legal(e, h)
 
 
 def _bots(bots: str | Sequence[str]) -> list[str]:
-    return [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)
+    return [b.strip() for b in bots.split(",")] if isinstance(bots, str) else _items(bots, "bots")
 
 
 def simulate(
@@ -448,6 +453,7 @@ class Game:
     def play_bots(self, bots: str | Sequence[str] = "greedy", seed: int = 0) -> dict[str, Any]:
         """Let bots play the rest of the hand; returns the result."""
         names = _bots(bots)
+        seed = int_arg("seed", seed, 0, 2**53)
         if len(names) not in (1, 4):
             raise _core.RuleConfigError("bots: one name for all seats or four names")
         k = 0
@@ -482,7 +488,7 @@ class Game:
 
     def ledger(self, seats: Sequence[str] | None = None) -> dict[str, Any]:
         """The settlement as a zero-sum ledger (``seats``, ``events``, ``balances``)."""
-        result: dict[str, Any] = self._g.ledger(None if seats is None else list(seats))
+        result: dict[str, Any] = self._g.ledger(None if seats is None else _items(seats, "seats"))
         return result
 
     def copy(self) -> Game:
@@ -496,4 +502,4 @@ def replay(events: Sequence[dict[str, Any]], *, variant: str = "dingniu", **swit
     """Rebuild a hand from its event log, checking that every event is reproduced exactly;
     raises ``InvalidHandError`` at the first difference."""
     r = rules(variant, **switches)
-    return Game._wrap(_core.dingniu_replay(r, list(events)), r)
+    return Game._wrap(_core.dingniu_replay(r, _items(events, "events")), r)

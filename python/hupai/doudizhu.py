@@ -48,6 +48,7 @@ import numpy as np
 import numpy.typing as npt
 
 from hupai import _core
+from hupai._args import items as _items
 from hupai._core import DoudizhuGame as _CoreGame
 from hupai._core import DoudizhuRules as Rules
 
@@ -122,7 +123,7 @@ def from_counts(counts: Sequence[int] | npt.NDArray[np.integer[Any]]) -> str:
     >>> from_counts([3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1])
     '333444xX'
     """
-    return _core.ddz_from_counts([int(x) for x in counts])
+    return _core.ddz_from_counts(counts.tolist() if isinstance(counts, np.ndarray) else counts)
 
 
 def readings(cards: str, *, rules: RulesLike = None) -> list[Reading]:
@@ -179,7 +180,7 @@ def auction(actions: Sequence[str], *, first: int = 0, rules: RulesLike = None) 
     >>> auction(["1", "2", "pass", "rob", "rob"], rules=Rules("doudizhu_contest"))["landlord"]
     1
     """
-    return _core.ddz_auction(list(actions), first=first, rules=rules)
+    return _core.ddz_auction(_items(actions, "actions"), first=first, rules=rules)
 
 
 def settle(record: Mapping[str, Any] | None = None, *, rules: RulesLike = None, **fields: Any) -> dict[str, Any]:
@@ -189,6 +190,8 @@ def settle(record: Mapping[str, Any] | None = None, *, rules: RulesLike = None, 
     >>> settle(bid=2, landlord_won=True, bombs=1, landlord_hands=4, farmer_hands=[0, 0])["scores"]
     {'farmer_down': -8, 'farmer_up': -8, 'landlord': 16}
     """
+    if record is not None and not isinstance(record, Mapping):
+        raise TypeError(f"record must be a dict, got {type(record).__name__}")
     rec = dict(record or {})
     rec.update(fields)
     return _core.ddz_settle(rec, rules=rules)
@@ -204,8 +207,12 @@ def parse_action(text: str | Mapping[str, Any], phase: str = "play") -> dict[str
     >>> parse_action("444555666777 as plane_single 7 3")
     {'type': 'play', 'cards': '444555666777', 'reading': ['plane_single', '7', 3]}
     """
-    if not isinstance(text, str):
+    if not isinstance(phase, str):
+        raise TypeError(f"phase must be a str, got {type(phase).__name__}")
+    if isinstance(text, Mapping):
         return dict(text)
+    if not isinstance(text, str):
+        raise TypeError(f"an action is a str or a dict, got {type(text).__name__}")
     t = text.strip()
     words = t.split()
     if not words:
@@ -255,6 +262,8 @@ class Game:
         rules: Rules | None = None,
         **switches: Any,
     ) -> None:
+        if profile is not None and not isinstance(profile, str):
+            raise TypeError(f"profile must be a str, got {type(profile).__name__}")
         if rules is None:
             rules = Rules(variant, profile=profile, **switches) if (switches or profile) else _rules_of_id(variant)
         elif switches or profile:
@@ -349,7 +358,7 @@ class Game:
 
 def replay(events: Sequence[Mapping[str, Any]], *, rules: RulesLike = None) -> Game:
     """Rebuild a hand from its event log and check that the rules give exactly that log."""
-    return Game._wrap(_core.ddz_replay(list(events), rules=rules))
+    return Game._wrap(_core.ddz_replay(_items(events, "events"), rules=rules))
 
 
 def simulate(
@@ -369,14 +378,14 @@ def simulate(
     >>> st["hands"], sum(st["scores"])
     (200, 0)
     """
-    return _core.ddz_simulate(hands, seed=seed, bots=list(bots), check=check, threads=threads, rules=rules)
+    return _core.ddz_simulate(hands, seed=seed, bots=_items(bots, "bots"), check=check, threads=threads, rules=rules)
 
 
 def simulated_hand(
     index: int, *, seed: int = 0, bots: Sequence[str] = ("random", "random", "random"), rules: RulesLike = None
 ) -> Game:
     """Hand ``index`` of :func:`simulate` with the same seed and bots (to inspect its log)."""
-    return Game._wrap(_core.ddz_simulate_hand(index, seed=seed, bots=list(bots), rules=rules))
+    return Game._wrap(_core.ddz_simulate_hand(index, seed=seed, bots=_items(bots, "bots"), rules=rules))
 
 
 def action_space(*, encoding: str = "hupai", rules: RulesLike = None) -> list[str | None]:

@@ -54,6 +54,8 @@ import numpy as np
 import numpy.typing as npt
 
 from hupai import _core
+from hupai._args import items as _items
+from hupai._args import uint8_array
 from hupai._core import GoujiGame as _Game
 from hupai._core import GoujiPlay as Play
 from hupai._core import GoujiRules as Rules
@@ -112,6 +114,8 @@ def _compiled(variant: str, switches: tuple[tuple[str, str, SwitchArg], ...]) ->
 
 
 def _rules(rules: Rules | None, variant: str, switches: Mapping[str, SwitchArg]) -> Rules:
+    if not isinstance(variant, str):
+        raise TypeError(f"variant must be a preset id (str), got {type(variant).__name__}")
     if rules is not None:
         if switches or variant != "gouji":
             raise _core.RuleConfigError("give either rules=... or variant/switches, not both")
@@ -284,7 +288,7 @@ def answer_rights(
     >>> answer_rights(2, "99", passed=[1, 4, 5])["answerers"]
     [3, 5, 0]
     """
-    return _core.gouji_answer_rights(top_seat, play, list(active), list(passed), luanchan, _rules(rules, variant, switches))
+    return _core.gouji_answer_rights(top_seat, play, _items(active, "active"), _items(passed, "passed"), luanchan, _rules(rules, variant, switches))
 
 
 def burn_priority(gouji_seat: int, declarers: Iterable[int]) -> list[int]:
@@ -293,7 +297,7 @@ def burn_priority(gouji_seat: int, declarers: Iterable[int]) -> list[int]:
     >>> burn_priority(0, [1, 4])
     [4, 1]
     """
-    return _core.gouji_burn_priority(gouji_seat, list(declarers))
+    return _core.gouji_burn_priority(gouji_seat, _items(declarers, "declarers"))
 
 
 def places(events: Iterable[tuple[str, int]], revolution: int | None = None) -> list[int]:
@@ -302,7 +306,7 @@ def places(events: Iterable[tuple[str, int]], revolution: int | None = None) -> 
     >>> places([("burn_fail", 4), ("out", 1), ("out", 0), ("out", 3), ("out", 5)])
     [1, 0, 3, 5, 2, 4]
     """
-    return _core.gouji_places(list(events), revolution)
+    return _core.gouji_places(_items(events, "events"), revolution)
 
 
 def score(place_seats: Sequence[int], *, rules: Rules | None = None, variant: str = "gouji", **switches: SwitchArg) -> tuple[list[int], bool]:
@@ -311,7 +315,7 @@ def score(place_seats: Sequence[int], *, rules: Rules | None = None, variant: st
     >>> score([0, 3, 2, 1, 4, 5])
     ([2, -2, 2, -2, 2, -2], False)
     """
-    s, c = _core.gouji_score(list(place_seats), _rules(rules, variant, switches))
+    s, c = _core.gouji_score(_items(place_seats, "place_seats"), _rules(rules, variant, switches))
     return list(s), c
 
 
@@ -345,11 +349,11 @@ def tribute(
     {'type': '落贡', 'from': 5, 'to': 0, 'n': 2}
     """
     return _core.gouji_tribute(
-        list(place_seats),
-        list(kaidian),
-        list(xuandian),
-        list(burns),
-        list(men),
+        _items(place_seats, "place_seats"),
+        _items(kaidian, "kaidian"),
+        _items(xuandian, "xuandian"),
+        _items(burns, "burns"),
+        _items(men, "men"),
         first_hand,
         revolution,
         _rules(rules, variant, switches),
@@ -373,7 +377,7 @@ def buy_three(
     >>> buy_three(0, [0, 1, 2, 2, 0, 3], "2")
     {'action': 'buy', 'from': 3, 'pay': '2'}
     """
-    return _core.gouji_buy_three(buyer, list(threes), paycards, _rules(rules, variant, switches))
+    return _core.gouji_buy_three(buyer, _items(threes, "threes"), paycards, _rules(rules, variant, switches))
 
 
 def first_leader(shows: Iterable[tuple[int, int]]) -> int | None:
@@ -382,7 +386,7 @@ def first_leader(shows: Iterable[tuple[int, int]]) -> int | None:
     >>> first_leader([(2, 3), (4, 3), (1, 2)]), first_leader([])
     (2, None)
     """
-    return _core.gouji_first_leader(list(shows))
+    return _core.gouji_first_leader(_items(shows, "shows"))
 
 
 def may_revolt(hand: Cards) -> bool:
@@ -419,14 +423,14 @@ def batch_legal_count(
     >>> batch_legal_count(np.array([[0, 2, 2] + [0] * 12], np.uint8), "33")
     array([2], dtype=uint32)
     """
-    return _core.gouji_batch_legal_count(np.ascontiguousarray(hands, np.uint8), top, _rules(rules, variant, switches))
+    return _core.gouji_batch_legal_count(uint8_array(hands, "hands"), top, _rules(rules, variant, switches))
 
 
 def batch_can_burn(
     hands: npt.NDArray[np.uint8], top: Cards, *, rules: Rules | None = None, variant: str = "gouji", **switches: SwitchArg
 ) -> npt.NDArray[np.bool_]:
     """Whether each row of an ``(N, 15)`` uint8 count array can burn ``top``."""
-    return _core.gouji_batch_can_burn(np.ascontiguousarray(hands, np.uint8), top, _rules(rules, variant, switches))
+    return _core.gouji_batch_can_burn(uint8_array(hands, "hands"), top, _rules(rules, variant, switches))
 
 
 # ------------------------------------------------------------------------------------- the hand
@@ -460,7 +464,12 @@ class Game:
     ) -> None:
         self.rules = _rules(rules, variant, switches)
         if carry is not None and not isinstance(carry, str):
-            carry = json.dumps(dict(carry), ensure_ascii=False)
+            if not isinstance(carry, Mapping):
+                raise TypeError(f"carry must be the next_carry dict (or its JSON), got {type(carry).__name__}")
+            try:
+                carry = json.dumps(dict(carry), ensure_ascii=False)
+            except (ValueError, RecursionError) as e:  # a cycle or a NaN: not a carry record
+                raise _core.InvalidHandError(f"invalid hand: carry: {e}") from None
         self._g = _Game(self.rules, seed, carry, log)
 
     @classmethod
@@ -489,7 +498,7 @@ class Game:
         ``revolution`` a 革命 seat (``yaotou``: his 对头 chose 要头).
         """
         r = _rules(rules, variant, switches)
-        g = _Game.from_position(list(hands), leader, list(out), revolution, yaotou, r)
+        g = _Game.from_position(_items(hands, "hands"), leader, _items(out, "out"), revolution, yaotou, r)
         return cls._wrap(g, r)
 
     @property
@@ -585,8 +594,7 @@ def replay(events: Sequence[Mapping[str, Any]] | str) -> Game:
 
     Raises ``InvalidHandError`` naming the first event that differs.
     """
-    text = events if isinstance(events, str) else json.dumps(list(events), ensure_ascii=False)
-    return Game._wrap(_core.gouji_replay(text))
+    return Game._wrap(_core.gouji_replay(events))
 
 
 Agent = Callable[[Game, int], str]
@@ -615,7 +623,7 @@ class Match:
         if len(agents) != 6:
             raise _core.RuleConfigError(f"a 够级 match needs six agents, got {len(agents)}")
         self.rules = _rules(rules, variant, switches)
-        self.agents = list(agents)
+        self.agents = _items(agents, "agents")
         self.seed = seed
         self.carry: dict[str, Any] | None = None
         self.totals = [0] * 6

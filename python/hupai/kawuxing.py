@@ -32,8 +32,9 @@ def settle(
     base_factor: int = 1,
 ) -> Settlement:
     """Settle one hand (the 3 seats, the events in play order); ``base_factor`` = 2 under 上楼."""
-    record = {"seats": list(seats), "events": [dict(e) for e in events], "table": {"base_factor": base_factor}}
-    return settle_hand(record, variant or "kawuxing")
+    # the record is checked by the core (seats, events and their keys); only wrap it here
+    record = {"seats": seats, "events": events, "table": {"base_factor": base_factor}}
+    return settle_hand(record, "kawuxing" if variant is None else variant)
 
 
 def da_jiao(
@@ -41,5 +42,5 @@ def da_jiao(
 ) -> tuple[str, int] | None:
     """大叫 of a 13-tile hand: the best winning tile and its value as a discard win."""
     h = dict(hand) if isinstance(hand, Mapping) else hand
-    v = waiting_value(h, variant or "kawuxing", liangdao=liangdao)
+    v = waiting_value(h, "kawuxing" if variant is None else variant, liangdao=liangdao)
     return (v["tile"], v["value"]) if v["ready"] else None

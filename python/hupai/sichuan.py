@@ -37,7 +37,7 @@ def max_win_value(
     over every win type (自摸, 杠上花, 杠上炮, 抢杠, 海底), ``da_jiao`` the amount used at draw-end.
     """
     flags = {} if void_suit is None else {"void_suit": void_suit}
-    return waiting_value(hand, variant or "sichuan", **flags)
+    return waiting_value(hand, "sichuan" if variant is None else variant, **flags)
 
 
 def draw_end_state(

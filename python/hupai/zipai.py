@@ -56,6 +56,8 @@ import numpy as np
 import numpy.typing as npt
 
 from hupai import _core
+from hupai._args import items as _items
+from hupai._args import uint8_array
 from hupai._core import Score, Variant
 from hupai import _text
 from hupai._core import ZipaiCard as Card
@@ -112,7 +114,7 @@ def to_counts(cards: CardsLike) -> list[int]:
 
 def from_counts(counts: Sequence[int]) -> list[Card]:
     """Cards of a 20-count vector."""
-    return _core.zipai_from_counts(list(counts))
+    return _core.zipai_from_counts(_items(counts, "counts"))
 
 
 @dataclass(frozen=True)
@@ -155,6 +157,15 @@ class Decomposition:
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Decomposition:
         """From the one decomposition shape (``sets`` of the split, each group a set)."""
+        if not isinstance(d, Mapping):
+            raise TypeError(f"a decomposition is a dict, got {type(d).__name__}")
+        try:
+            return cls._from_dict(d)
+        except (KeyError, IndexError, ValueError, TypeError, AttributeError) as e:
+            raise _core.InvalidHandError(f"invalid hand: not a 字牌 decomposition dict ({type(e).__name__}: {e})") from None
+
+    @classmethod
+    def _from_dict(cls, d: Mapping[str, Any]) -> Decomposition:
         return cls(
             huxi=int(d["huxi"]),
             groups=tuple(
@@ -193,7 +204,7 @@ def decompose(
     The minimum 胡息 is not checked here (see :func:`is_winning`).
     """
     d = _core.zipai_decompose(
-        concealed, win_card, list(melds or []), win_type=win_type, passed_peng=passed_peng, variant=variant
+        concealed, win_card, _items([] if melds is None else melds, "melds"), win_type=win_type, passed_peng=passed_peng, variant=variant
     )
     return None if d is None else Decomposition.from_dict(d)
 
@@ -232,7 +243,7 @@ def waits(
     reaching the minimum 胡息 unless ``reach_min=False``."""
     ws = _core.zipai_waits(
         concealed,
-        list(melds or []),
+        _items([] if melds is None else melds, "melds"),
         win_type=win_type,
         passed_peng=passed_peng,
         variant=variant,
@@ -244,17 +255,19 @@ def waits(
 def score(situation: Mapping[str, Any], variant: VariantLike = DEFAULT_VARIANT) -> Score:
     """Score a win (schema of ``situation`` in the module docstring): ``hupai.score(situation,
     variant)``."""
-    return _core.score(dict(situation), variant)
+    return _core.score(dict(situation) if isinstance(situation, Mapping) else situation, variant)
 
 
 def split(s: Score) -> Decomposition | None:
     """The 胡息 split of a 字牌 score."""
+    if not isinstance(s, Score):
+        raise TypeError(f"split takes a hupai.Score, got {type(s).__name__}")
     d = s.decomposition
     return None if d is None else Decomposition.from_dict(d)
 
 
 def _batch_array(counts: npt.ArrayLike) -> npt.NDArray[np.uint8]:
-    a = np.asarray(counts)
+    a = uint8_array(counts, "counts") if not isinstance(counts, np.ndarray) else counts
     if a.dtype != np.uint8:
         if a.size and not np.issubdtype(a.dtype, np.integer):
             raise _core.InvalidHandError(f"invalid hand: batch counts must be integers, got dtype {a.dtype}")
@@ -327,7 +340,7 @@ def group_huxi(meld_type: str, cards: CardsLike, variant: VariantLike = DEFAULT_
 
 
 def _parse_melds(texts: Sequence[str] | None) -> list[str]:
-    return list(texts or [])
+    return _items([] if texts is None else texts, "texts")
 
 
 def _variant_from_args(args: argparse.Namespace) -> Variant:
@@ -352,6 +365,8 @@ def score_cli(args: argparse.Namespace) -> int:
     ``json``) and print a readable table (or JSON)."""
     import json
 
+    if not isinstance(args, argparse.Namespace):
+        raise TypeError("score_cli takes parsed arguments (argparse.Namespace)")
     v = _variant_from_args(args)
     sit: dict[str, Any] = {
         "concealed": args.hand,
@@ -423,6 +438,8 @@ def _pad(s: str, w: int) -> str:
 
 def waits_cli(args: argparse.Namespace) -> int:
     """Print the waits of ``args.hand`` (+ ``args.meld``) for ``args.win_type``."""
+    if not isinstance(args, argparse.Namespace):
+        raise TypeError("waits_cli takes parsed arguments (argparse.Namespace)")
     v = _variant_from_args(args)
     ws = waits(
         args.hand,

@@ -1,13 +1,23 @@
 """pymahjonggb-compatible API (``import MahjongGB`` → ``from hupai.compat import MahjongGB``).
 
-Same functions, arguments, return shapes and Chinese fan names as PyMahjongGB 1.4.0, on hupai's MCR
-scorer. Differences, on purpose:
+Same functions, arguments, return shapes, Chinese fan names and error codes as PyMahjongGB 1.4.0,
+on hupai's MCR scorer. Where the reference gives a defined answer or error, this module gives the
+same one: ``("CHI", "W1", 0)`` and any CHI whose middle tile has no neighbours is ``ERROR_NOT_WIN``;
+a list where a tuple belongs is ``"Param `hand` must be a tuple!"``; the special-shape shanten
+functions need exactly 13 tiles (组合龙 10 or 13), ``RegularShanten`` 3n+1 tiles up to 13, and
+``MahjongShanten`` 13 tiles with the packs — otherwise ``ERROR_INVALID_HAND`` /
+``ERROR_INVALID_HAND_OR_PACK``. Every difference from the reference:
 
 * errors are :class:`MahjongGBError`, a :class:`hupai.HupaiError` that is also a ``TypeError`` (so
-  ``except TypeError`` in existing bots keeps working); ``str(error)`` is the reference's bare code
+  ``except TypeError`` in existing bots keeps working); ``str(error)`` is the reference's message
   (``"ERROR_NOT_WIN"``, ``"ERROE_WRONG_TILE_CODE"`` …) and ``error.detail`` says what is wrong;
-* inputs the reference accepts but scores wrongly or crashes on (five copies of a tile, oversized
-  tuples, ``offer = 0`` on PENG/CHI, flower counts outside 0..8, winds outside 0..3) raise;
+* inputs on which the reference crashes or scores garbage raise instead: five copies of a tile,
+  oversized tuples (it segfaults), flower counts outside 0..8, winds outside 0..3, and in the
+  shanten functions a CHI whose middle tile has no neighbours (``ERROE_WRONG_PACK_CODE``; the
+  reference reads tiles past the suit);
+* ``offer = 0`` on a PENG or CHI (the reference scores it as a concealed pack: 门前清, 暗刻) raises
+  ``ERROE_WRONG_OFFER_CODE`` in ``MahjongFanCalculator`` — hupai's melds are claimed or, for kongs
+  only, concealed; the shanten functions accept it (the offer does not change shanten);
 * situation flags are repaired exactly like the reference (和绝张 with the tile in hand is cleared,
   杠上开花 without a kong and 抢杠和 on a held tile lose the kong flag).
 

@@ -44,7 +44,9 @@ TILE_NAMES: tuple[str, ...] = tuple(tile_names())
 
 def tile_name(i: int) -> str:
     """The name of a mahjong tile index (count vectors)."""
-    return TILE_NAMES[i]
+    from hupai._args import int_arg
+
+    return TILE_NAMES[int_arg("i", i, 0, len(TILE_NAMES) - 1)]
 
 
 DISCARD = "discard"

@@ -15,6 +15,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from hupai._args import int_arg
+
 from hupai._core import Action, Bot
 from hupai.errors import RuleConfigError
 
@@ -25,7 +27,7 @@ class RandomBot:
     """Uniform over the legal actions (seeded); a plain Python agent."""
 
     def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
+        self.rng = random.Random(int_arg("seed", seed, -(2**127), 2**127))
 
     def __call__(self, obs: Any, legal: Sequence[Action]) -> Action:
         return legal[self.rng.randrange(len(legal))]

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from hupai._args import items
 from hupai._core import ReplayError, Table
 from hupai._core import replay as _replay
 
@@ -25,21 +26,25 @@ def replay(log: Iterable[dict[str, Any]] | str | Path, actions: int | None = Non
 
     With ``actions=k``: the table after the log's ``start`` and its first ``k`` decisions (checked
     steps; the rest of the log is not compared) — a replay viewer's step."""
-    records = read_jsonl(log) if isinstance(log, (str, Path)) else list(log)
+    records = read_jsonl(log) if isinstance(log, (str, Path)) else items(log, "log")
     if not records:
         raise ReplayError("empty log")
     return _replay(records) if actions is None else _replay(records, actions=actions)
 
 
 def write_jsonl(log: Iterable[dict[str, Any]], path: str | Path) -> None:
+    if not isinstance(path, (str, Path)):
+        raise TypeError(f"path must be a str or a Path, got {type(path).__name__}")
     with open(path, "w", encoding="utf-8") as f:
         for r in log:
             f.write(json.dumps(r, ensure_ascii=False) + "\n")
 
 
 def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
+    if not isinstance(path, (str, Path)):
+        raise TypeError(f"path must be a str or a Path, got {type(path).__name__}")
     try:
         with open(path, encoding="utf-8") as f:
             return [json.loads(line) for line in f if line.strip()]
-    except (OSError, json.JSONDecodeError) as e:
-        raise ReplayError(f"cannot read log {path}: {e}") from None
+    except (OSError, ValueError) as e:  # ValueError: bad JSON, a NUL or a lone surrogate in the path
+        raise ReplayError(f"cannot read log {path!r}: {e}") from None

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hupai._args import int_arg, items
 from hupai._core import Table, Variant, game_seed, simulate_games, table_seats
 from hupai._paths import output_format
 from hupai.errors import RuleConfigError
@@ -239,6 +240,10 @@ def _logs_of(cols: dict[str, list[Any]]) -> dict[int, str]:
     return {g: "[" + ", ".join(rs) + "]" for g, rs in by.items()}
 
 
+#: Most worker processes / Ray tasks ``simulate`` starts (a typo like ``workers=10**6`` is refused).
+MAX_WORKERS = 1024
+
+
 def simulate(
     variant: Variant | str,
     n_games: int,
@@ -266,9 +271,13 @@ def simulate(
     for path, option in ((out, "out"), (trajectories, "trajectories")):
         if path is not None:
             output_format(path, option)  # before any work: a known extension, a writable place
+    n_games = int_arg("n_games", n_games, 0, 10**12)
+    workers = int_arg("workers", workers, 1, MAX_WORKERS)
+    if chunk is not None:
+        chunk = int_arg("chunk", chunk, 1, 1 << 20)
     v = variant if isinstance(variant, Variant) else Variant.load(variant)
     seats = table_seats(v)
-    specs: list[AgentSpec] = [agents] * seats if isinstance(agents, str) or callable(agents) else list(agents)
+    specs: list[AgentSpec] = [agents] * seats if isinstance(agents, str) or callable(agents) else items(agents, "agents")
     if len(specs) != seats:
         raise RuleConfigError(f"agents: one agent or {seats}")
     for a in specs:

@@ -90,9 +90,11 @@ class ApiError(Exception):
         self.status, self.error, self.field, self.message = status, error, field, message
 
 
-def _error_response(status: int, error: str, field: str, message: str) -> JSONResponse:
+def _error_response(
+    status: int, error: str, field: str, message: str, headers: dict[str, str] | None = None
+) -> JSONResponse:
     body = ErrorBody(error=error, field=field, message=message)
-    return JSONResponse(body.model_dump(), status_code=status)
+    return JSONResponse(body.model_dump(), status_code=status, headers=headers)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -614,12 +616,15 @@ def create_app() -> FastAPI:
         if status == 400:
             loc = ["body"]
         msg = "; ".join(f"{'.'.join(str(p) for p in x.get('loc', ()))}: {x.get('msg')}" for x in errs[:5])
-        return _error_response(status, "ValidationError", ".".join(loc), msg)
+        field = "".join(p if p.startswith("[") or i == 0 else f".{p}" for i, p in enumerate(loc))
+        return _error_response(status, "ValidationError", field, msg)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_: Request, e: StarletteHTTPException) -> JSONResponse:
         name = "".join(w.capitalize() for w in str(HTTPStatus(e.status_code).phrase).split())
-        return _error_response(e.status_code, name, "body" if e.status_code == 400 else "path", str(e.detail))
+        # keep the exception's headers: a 405 carries ``Allow`` (RFC 9110 §15.5.6)
+        headers = dict(e.headers) if e.headers else None
+        return _error_response(e.status_code, name, "body" if e.status_code == 400 else "path", str(e.detail), headers)
 
     common: dict[str, Any] = {"responses": ERROR_RESPONSES}
 

@@ -57,7 +57,7 @@ REPLAY_ENV = "HUPAI_REPLAY_LOG"
 class GameSpec(BaseModel):
     """A game: the table's setup and the person's choices so far."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     variant: str = Field("sichuan", description="any preset the table plays (hupai.variants())")
     options: dict[str, bool | int | str] = Field(default_factory=dict, description="switch overrides")
     seed: int = Field(0, ge=-(2**53), le=2**53, description="the table's seed (the same seed deals the same wall)")
@@ -68,7 +68,7 @@ class GameSpec(BaseModel):
 
 
 class NewGame(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     variant: str = "sichuan"
     options: dict[str, bool | int | str] = Field(default_factory=dict)
     seed: int | None = Field(None, ge=-(2**53), le=2**53, description="none: a random seed")
@@ -78,7 +78,7 @@ class NewGame(BaseModel):
 
 
 class ActRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     id: str = Field("", max_length=64, description="the id of the live table (may be unknown here)")
     game: GameSpec
     choice: int = Field(..., ge=0, description="an index into board.legal")

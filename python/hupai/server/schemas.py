@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, StringConstraints
 
 #: Most items accepted by ``POST /v1/score/batch`` (more → 413).
 MAX_BATCH = 256
@@ -20,13 +20,14 @@ MAX_BODY = 256 * 1024
 MAX_HAND_CHARS = 200
 
 SwitchValue = bool | int | str
+ShapeName = Literal["standard", "seven_pairs", "seven_pairs_quads", "thirteen_orphans", "honors_knitted", "knitted_straight", "all"]
 HandText = Annotated[str, StringConstraints(max_length=MAX_HAND_CHARS)]
 
 
 class Meld(BaseModel):
     """A declared meld: ``type`` (chow/pung/kong for MCR and 四川; chi/peng/… for 字牌) and its tiles."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", strict=True)
     type: str = Field(max_length=32)
     tiles: list[str] = Field(max_length=8)
 
@@ -34,7 +35,7 @@ class Meld(BaseModel):
 class HandIn(BaseModel):
     """A hand in the case schema: standing tiles, declared melds and the winning tile."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", strict=True)
     concealed: list[str] = Field(max_length=40)
     melds: list[Meld] = Field(default_factory=list, max_length=8)
     win_tile: str | None = Field(default=None, max_length=8)
@@ -50,28 +51,28 @@ class ScoreRequest(BaseModel):
     字牌: ``win_type``, ``seat``, ``discarder``, …). ``options`` are the preset's switches.
     """
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     variant: str = Field(default="mcr", max_length=64, examples=["mcr"])
     options: dict[str, SwitchValue] = Field(default_factory=dict, max_length=64)
     hand: HandText | HandIn = Field(examples=["[EEE,1]123m456p78s99s+9s"])
     situation: dict[str, Any] = Field(default_factory=dict, max_length=64)
-    id: str | int | None = Field(default=None, description="echoed in the result")
+    id: StrictStr | StrictInt | None = Field(default=None, description="echoed in the result (a string or an integer)")
 
 
 class BatchRequest(BaseModel):
     """Up to ``MAX_BATCH`` items; each is scored independently (a bad item yields an error object)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     items: list[dict[str, Any]] = Field(description=f"ScoreRequest objects, at most {MAX_BATCH}")
 
 
 class HandQuery(BaseModel):
     """A hand for waits / shanten: any notation string, or a list of tiles."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     hand: HandText | list[Annotated[str, StringConstraints(max_length=8)]] = Field(examples=["1112345678999m"])
     variant: str = Field(default="mcr", max_length=64, description="preset whose rules apply")
-    shapes: list[str] | None = Field(default=None, max_length=8, description="shape names")
+    shapes: list[ShapeName] | None = Field(default=None, min_length=1, max_length=8, description="shape names")
     wildcards: int = Field(default=0, ge=0, le=8)
     melds: list[Annotated[str, StringConstraints(max_length=40)]] | None = Field(
         default=None, max_length=8, description="字牌 only: declared groups such as 'peng:x5x5x5' (tile games: bracket notation in hand)"

@@ -23,7 +23,8 @@
 
 use crate::decompose::{KNITTED_PERMUTATIONS, Shapes, knitted_tiles};
 use crate::error::{Error, Result};
-use crate::tables::{self, Dist, INF, combine, combine_final, tables};
+use crate::rows;
+use crate::tables::{self, INF, tables};
 use crate::tile::{Counts, N_KINDS, Tile};
 
 /// Largest number of wildcards a hand may hold.
@@ -265,48 +266,15 @@ fn shanten_of(distance: u8, wildcards: u8) -> i8 {
 /// Standard-shape distance: `sets` sets and a pair. Suits must hold ≤ 14 tiles each.
 #[inline]
 pub fn standard_distance(c: &Counts, sets: usize) -> u8 {
-    let (ab, sh) = standard_parts(c);
-    combine_final(&ab, &sh, sets)
+    rows::standard_distances(tables(), &rows::Row::of(c))[sets]
 }
 
-/// Standard distance for at most one set (and the pair): a cheaper combination than
-/// [`standard_distance`] (used for the set and pair next to a 组合龙).
+/// Standard distance for at most one set (and the pair), used for the set and pair next to a
+/// 组合龙 (the same lookups as [`standard_distance`]).
 #[inline]
 fn few_sets_distance(c: &Counts, sets: usize) -> u8 {
     debug_assert!(sets <= 1);
-    let t = tables();
-    let g = [
-        tables::suit_dist_small(t, &c[0..9]),
-        tables::suit_dist_small(t, &c[9..18]),
-        tables::suit_dist_small(t, &c[18..27]),
-        *tables::honor_dist_of(t, &c[27..34]),
-    ];
-    let mut best = INF * 2;
-    for a in 0..4 {
-        if sets == 0 {
-            best = best.min(g[a][1][0]);
-            continue;
-        }
-        best = best.min(g[a][1][1]);
-        for b in 0..4 {
-            if a != b {
-                best = best.min(g[a][0][1] + g[b][1][0]);
-            }
-        }
-    }
-    best
-}
-
-/// Combined distances of (characters + dots) and (bamboos + honours): the standard distance for
-/// any number of sets is one `combine_final` away.
-#[inline(always)]
-fn standard_parts(c: &Counts) -> (Dist, Dist) {
-    let t = tables();
-    let a = tables::suit_dist_small(t, &c[0..9]);
-    let b = tables::suit_dist_small(t, &c[9..18]);
-    let s = tables::suit_dist_small(t, &c[18..27]);
-    let h = tables::honor_dist_of(t, &c[27..34]);
-    (combine(&a, &b), combine(&s, h))
+    standard_distance(c, sets)
 }
 
 /// 七对 distance (full concealed hands only).
@@ -407,46 +375,10 @@ pub fn form_distances(c: &Counts, sets: u8, shapes: Shapes) -> FormDistances {
 }
 
 /// The smallest distance over the allowed forms (cheaper than [`form_distances`]: prunes 组合龙).
+/// Every count must be at most four.
 #[inline]
 pub fn min_distance(c: &Counts, sets: u8, shapes: Shapes) -> u8 {
-    let full = sets == 4;
-    let mut best = INF * 2;
-    let mut rest_lb = 0;
-    if shapes.standard {
-        let (ab, sh) = standard_parts(c);
-        best = combine_final(&ab, &sh, sets as usize);
-        if sets >= 3 {
-            rest_lb = combine_final(&ab, &sh, sets as usize - 3);
-        }
-    }
-    let want_special =
-        full && (shapes.seven_pairs || shapes.thirteen_orphans || shapes.honors_knitted);
-    let want_ks = sets >= 3 && shapes.knitted_straight;
-    if !want_special && !want_ks {
-        return best;
-    }
-    let s = summary(c);
-    if full {
-        if shapes.seven_pairs {
-            best = best.min(s.seven_pairs(shapes.seven_pairs_quads));
-        }
-        if shapes.thirteen_orphans {
-            best = best.min(s.thirteen_orphans());
-        }
-        if shapes.honors_knitted {
-            best = best.min(s.honors_knitted());
-        }
-    }
-    if want_ks && best > 0 {
-        best = best.min(knitted_straight_masked(
-            c,
-            s.m1,
-            sets as usize,
-            best,
-            rest_lb,
-        ));
-    }
-    best
+    rows::min_distance(tables(), &rows::Row::of(c), sets, shapes)
 }
 
 /// Exact wildcard-free standard win check on a `3n+2` count vector (flag tables only).
@@ -496,80 +428,37 @@ fn suit_sums(c: &Counts) -> [u32; 3] {
     n
 }
 
-/// Exact wildcard-free check of the special shapes (full concealed hand of 14 tiles).
-#[inline]
-fn is_special_exact(c: &Counts, sets: u8, shapes: Shapes) -> bool {
-    let full = sets == 4;
-    if full && shapes.seven_pairs {
-        let q = shapes.seven_pairs_quads;
-        if c.iter().all(|&x| x == 0 || x == 2 || (x == 4 && q)) {
-            return true;
-        }
-    }
-    let want_full = full && (shapes.thirteen_orphans || shapes.honors_knitted);
-    let want_ks = sets >= 3 && shapes.knitted_straight;
-    if !want_full && !want_ks {
-        return false;
-    }
-    let m = presence(c);
-    if full && shapes.thirteen_orphans && m == ORPHAN_MASK {
-        return true; // 14 tiles on exactly the 13 orphan kinds: one is doubled
-    }
-    if full
-        && shapes.honors_knitted
-        && m.count_ones() == 14
-        && KNITTED_MASKS.iter().any(|k| m & !HONOR_MASK & !k == 0)
-    {
-        return true;
-    }
-    if want_ks {
-        for (k, perm) in KNITTED_PERMUTATIONS.iter().enumerate() {
-            if m & KNITTED_MASKS[k] == KNITTED_MASKS[k] {
-                let mut rest = *c;
-                for i in knitted_tiles(*perm) {
-                    rest[i] -= 1;
-                }
-                if is_standard_exact(&rest) {
-                    return true;
-                }
-            }
-        }
-    }
-    false
-}
-
-/// Win check of a `3n+2` hand given its plan (no validation).
+/// Win check of a `3n+2` hand given its plan (no validation; every count at most four).
 #[inline]
 pub fn is_winning_planned(c: &Counts, wildcards: u8, sets: u8, shapes: Shapes) -> bool {
-    if wildcards == 0 {
-        if shapes.standard && is_standard_exact(c) {
-            return true;
-        }
-        let only_standard = !(shapes.seven_pairs
-            || shapes.thirteen_orphans
-            || shapes.honors_knitted
-            || shapes.knitted_straight);
-        if only_standard {
-            return false;
-        }
-        return is_special_exact(c, sets, shapes);
-    }
-    min_distance(c, sets, shapes) <= wildcards
+    rows::is_winning(tables(), &rows::Row::of(c), wildcards, sets, shapes)
 }
 
 /// Whether a hand is complete. A waiting (`3n+1`) hand is never complete.
 pub fn is_winning(c: &Counts, wildcards: u8, melds: usize, shapes: Shapes) -> Result<bool> {
-    check_counts(c)?;
-    let plan = Plan::new(c, wildcards, melds)?;
-    Ok(plan.complete && is_winning_planned(c, wildcards, plan.sets, shapes))
+    let r = checked_row(c)?;
+    let plan = Plan::from_len(r.tiles() as usize, wildcards, melds)?;
+    Ok(plan.complete && rows::is_winning(tables(), &r, wildcards, plan.sets, shapes))
+}
+
+/// The counts read once ([`rows::Row`]), or the error of [`check_counts`].
+#[inline]
+fn checked_row(c: &Counts) -> Result<rows::Row> {
+    match rows::Row::load(c) {
+        Some(r) => Ok(r),
+        None => check_counts(c).map(|()| rows::Row::of(c)),
+    }
 }
 
 /// Shanten (−1 complete, 0 ready) over the allowed forms.
 pub fn shanten(c: &Counts, wildcards: u8, melds: usize, shapes: Shapes) -> Result<i8> {
-    check_counts(c)?;
-    let plan = Plan::new(c, wildcards, melds)?;
+    let r = checked_row(c)?;
+    let plan = Plan::from_len(r.tiles() as usize, wildcards, melds)?;
     plan.check_fits(shapes)?;
-    Ok(shanten_of(min_distance(c, plan.sets, shapes), wildcards))
+    Ok(shanten_of(
+        rows::min_distance(tables(), &r, plan.sets, shapes),
+        wildcards,
+    ))
 }
 
 /// Shanten per form and their minimum.
@@ -600,47 +489,59 @@ pub fn shanten_planned(c: &Counts, wildcards: u8, sets: u8, shapes: Shapes) -> i
     shanten_of(min_distance(c, sets, shapes), wildcards)
 }
 
-/// Per-group standard distances and the combinations needed to re-evaluate one changed group.
+/// The classes of a hand's groups, to re-evaluate the standard distance when one group changes.
 struct Incremental {
-    /// Distances of the first group (characters).
-    first: Dist,
-    /// For each group, the combination of the three others.
-    others: [Dist; 4],
+    /// Class of each group (m, p, s, honours).
+    class: [usize; 4],
+    /// Combined classes of the two halves (m + p, s + honours).
+    ab: usize,
+    sh: usize,
 }
 
 impl Incremental {
     fn new(c: &Counts) -> Self {
         let t = tables();
-        let g = [
-            *tables::suit_dist_of(t, &c[0..9]),
-            *tables::suit_dist_of(t, &c[9..18]),
-            *tables::suit_dist_of(t, &c[18..27]),
-            *tables::honor_dist_of(t, &c[27..34]),
+        let class = [
+            tables::suit_class_of(t, &c[0..9]),
+            tables::suit_class_of(t, &c[9..18]),
+            tables::suit_class_of(t, &c[18..27]),
+            tables::honor_class_of(t, &c[27..34]),
         ];
-        let p01 = combine(&g[0], &g[1]);
-        let p23 = combine(&g[2], &g[3]);
         Incremental {
-            others: [
-                combine(&g[1], &p23),
-                combine(&g[0], &p23),
-                combine(&p01, &g[3]),
-                combine(&p01, &g[2]),
-            ],
-            first: g[0],
+            ab: tables::ab_of(t, class[0], class[1]),
+            sh: tables::sh_of(t, class[2], class[3]),
+            class,
         }
+    }
+
+    /// Standard distance of the unchanged hand.
+    fn base(&self, sets: usize) -> u8 {
+        tables::final_of(tables(), self.ab, self.sh)[sets]
     }
 
     /// Standard distance of `c` with one copy of kind `k` added (`c` is the vector *after* adding).
     #[inline(always)]
     fn with_changed(&self, c: &Counts, k: usize, sets: usize) -> u8 {
         let t = tables();
-        let g = if k < 27 { k / 9 } else { 3 };
-        let e = if g < 3 {
-            tables::suit_dist_of(t, &c[9 * g..9 * g + 9])
-        } else {
-            tables::honor_dist_of(t, &c[27..34])
+        let (ab, sh) = match k {
+            0..9 => (
+                tables::ab_of(t, tables::suit_class_of(t, &c[0..9]), self.class[1]),
+                self.sh,
+            ),
+            9..18 => (
+                tables::ab_of(t, self.class[0], tables::suit_class_of(t, &c[9..18])),
+                self.sh,
+            ),
+            18..27 => (
+                self.ab,
+                tables::sh_of(t, tables::suit_class_of(t, &c[18..27]), self.class[3]),
+            ),
+            _ => (
+                self.ab,
+                tables::sh_of(t, self.class[2], tables::honor_class_of(t, &c[27..34])),
+            ),
         };
-        combine_final(e, &self.others[g], sets)
+        tables::final_of(t, ab, sh)[sets]
     }
 }
 
@@ -669,7 +570,7 @@ fn improving(c: &Counts, wildcards: u8, sets: u8, shapes: Shapes, target: u8) ->
     let mut w = *c;
     if shapes.standard {
         let inc = Incremental::new(c);
-        let base = combine_final(&inc.first, &inc.others[0], sets as usize);
+        let base = inc.base(sets as usize);
         if base <= target + 1 {
             for k in 0..N_KINDS {
                 if open >> k & 1 == 0 || (wildcards == 0 && !near(mask, k)) {
@@ -1048,7 +949,7 @@ pub fn prefetch_standard(c: &Counts) {
                 *d = x.min(4);
             }
             let r = tables::suit_rank_fast(t, &v);
-            let p = t.suit_small.as_ptr().wrapping_add(r) as *const i8;
+            let p = t.suit_class.as_ptr().wrapping_add(r) as *const i8;
             // SAFETY: prefetching never dereferences; any address is allowed.
             #[allow(unused_unsafe)]
             unsafe {

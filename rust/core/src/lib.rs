@@ -10,6 +10,7 @@ pub mod error;
 pub mod game;
 pub mod hand;
 pub mod preset;
+pub mod rows;
 pub mod rules;
 pub mod scoring;
 pub mod situation;

@@ -1,14 +1,19 @@
 //! Precomputed lookup tables for hand analysis (win detection, shanten, waits).
 //!
-//! # Suit tables
-//! One entry per count vector of a suit (nine ranks, each 0..=4) with at most 14 tiles: 405 350
-//! entries, addressed by a dense lexicographic rank ([`suit_rank`], or [`suit_rank_fast`] from two
-//! small tables). An entry holds ten *distances* `need(m, p)` = the fewest tiles that must be
-//! **added** to the suit so that it contains `m` sets (0..=4) plus `p` pairs (0 or 1), leftover tiles
-//! being allowed. Added tiles are not limited to four copies (a wildcard may stand for a fifth copy,
-//! common.md §4 default). Three layouts of the same data: `suit` (ten nibbles in a `u64`, 3.2 MB),
-//! `suit_dist` (unpacked bytes, 4 MB, used when one group changes at a time) and `suit_small`
-//! (2-bit steps in a `u32`, 1.6 MB, used by shanten: fewer cache misses on random hands).
+//! # Distances
+//! For a group of tiles (one suit, or the honours) and `m` sets (0..=4) plus `p` pairs (0 or 1),
+//! `need(m, p)` is the fewest tiles that must be **added** to the group so that it contains them,
+//! leftover tiles being allowed ([`Dist`], `d[p][m]`). Added tiles are not limited to four copies
+//! (a wildcard may stand for a fifth copy, common.md §4 default).
+//!
+//! Only 110 distinct distance vectors occur among the 405 350 suit count vectors with at most 14
+//! tiles, and 56 among the honour groups, so a group is stored as a one-byte *class*:
+//! `suit_class` by the suit's dense lexicographic rank ([`suit_rank`], or [`suit_rank_fast`] from
+//! two small tables; 405 KB), `honor_class` by the honour histogram ([`honor_key`]). Two suits
+//! combine into one of 164 distinct vectors (`pair_ab[a][b]`), a suit and the honours into one of
+//! 150 (`pair_sh[s][h]`), and `final_dist[ab][sh][m]` is the standard-shape distance of a whole
+//! hand (`m` sets and a pair): the min-plus products are all precomputed, a distance is a handful
+//! of lookups.
 //!
 //! Exact-decomposition flags (bit 0: the suit is sets only; bit 1: sets and one pair), which is all
 //! a wildcard-free win check or wait scan needs: `suit_flags` by rank and `flags5` by base-5 index
@@ -43,32 +48,39 @@ pub const INF: u8 = 15;
 pub type Dist = [[u8; 5]; 2];
 
 pub struct Tables {
-    /// Packed distances per suit rank: nibble `m + 5 p`.
-    pub suit: Vec<u64>,
-    /// The same distances unpacked (faster to combine).
-    pub suit_dist: Vec<Dist>,
-    /// The same distances as 2-bit steps (`d[p][m+1] − d[p][m] ∈ 0..=3`): byte 0 the steps of
-    /// `d[0]`, byte 1 those of `d[1]`, byte 2 `d[1][0]`. 1.6 MB instead of 4 MB: fewer cache misses
-    /// in batches of random hands. Decoded with [`Tables::steps`].
-    pub suit_small: Vec<u32>,
-    /// Prefix sums of four 2-bit steps, per step byte.
-    pub steps: [[u8; 4]; 256],
-    /// Unpacked honour distances per histogram key.
-    pub honor_dist: Vec<Dist>,
+    /// Distances of each group class (suit classes first, then honour classes).
+    pub class_dist: Vec<Dist>,
+    /// Group class per suit rank.
+    pub suit_class: Vec<u8>,
+    /// Group class per honour histogram key.
+    pub honor_class: Vec<u8>,
+    /// Number of suit classes (suit class ids are `0..n_suit`).
+    pub n_suit: usize,
+    /// Number of honour classes (their ids are `n_suit..n_suit + n_honor`).
+    pub n_honor: usize,
+    /// Two suits' classes → their combined class: `pair_ab[a * n_suit + b]`.
+    pub pair_ab: Vec<u8>,
+    /// A suit's class and the honours' class → combined class: `pair_sh[s * n_honor + h - n_suit]`.
+    pub pair_sh: Vec<u8>,
+    /// Distances of the combined classes (for tests and rebuilding).
+    pub ab_dist: Vec<Dist>,
+    pub sh_dist: Vec<Dist>,
+    /// `final_dist[ab * sh_dist.len() + sh][m]`: `m` sets and a pair from the two halves.
+    pub final_dist: Vec<[u8; 8]>,
     /// Exact decomposition flags per suit rank.
     pub suit_flags: Vec<u8>,
     /// The same flags addressed by the base-5 index `Σ c[i]·5^i` (every vector of 0..=4 counts,
     /// 0 when more than 14 tiles), packed 2 bits per vector: 488 KiB, fits in L2. Adding one tile of
     /// rank `r` is `index + 5^r`.
     pub flags5: Vec<u8>,
-    /// Packed distances per honour histogram key.
-    pub honor: Vec<u64>,
     /// `rank_step[i][s][c]`: contribution of rank `i` holding `c` copies after `s` tiles of lower ranks.
     pub rank_step: [[[u32; 5]; MAX_SUIT_TILES + 1]; 9],
-    /// Split rank: ranks 1-5 by their base-5 index (3 125 entries: partial rank and tile count) …
+    /// Split rank: ranks 1-4 by their base-5 index `lo` (625 entries: partial rank, and the offset
+    /// `3125 × tiles` of the row of `rank_hi` to use) …
     pub rank_lo: Vec<(u32, u32)>,
-    /// … and ranks 6-9 by (tiles in ranks 1-5, base-5 index of ranks 6-9): 15 × 625 entries.
-    /// `rank = rank_lo[lo].0 + rank_hi[rank_lo[lo].1 * 625 + hi]` without any dependent chain.
+    /// … and ranks 5-9 by (tiles in ranks 1-4, base-5 index `hi` of ranks 5-9): 15 × 3 125 entries.
+    /// `rank = rank_lo[lo].0 + rank_hi[rank_lo[lo].1 + hi]`; the base-5 index of the suit is
+    /// `lo + 625 hi`.
     pub rank_hi: Vec<u32>,
 }
 
@@ -135,62 +147,45 @@ pub fn honor_key(c: &[u8]) -> usize {
     k
 }
 
-#[inline(always)]
-pub fn unpack(e: u64) -> Dist {
-    let mut d = [[0u8; 5]; 2];
-    for p in 0..2 {
-        for m in 0..5 {
-            d[p][m] = ((e >> (4 * (m + 5 * p))) & 0xF) as u8;
+/// Class ids of a list of distance vectors (first occurrence order), appended to `classes`.
+fn classify(dists: &[Dist], classes: &mut Vec<Dist>) -> Vec<u8> {
+    let mut ids = std::collections::HashMap::new();
+    dists
+        .iter()
+        .map(|d| {
+            *ids.entry(*d).or_insert_with(|| {
+                classes.push(*d);
+                u8::try_from(classes.len() - 1).expect("at most 256 group classes")
+            })
+        })
+        .collect()
+}
+
+/// Ids of the distinct combinations of two class lists (first occurrence order).
+fn combine_classes(a: &[Dist], b: &[Dist]) -> (Vec<u8>, Vec<Dist>) {
+    let mut ids = std::collections::HashMap::new();
+    let mut out = Vec::new();
+    let mut table = Vec::with_capacity(a.len() * b.len());
+    for x in a {
+        for y in b {
+            let d = combine(x, y);
+            let id = *ids.entry(d).or_insert_with(|| {
+                out.push(d);
+                u8::try_from(out.len() - 1).expect("at most 256 combined classes")
+            });
+            table.push(id);
         }
     }
-    d
-}
-
-#[inline(always)]
-pub fn nibble(e: u64, m: usize, p: usize) -> u8 {
-    ((e >> (4 * (m + 5 * p))) & 0xF) as u8
-}
-
-fn pack(d: &Dist) -> u64 {
-    let mut e = 0u64;
-    for p in 0..2 {
-        for m in 0..5 {
-            e |= u64::from(d[p][m].min(INF)) << (4 * (m + 5 * p));
-        }
-    }
-    e
-}
-
-/// Packed suit entry of a suit vector.
-#[inline(always)]
-pub fn suit_entry(t: &Tables, c: &[u8]) -> u64 {
-    t.suit[suit_rank(t, c)]
-}
-
-/// Packed honour entry of the seven honour counts.
-#[inline(always)]
-pub fn honor_entry(t: &Tables, c: &[u8]) -> u64 {
-    t.honor[honor_key(c)]
+    (table, out)
 }
 
 fn build() -> Tables {
     let rank_step = rank_steps();
-    let mut tables = Tables {
-        suit: Vec::new(),
-        suit_dist: Vec::new(),
-        suit_small: Vec::new(),
-        steps: [[0; 4]; 256],
-        honor_dist: Vec::new(),
-        suit_flags: Vec::new(),
-        flags5: Vec::new(),
-        honor: vec![0; HONOR_ENTRIES],
-        rank_step,
-        rank_lo: vec![(0, 0); 3125],
-        rank_hi: vec![0; (MAX_SUIT_TILES + 1) * 625],
-    };
-    for lo in 0..3125 {
+    let mut rank_lo = vec![(0, 0); 625];
+    let mut rank_hi = vec![0; (MAX_SUIT_TILES + 1) * 3125];
+    for (lo, slot) in rank_lo.iter_mut().enumerate() {
         let (mut x, mut s, mut r) = (lo, 0usize, 0u32);
-        for i in 0..5 {
+        for i in 0..4 {
             let c = x % 5;
             x /= 5;
             if s + c <= MAX_SUIT_TILES {
@@ -198,12 +193,12 @@ fn build() -> Tables {
             }
             s += c;
         }
-        tables.rank_lo[lo] = (r, s.min(MAX_SUIT_TILES) as u32);
+        *slot = (r, 3125 * s.min(MAX_SUIT_TILES) as u32);
     }
     for s0 in 0..=MAX_SUIT_TILES {
-        for hi in 0..625 {
+        for hi in 0..3125 {
             let (mut x, mut s, mut r) = (hi, s0, 0u32);
-            for i in 5..9 {
+            for i in 4..9 {
                 let c = x % 5;
                 x /= 5;
                 if s + c <= MAX_SUIT_TILES {
@@ -211,45 +206,64 @@ fn build() -> Tables {
                 }
                 s += c;
             }
-            tables.rank_hi[s0 * 625 + hi] = r;
+            rank_hi[s0 * 3125 + hi] = r;
         }
     }
+    let mut tables = Tables {
+        class_dist: Vec::new(),
+        suit_class: Vec::new(),
+        honor_class: Vec::new(),
+        n_suit: 0,
+        n_honor: 0,
+        pair_ab: Vec::new(),
+        pair_sh: Vec::new(),
+        ab_dist: Vec::new(),
+        sh_dist: Vec::new(),
+        final_dist: Vec::new(),
+        suit_flags: Vec::new(),
+        flags5: Vec::new(),
+        rank_step,
+        rank_lo,
+        rank_hi,
+    };
     let mut dist: Vec<Dist> = Vec::with_capacity(SUIT_ENTRIES);
     let mut v = [0u8; 9];
     enumerate(&tables, &mut v, 0, 0, &mut dist);
     debug_assert_eq!(dist.len(), SUIT_ENTRIES);
-    tables.suit = dist.iter().map(pack).collect();
-    tables.suit_flags = Vec::with_capacity(SUIT_ENTRIES);
     // Recompute flags from the distances: a suit of n tiles decomposes exactly iff it contains
     // n/3 sets (n ≡ 0) or (n-2)/3 sets and a pair (n ≡ 2) with nothing added.
     let mut v = [0u8; 9];
     let mut flags = Vec::with_capacity(SUIT_ENTRIES);
     flags_enumerate(&dist, &mut v, 0, 0, &mut flags);
     tables.suit_flags = flags;
-    tables.honor = build_honors();
-    tables.honor_dist = tables.honor.iter().map(|&e| unpack(e)).collect();
-    for (b, out) in tables.steps.iter_mut().enumerate() {
-        let mut acc = 0u8;
-        for (j, o) in out.iter_mut().enumerate() {
-            acc += (b >> (2 * j) & 3) as u8;
-            *o = acc;
-        }
-    }
-    tables.suit_small = dist
+    // Classes: suits first, then honours (ids offset by the number of suit classes).
+    let mut classes = Vec::new();
+    tables.suit_class = classify(&dist, &mut classes);
+    tables.n_suit = classes.len();
+    let honors = build_honors();
+    tables.honor_class = classify(&honors, &mut classes);
+    tables.n_honor = classes.len() - tables.n_suit;
+    let (suits, hons) = classes.split_at(tables.n_suit);
+    let (pair_ab, ab_dist) = combine_classes(suits, suits);
+    let (pair_sh, sh_dist) = combine_classes(suits, hons);
+    tables.final_dist = ab_dist
         .iter()
-        .map(|d| {
-            let mut e = 0u32;
-            for p in 0..2 {
-                for m in 0..4 {
-                    let step = d[p][m + 1] - d[p][m];
-                    debug_assert!(step <= 3);
-                    e |= u32::from(step) << (8 * p + 2 * m);
+        .flat_map(|ab| {
+            sh_dist.iter().map(move |sh| {
+                let mut f = [INF * 2; 8];
+                for (m, x) in f.iter_mut().enumerate().take(5) {
+                    *x = combine_final(ab, sh, m);
                 }
-            }
-            e | u32::from(d[1][0]) << 16
+                f
+            })
         })
         .collect();
-    tables.suit_dist = dist;
+    tables.pair_ab = pair_ab;
+    tables.pair_sh = pair_sh;
+    tables.ab_dist = ab_dist;
+    tables.sh_dist = sh_dist;
+    tables.class_dist = classes;
+    drop(dist);
     let mut flags5 = vec![0u8; POW5[9].div_ceil(4)];
     // Visit only the vectors with at most 14 tiles (in rank order); all others stay 0.
     fn fill(v: &mut [u8; 9], i: usize, sum: usize, rank: &mut usize, flags: &[u8], out: &mut [u8]) {
@@ -429,7 +443,7 @@ pub fn combine_final(a: &Dist, b: &Dist, m: usize) -> u8 {
     best
 }
 
-fn build_honors() -> Vec<u64> {
+fn build_honors() -> Vec<Dist> {
     // Per-kind distances: a kind holding c copies used for t pungs and q pairs needs
     // max(0, 3t + 2q - c) added tiles.
     let per_kind = |c: u8| -> Dist {
@@ -441,7 +455,7 @@ fn build_honors() -> Vec<u64> {
         }
         d
     };
-    let mut out = vec![pack(&[[INF; 5]; 2]); HONOR_ENTRIES];
+    let mut out = vec![[[INF; 5]; 2]; HONOR_ENTRIES];
     for h1 in 0..=7usize {
         for h2 in 0..=7 - h1 {
             for h3 in 0..=7 - h1 - h2 {
@@ -456,7 +470,12 @@ fn build_honors() -> Vec<u64> {
                     for &c in &counts[1..] {
                         acc = combine(&acc, &per_kind(c));
                     }
-                    out[h1 | h2 << 3 | h3 << 6 | h4 << 9] = pack(&acc);
+                    for row in acc.iter_mut() {
+                        for x in row.iter_mut() {
+                            *x = (*x).min(INF);
+                        }
+                    }
+                    out[h1 | h2 << 3 | h3 << 6 | h4 << 9] = acc;
                 }
             }
         }
@@ -467,55 +486,78 @@ fn build_honors() -> Vec<u64> {
 /// Dense rank of a suit vector from two small tables (same value as [`suit_rank`]).
 #[inline(always)]
 pub fn suit_rank_fast(t: &Tables, c: &[u8]) -> usize {
-    let lo = c[0] as usize
-        + 5 * c[1] as usize
-        + 25 * c[2] as usize
-        + 125 * c[3] as usize
-        + 625 * c[4] as usize;
-    let hi = c[5] as usize + 5 * c[6] as usize + 25 * c[7] as usize + 125 * c[8] as usize;
-    let (r, s) = t.rank_lo[lo];
-    r as usize + t.rank_hi[s as usize * 625 + hi] as usize
+    let lo = c[0] as usize + 5 * c[1] as usize + 25 * c[2] as usize + 125 * c[3] as usize;
+    let hi = c[4] as usize
+        + 5 * c[5] as usize
+        + 25 * c[6] as usize
+        + 125 * c[7] as usize
+        + 625 * c[8] as usize;
+    rank_of(t, lo, hi)
 }
 
-/// Decode a compact suit entry.
+/// Dense rank of a suit from the base-5 indices of ranks 1-4 (`lo`) and 5-9 (`hi`).
 #[inline(always)]
-pub fn decode_small(t: &Tables, e: u32) -> Dist {
-    let a = t.steps[(e & 0xFF) as usize];
-    let b = t.steps[(e >> 8 & 0xFF) as usize];
-    let p0 = (e >> 16) as u8;
-    [
-        [0, a[0], a[1], a[2], a[3]],
-        [p0, p0 + b[0], p0 + b[1], p0 + b[2], p0 + b[3]],
-    ]
+pub fn rank_of(t: &Tables, lo: usize, hi: usize) -> usize {
+    let (r, row) = t.rank_lo[lo];
+    r as usize + t.rank_hi[row as usize + hi] as usize
 }
 
-/// Distances of a suit vector from the compact table.
+/// Class of a suit vector (nine counts, at most 14 tiles).
 #[inline(always)]
-pub fn suit_dist_small(t: &Tables, c: &[u8]) -> Dist {
-    decode_small(t, t.suit_small[suit_rank_fast(t, c)])
+pub fn suit_class_of(t: &Tables, c: &[u8]) -> usize {
+    t.suit_class[suit_rank_fast(t, c)] as usize
 }
 
-/// Unpacked distances of a suit vector.
+/// Class of the seven honour counts.
+#[inline(always)]
+pub fn honor_class_of(t: &Tables, c: &[u8]) -> usize {
+    t.honor_class[honor_key(c)] as usize
+}
+
+/// Distances of a suit vector.
 #[inline(always)]
 pub fn suit_dist_of<'a>(t: &'a Tables, c: &[u8]) -> &'a Dist {
-    &t.suit_dist[suit_rank_fast(t, c)]
+    &t.class_dist[suit_class_of(t, c)]
 }
 
-/// Unpacked distances of the seven honour counts.
+/// Distances of the suit of dense rank `r`.
+#[inline(always)]
+pub fn suit_dist_at(t: &Tables, r: usize) -> &Dist {
+    &t.class_dist[t.suit_class[r] as usize]
+}
+
+/// Distances of the seven honour counts.
 #[inline(always)]
 pub fn honor_dist_of<'a>(t: &'a Tables, c: &[u8]) -> &'a Dist {
-    &t.honor_dist[honor_key(c)]
+    &t.class_dist[honor_class_of(t, c)]
 }
 
-/// Distances of the four groups of a hand (m, p, s, honours). Every suit must hold ≤ 14 tiles.
+/// Combined class of (characters + dots) from the two suits' classes.
 #[inline(always)]
-pub fn group_entries(t: &Tables, c: &Counts) -> [u64; 4] {
-    [
-        suit_entry(t, &c[0..9]),
-        suit_entry(t, &c[9..18]),
-        suit_entry(t, &c[18..27]),
-        honor_entry(t, &c[27..34]),
-    ]
+pub fn ab_of(t: &Tables, a: usize, b: usize) -> usize {
+    t.pair_ab[a * t.n_suit + b] as usize
+}
+
+/// Combined class of (bamboos + honours) from the suit's and the honours' classes.
+#[inline(always)]
+pub fn sh_of(t: &Tables, s: usize, h: usize) -> usize {
+    t.pair_sh[s * t.n_honor + h - t.n_suit] as usize
+}
+
+/// Standard distances (`m` sets and a pair, `m` = 0..=4) of a hand from its two halves.
+#[inline(always)]
+pub fn final_of(t: &Tables, ab: usize, sh: usize) -> &[u8; 8] {
+    &t.final_dist[ab * t.sh_dist.len() + sh]
+}
+
+/// The two halves' combined classes of a hand (every suit must hold ≤ 14 tiles).
+#[inline(always)]
+pub fn halves(t: &Tables, c: &Counts) -> (usize, usize) {
+    let a = suit_class_of(t, &c[0..9]);
+    let b = suit_class_of(t, &c[9..18]);
+    let s = suit_class_of(t, &c[18..27]);
+    let h = honor_class_of(t, &c[27..34]);
+    (ab_of(t, a, b), sh_of(t, s, h))
 }
 
 #[cfg(test)]
@@ -540,7 +582,8 @@ mod tests {
     fn sizes() {
         assert_eq!(count_vectors(9, 14) as usize, SUIT_ENTRIES);
         let t = tables();
-        assert_eq!(t.suit.len(), SUIT_ENTRIES);
+        assert_eq!(t.suit_class.len(), SUIT_ENTRIES);
+        assert!(t.class_dist.len() <= 256 && t.ab_dist.len() <= 256 && t.sh_dist.len() <= 256);
         assert_eq!(suit_rank(t, &[0; 9]), 0);
         assert_eq!(suit_rank(t, &[4, 4, 4, 2, 0, 0, 0, 0, 0]), SUIT_ENTRIES - 1);
     }

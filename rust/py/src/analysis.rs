@@ -6,7 +6,10 @@ use hupai_core::decompose::Shapes;
 use hupai_core::hand::{self, Meld};
 use hupai_core::tile::{self, Counts, N_KINDS};
 use hupai_core::{Error as CoreError, Tile};
+use hupai_core::{rows, tables};
 use pyo3::prelude::*;
+
+use crate::convert::{Seq, Text};
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
@@ -82,8 +85,8 @@ impl PyShapes {
     /// ``"thirteen_orphans"``, ``"honors_knitted"``, ``"knitted_straight"``).
     #[staticmethod]
     #[pyo3(signature = (*names))]
-    fn of(names: Vec<String>) -> BindResult<Self> {
-        shapes_from_names(&names)
+    fn of(names: Seq<Text>) -> BindResult<Self> {
+        shapes_from_names(&names.0.into_iter().map(|t| t.0).collect::<Vec<_>>())
     }
 
     /// Every shape (七对 with quads as two pairs).
@@ -190,7 +193,7 @@ pub fn shapes_from_py(obj: Option<&Bound<'_, PyAny>>) -> BindResult<Shapes> {
         return Ok(Shapes::ALL);
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(shapes_from_names(&[s.to_str()?.to_owned()])?.inner);
+        return Ok(shapes_from_names(&[crate::convert::text(s, "shapes")?.to_owned()])?.inner);
     }
     let mut names = Vec::new();
     if let Ok(it) = obj.try_iter() {
@@ -199,7 +202,7 @@ pub fn shapes_from_py(obj: Option<&Bound<'_, PyAny>>) -> BindResult<Shapes> {
             let Ok(s) = item.cast::<PyString>() else {
                 return Err(CoreError::rule("shapes must be a hupai.Shapes or shape names").into());
             };
-            names.push(s.to_str()?.to_owned());
+            names.push(crate::convert::text(s, "shapes")?.to_owned());
         }
         return Ok(shapes_from_names(&names)?.inner);
     }
@@ -295,7 +298,7 @@ pub fn hand_input_opt(obj: &Bound<'_, PyAny>, with_melds: bool) -> BindResult<Ha
         });
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        return hand_input_str(s.to_str()?);
+        return hand_input_str(crate::convert::text(s, "hand")?);
     }
     HandInput::from_parts(&tiles_from_py(obj)?, Vec::new())
 }
@@ -321,10 +324,21 @@ fn visible_from_py(obj: Option<&Bound<'_, PyAny>>) -> BindResult<Option<Counts>>
     if obj.is_none() {
         return Ok(None);
     }
-    if obj.cast::<PyString>().is_err()
-        && let Ok(v) = obj.extract::<Vec<i64>>()
-    {
-        return Ok(Some(crate::tiles::counts_from_seq(&v)?));
+    // 34 counts: a sequence of ints (its length is checked before anything is copied).
+    let seq = obj.cast::<pyo3::types::PyList>().is_ok()
+        || obj.cast::<pyo3::types::PyTuple>().is_ok()
+        || obj.cast::<pyo3::types::PyRange>().is_ok();
+    if seq {
+        match obj.extract::<crate::convert::Seq<crate::convert::AnyInt>>() {
+            Ok(v) => {
+                let v: Vec<i64> = v.iter().map(|c| c.0).collect();
+                return Ok(Some(crate::tiles::counts_from_seq(&v)?));
+            }
+            Err(e) if e.is_instance_of::<crate::errors::HupaiError>(obj.py()) => {
+                return Err(e.into());
+            }
+            Err(_) => {}
+        }
     }
     Ok(Some(tile::to_counts(&tiles_from_py(obj)?)?))
 }
@@ -362,8 +376,9 @@ pub fn is_winning(
     let h = hand_input(hand)?;
     let w = wildcards_from_py(wildcards)?;
     let shapes = shapes_from_py(shapes)?;
-    let p = plan(&h, w)?;
-    Ok(p.complete && analysis::is_winning_planned(&h.counts, w, p.sets, shapes))
+    let r = rows::Row::of(&h.counts);
+    let p = Plan::from_len(r.tiles() as usize, w, h.melds)?;
+    Ok(p.complete && rows::is_winning(tables::tables(), &r, w, p.sets, shapes))
 }
 
 /// Shanten number: −1 complete, 0 ready (听牌), n = n tiles away from ready; the minimum over the
@@ -383,9 +398,11 @@ pub fn shanten(
 
 /// The body of [`shanten`] (also the service's hot path).
 pub(crate) fn shanten_of_input(h: &HandInput, w: u8, shapes: Shapes) -> BindResult<i8> {
-    let p = plan(h, w)?;
+    let r = rows::Row::of(&h.counts);
+    let p = Plan::from_len(r.tiles() as usize, w, h.melds)?;
     p.check_fits(shapes)?;
-    Ok(analysis::shanten_planned(&h.counts, w, p.sets, shapes))
+    let d = rows::min_distance(tables::tables(), &r, p.sets, shapes);
+    Ok(d.saturating_sub(w) as i8 - 1)
 }
 
 /// The shanten of each form of `f` that fits the hand, by its name in the API.

@@ -1,14 +1,23 @@
 //! Vectorised analysis over numpy `(N, 34)` uint8 count arrays (`hupai.batch`).
 //!
 //! Each row is the standing tiles of one hand without declared melds; a row of `3n+1` / `3n+2`
-//! tiles with `n < 4` counts its missing sets as declared. The input is copied out, the GIL is
-//! released and rows are processed in parallel with rayon; results equal a loop of single calls.
+//! tiles with `n < 4` counts its missing sets as declared. The GIL is released and rows are
+//! processed in parallel with rayon; results equal a loop of single calls.
+//!
+//! A C-contiguous array is read in place (no copy): each count is read once, with a volatile load,
+//! into the kernel's registers and validated there ([`rows::RowSource`]), so a Python thread
+//! writing into the array meanwhile can only make those rows' answers meaningless, never make a
+//! kernel index a table out of bounds. Any other array is copied first (GIL held).
 
 use hupai_core::analysis::{self, Plan};
+use hupai_core::rows;
+use hupai_core::tables::{self, Tables};
 use hupai_core::tile::{Counts, N_KINDS, Tile};
 use hupai_core::{Error as CoreError, Shapes};
 use numpy::ndarray::Array2;
-use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
+use numpy::{
+    IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods,
+};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 use std::sync::Mutex;
@@ -17,7 +26,8 @@ use crate::analysis::{shapes_from_py, wildcards_from_py};
 use crate::convert::AnyInt;
 use crate::errors::{BindError, BindResult, hand_err};
 
-/// Rows per rayon task: small enough to balance, large enough to amortise scheduling.
+/// Rows per rayon task: small enough to balance, large enough to amortise scheduling (a multiple
+/// of 4, so that every task starts on an aligned block of the in-place reader).
 const CHUNK: usize = 512;
 
 /// A reusable row buffer: copying a large batch into fresh memory costs page faults on every call.
@@ -44,7 +54,70 @@ fn give_back(v: Vec<Counts>) {
     }
 }
 
-fn rows_from_py(hands: &Bound<'_, PyAny>) -> BindResult<Vec<Counts>> {
+/// The data of a C-contiguous `(N, 34)` uint8 array, read in place.
+#[derive(Clone, Copy)]
+struct Raw {
+    ptr: *const u8,
+    rows: usize,
+}
+
+// SAFETY: `Raw` is only built from an array that the caller keeps alive (a `PyReadonlyArray2` on
+// its stack) for as long as the detached work runs, and it is only read through volatile loads
+// (`RawRow`), so sharing it between threads is sound.
+unsafe impl Send for Raw {}
+unsafe impl Sync for Raw {}
+
+/// Eight bytes with alignment 1: a volatile read of it is one unaligned 8-byte load.
+#[derive(Clone, Copy)]
+#[repr(C, packed)]
+struct Unaligned(u64);
+
+/// One row of a [`Raw`] array.
+struct RawRow(*const u8);
+
+impl rows::RowSource for RawRow {
+    #[inline(always)]
+    fn word(&self, at: usize) -> u64 {
+        debug_assert!(at + 8 <= N_KINDS);
+        // SAFETY: the row has 34 bytes inside the live array and `at + 8 ≤ 34`; `Unaligned` has
+        // alignment 1, so any address is aligned for it.
+        u64::from_le(unsafe { std::ptr::read_volatile(self.0.add(at) as *const Unaligned) }.0)
+    }
+    #[inline(always)]
+    fn byte(&self, at: usize) -> u8 {
+        debug_assert!(at < N_KINDS);
+        // SAFETY: `at < 34`, inside the row.
+        unsafe { std::ptr::read_volatile(self.0.add(at)) }
+    }
+}
+
+impl Raw {
+    #[inline(always)]
+    fn at(&self, i: usize) -> RawRow {
+        debug_assert!(i < self.rows);
+        // SAFETY: `i < rows`: the row starts inside the array.
+        RawRow(unsafe { self.ptr.add(i * N_KINDS) })
+    }
+
+    /// Row `i`, copied (error messages).
+    fn row(&self, i: usize) -> Counts {
+        let r = self.at(i);
+        let mut out = [0u8; N_KINDS];
+        for (k, d) in out.iter_mut().enumerate() {
+            *d = rows::RowSource::byte(&r, k);
+        }
+        out
+    }
+}
+
+/// The rows of a batch call.
+enum Source<'py> {
+    /// Read in place; the borrow keeps the array alive (and flagged as borrowed) meanwhile.
+    InPlace(Raw, PyReadonlyArray2<'py, u8>),
+    Copied(Vec<Counts>),
+}
+
+fn rows_from_py<'py>(hands: &Bound<'py, PyAny>) -> BindResult<Source<'py>> {
     let arr = hands.cast::<PyArray2<u8>>().map_err(|_| {
         let what = hands
             .getattr("dtype")
@@ -63,6 +136,13 @@ fn rows_from_py(hands: &Bound<'_, PyAny>) -> BindResult<Vec<Counts>> {
     }
     let ro = arr.try_readonly().map_err(|e| hand_err(e.to_string()))?;
     let view = ro.as_array();
+    if let Some(flat) = view.as_slice() {
+        let raw = Raw {
+            ptr: flat.as_ptr(),
+            rows: view.nrows(),
+        };
+        return Ok(Source::InPlace(raw, ro));
+    }
     // Copy out while holding the GIL: another thread could mutate the buffer once detached.
     let mut rows = take_buffer(view.nrows());
     if let Some(flat) = view.as_slice() {
@@ -76,7 +156,7 @@ fn rows_from_py(hands: &Bound<'_, PyAny>) -> BindResult<Vec<Counts>> {
             }
         }
     }
-    Ok(rows)
+    Ok(Source::Copied(rows))
 }
 
 fn ndim(obj: &Bound<'_, PyAny>) -> String {
@@ -104,33 +184,140 @@ fn row_error(i: usize, row: &Counts, wildcards: u8, shapes: Shapes) -> CoreError
     }
 }
 
-/// Run `f` over every row in parallel (GIL released); the first invalid row is an error.
-fn run<T: Send + Sync + Copy + Default>(
+/// `out[i] = f(row first + i)` over one task's rows; the index of the first row `f` refuses.
+#[inline(always)]
+fn map_task<K: Kernel>(
+    t: &Tables,
+    src: &SourceRows,
+    first: usize,
+    out: &mut [K::Out],
+    k: &K,
+) -> Option<usize> {
+    let mut bad = None;
+    match src {
+        SourceRows::Copied(rows) => {
+            for (i, (o, row)) in out.iter_mut().zip(&rows[first..]).enumerate() {
+                match k.row(t, row) {
+                    Some(v) => *o = v,
+                    None => {
+                        bad.get_or_insert(i);
+                    }
+                }
+            }
+        }
+        SourceRows::InPlace(raw) => {
+            for (i, o) in out.iter_mut().enumerate() {
+                match k.row(t, &raw.at(first + i)) {
+                    Some(v) => *o = v,
+                    None => {
+                        bad.get_or_insert(i);
+                    }
+                }
+            }
+        }
+    }
+    bad
+}
+
+/// The rows as the detached work sees them.
+enum SourceRows {
+    InPlace(Raw),
+    Copied(Vec<Counts>),
+}
+
+impl SourceRows {
+    fn len(&self) -> usize {
+        match self {
+            SourceRows::InPlace(r) => r.rows,
+            SourceRows::Copied(v) => v.len(),
+        }
+    }
+    fn row(&self, i: usize) -> Counts {
+        match self {
+            SourceRows::InPlace(r) => r.row(i),
+            SourceRows::Copied(v) => v[i],
+        }
+    }
+}
+
+/// A batch function's work on one row: `None` when the row is not a valid input.
+trait Kernel: Sync + Send {
+    type Out: Send + Sync + Copy + Default;
+    fn row<R: rows::RowSource + ?Sized>(&self, t: &Tables, src: &R) -> Option<Self::Out>;
+}
+
+/// Run the kernel over every row in parallel (GIL released); the first invalid row is an error.
+fn run<K: Kernel>(
     py: Python<'_>,
-    rows: Vec<Counts>,
+    src: Source<'_>,
     wildcards: u8,
-    prefetch: bool,
     shapes: Shapes,
-    f: impl Fn(&Counts, Plan) -> Option<T> + Sync + Send,
-) -> BindResult<Vec<T>> {
-    let result: Result<Vec<T>, CoreError> = py.detach(move || {
-        let mut out = vec![T::default(); rows.len()];
+    k: K,
+) -> BindResult<Vec<K::Out>> {
+    let (rows, _keep) = match src {
+        Source::InPlace(raw, ro) => (SourceRows::InPlace(raw), Some(ro)),
+        Source::Copied(v) => (SourceRows::Copied(v), None),
+    };
+    let result: Result<Vec<K::Out>, CoreError> = py.detach(move || {
+        let t = tables::tables();
+        let mut out = vec![K::Out::default(); rows.len()];
         let bad = out
             .par_chunks_mut(CHUNK)
-            .zip(rows.par_chunks(CHUNK))
             .enumerate()
-            .filter_map(|(c, (o, r))| {
-                analysis::map_rows(r, wildcards, prefetch, o, &f).map(|i| c * CHUNK + i)
-            })
+            .filter_map(|(c, o)| map_task(t, &rows, c * CHUNK, o, &k).map(|i| c * CHUNK + i))
             .min();
         let r = match bad {
-            Some(i) => Err(row_error(i, &rows[i], wildcards, shapes)),
+            Some(i) => Err(row_error(i, &rows.row(i), wildcards, shapes)),
             None => Ok(out),
         };
-        give_back(rows);
+        if let SourceRows::Copied(v) = rows {
+            give_back(v);
+        }
         r
     });
     result.map_err(BindError::Core)
+}
+
+struct Win(u8, Shapes);
+impl Kernel for Win {
+    type Out = bool;
+    #[inline(always)]
+    fn row<R: rows::RowSource + ?Sized>(&self, t: &Tables, src: &R) -> Option<bool> {
+        rows::win_row(t, src, self.0, self.1)
+    }
+}
+
+struct Shanten(u8, Shapes);
+impl Kernel for Shanten {
+    type Out = i8;
+    #[inline(always)]
+    fn row<R: rows::RowSource + ?Sized>(&self, _: &Tables, src: &R) -> Option<i8> {
+        let r = rows::Row::load(src)?;
+        let p = rows::row_plan(&r, self.0).filter(|p| p.fits(self.1))?;
+        Some(analysis::shanten_planned(
+            &r.counts(),
+            self.0,
+            p.sets,
+            self.1,
+        ))
+    }
+}
+
+struct Waits(u8, Shapes);
+impl Kernel for Waits {
+    type Out = u64;
+    #[inline(always)]
+    fn row<R: rows::RowSource + ?Sized>(&self, _: &Tables, src: &R) -> Option<u64> {
+        let r = rows::Row::load(src)?;
+        let p = rows::row_plan(&r, self.0).filter(|p| !p.complete && p.fits(self.1))?;
+        Some(analysis::waits_planned(
+            &r.counts(),
+            self.0,
+            p.sets,
+            self.1,
+            None,
+        ))
+    }
 }
 
 /// Vectorised ``is_winning``: ``(N, 34)`` uint8 counts → ``(N,)`` bool.
@@ -146,9 +333,7 @@ pub fn batch_is_winning<'py>(
     let rows = rows_from_py(hands)?;
     let w = wildcards_from_py(wildcards)?;
     let s: Shapes = shapes_from_py(shapes)?;
-    let out = run(py, rows, w, false, s, move |c, p| {
-        Some(p.complete && analysis::is_winning_planned(c, w, p.sets, s))
-    })?;
+    let out = run(py, rows, w, s, Win(w, s))?;
     Ok(out.into_pyarray(py))
 }
 
@@ -165,10 +350,7 @@ pub fn batch_shanten<'py>(
     let rows = rows_from_py(hands)?;
     let w = wildcards_from_py(wildcards)?;
     let s: Shapes = shapes_from_py(shapes)?;
-    let out = run(py, rows, w, false, s, move |c, p| {
-        p.fits(s)
-            .then(|| analysis::shanten_planned(c, w, p.sets, s))
-    })?;
+    let out = run(py, rows, w, s, Shanten(w, s))?;
     Ok(out.into_pyarray(py))
 }
 
@@ -184,12 +366,13 @@ pub fn batch_waits<'py>(
     wildcards: AnyInt,
 ) -> BindResult<Bound<'py, PyArray2<bool>>> {
     let rows = rows_from_py(hands)?;
-    let n = rows.len();
+    let n = match &rows {
+        Source::InPlace(r, _) => r.rows,
+        Source::Copied(v) => v.len(),
+    };
     let w = wildcards_from_py(wildcards)?;
     let s: Shapes = shapes_from_py(shapes)?;
-    let masks = run(py, rows, w, false, s, move |c, p| {
-        (!p.complete && p.fits(s)).then(|| analysis::waits_planned(c, w, p.sets, s, None))
-    })?;
+    let masks = run(py, rows, w, s, Waits(w, s))?;
     let mut flat = vec![false; n * N_KINDS];
     for (row, m) in flat.chunks_exact_mut(N_KINDS).zip(&masks) {
         if *m != 0 {

@@ -11,6 +11,8 @@ use hupai_core::rules::mcr::{self, ids};
 use hupai_core::situation::WinType;
 use hupai_core::{Error as CoreError, Hand, Meld, MeldKind, Situation, Tile, Variant};
 use pyo3::prelude::*;
+
+use crate::convert::Text;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyString, PyTuple, PyType};
 
@@ -41,6 +43,13 @@ fn compat_err(py: Python<'_>, e: CoreError) -> BindError {
         | CoreError::Replay(m) => m.clone(),
         CoreError::InvalidTile { text, reason } => format!("{reason} ({text:?})"),
     };
+    // the reference's own TypeError text for a list where a tuple belongs
+    if msg.starts_with("Param `") {
+        return match cls.bind(py).call1((msg.clone(), msg)) {
+            Ok(obj) => BindError::Py(PyErr::from_value(obj)),
+            Err(err) => BindError::Py(err),
+        };
+    }
     let code = msg
         .split(|c: char| c.is_whitespace() || c == ':' || c == '"')
         .find(|t| t.starts_with("ERROR_") || t.starts_with("ERROE_"))
@@ -93,12 +102,9 @@ pub fn ref_code(t: Tile) -> String {
 }
 
 fn extract_tiles(hand: &Bound<'_, PyAny>, max: usize) -> Result<Vec<Tile>, CoreError> {
-    let tup = hand.cast::<PyTuple>().map_err(|_| {
-        err(
-            "ERROR_WRONG_TILES_COUNT",
-            "hand must be a tuple of tile codes",
-        )
-    })?;
+    let tup = hand
+        .cast::<PyTuple>()
+        .map_err(|_| CoreError::hand("Param `hand` must be a tuple!"))?;
     if tup.len() > max {
         return Err(err(
             "ERROR_WRONG_TILES_COUNT",
@@ -110,20 +116,31 @@ fn extract_tiles(hand: &Bound<'_, PyAny>, max: usize) -> Result<Vec<Tile>, CoreE
         let s = x
             .cast::<PyString>()
             .map_err(|_| CoreError::tile("?", "ERROE_WRONG_TILE_CODE: tiles are strings"))?;
-        out.push(ref_tile(
-            s.to_str().map_err(|e| CoreError::hand(e.to_string()))?,
-        )?);
+        out.push(ref_tile(s.to_str().map_err(|_| {
+            err(
+                "ERROE_WRONG_TILE_CODE",
+                "a tile code holds a lone surrogate",
+            )
+        })?)?);
     }
     Ok(out)
 }
 
-fn extract_pack(pack: &Bound<'_, PyAny>) -> Result<Vec<Meld>, CoreError> {
-    let tup = pack.cast::<PyTuple>().map_err(|_| {
-        err(
-            "ERROE_WRONG_PACK_CODE",
-            "pack must be a tuple of (type, tile, offer)",
-        )
-    })?;
+/// How `extract_pack` reads what the reference reads without checking.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum PackUse {
+    /// Fan calculation: offer 0 on a PENG/CHI (a concealed pack in the reference) is refused, a
+    /// CHI whose middle tile cannot be one (W1, W9, honours) makes the hand "not a win".
+    Fans,
+    /// Shanten: the offer does not matter; an impossible CHI is refused.
+    Shanten,
+}
+
+/// The packs, and whether one is a CHI no tiles can form (its hand can never be a win).
+fn extract_pack(pack: &Bound<'_, PyAny>, using: PackUse) -> Result<(Vec<Meld>, bool), CoreError> {
+    let tup = pack
+        .cast::<PyTuple>()
+        .map_err(|_| CoreError::hand("Param `pack` must be a tuple!"))?;
     if tup.len() > 4 {
         return Err(err(
             "ERROE_WRONG_PACK_CODE",
@@ -131,8 +148,9 @@ fn extract_pack(pack: &Bound<'_, PyAny>) -> Result<Vec<Meld>, CoreError> {
         ));
     }
     let mut out = Vec::with_capacity(tup.len());
+    let mut impossible = false;
     for p in tup.iter() {
-        let (kind, tile, offer): (String, String, i64) = p.extract().map_err(|_| {
+        let (kind, tile, offer): (Text, Text, i64) = p.extract().map_err(|_| {
             err(
                 "ERROE_WRONG_PACK_CODE",
                 "each pack is a tuple (\"CHI\"|\"PENG\"|\"GANG\", tile, offer)",
@@ -145,31 +163,39 @@ fn extract_pack(pack: &Bound<'_, PyAny>) -> Result<Vec<Meld>, CoreError> {
                 format!("offer {offer} not in 0..3"),
             ));
         }
-        let offer = offer as u8;
+        let mut offer = offer as u8;
+        if using == PackUse::Shanten && offer == 0 && kind.as_str() != "GANG" {
+            offer = 1;
+        }
         let m = match kind.as_str() {
             "CHI" => {
-                if offer == 0 {
-                    return Err(err(
-                        "ERROE_WRONG_OFFER_CODE",
-                        "a CHI is claimed: offer 1..3",
-                    ));
-                }
                 let low = match t.rank() {
                     Some(2..=8) => Tile::new_unchecked(t.index() - 1),
+                    _ if using == PackUse::Fans => {
+                        // the reference reads neighbours that do not exist; no such hand wins
+                        impossible = true;
+                        continue;
+                    }
                     _ => {
                         return Err(err(
                             "ERROE_WRONG_PACK_CODE",
-                            format!("{tile} cannot be the middle tile of a chow"),
+                            format!("{} cannot be the middle tile of a chow", tile.as_str()),
                         ));
                     }
                 };
+                if offer == 0 {
+                    return Err(err(
+                        "ERROE_WRONG_OFFER_CODE",
+                        "a CHI is claimed: offer 1..3 (offer 0, a concealed chow, is not supported)",
+                    ));
+                }
                 Meld::new(MeldKind::Chow, low, false, offer)
             }
             "PENG" => {
                 if offer == 0 {
                     return Err(err(
                         "ERROE_WRONG_OFFER_CODE",
-                        "a PENG is claimed: offer 1..3",
+                        "a PENG is claimed: offer 1..3 (offer 0, a concealed pung, is not supported)",
                     ));
                 }
                 Meld::new(MeldKind::Pung, t, false, offer)
@@ -178,14 +204,14 @@ fn extract_pack(pack: &Bound<'_, PyAny>) -> Result<Vec<Meld>, CoreError> {
             other => {
                 return Err(err(
                     "ERROE_WRONG_PACK_CODE",
-                    format!("pack type {other:?} (CHI, PENG or GANG)"),
+                    format!("pack type {:?} (CHI, PENG or GANG)", other),
                 ));
             }
         }
         .map_err(|e| err("ERROE_WRONG_PACK_CODE", e))?;
         out.push(m);
     }
-    Ok(out)
+    Ok((out, impossible))
 }
 
 fn compat_variant() -> &'static Arc<Variant> {
@@ -211,9 +237,16 @@ fn build(
     seat: i64,
     prevalent: i64,
 ) -> Result<Situation, CoreError> {
-    let melds = extract_pack(pack)?;
+    let (melds, impossible) = extract_pack(pack, PackUse::Fans)?;
     let standing = extract_tiles(hand, 13)?;
     let win = ref_tile(win_tile)?;
+    let packs = melds.len() + usize::from(impossible);
+    if impossible && standing.len() + 3 * packs == 13 {
+        return Err(err(
+            "ERROR_NOT_WIN",
+            "a CHI pack whose middle tile has no neighbours (W1, W9, honours) never wins",
+        ));
+    }
     if standing.len() + 3 * melds.len() != 13 {
         return Err(err(
             "ERROR_WRONG_TILES_COUNT",
@@ -375,12 +408,12 @@ pub fn mcr_fan_calculator<'py>(
 /// `hupai_core::rules::mcr::shanten`): `kind` is "all", "regular", "seven_pairs", "thirteen_orphans",
 /// "honors_and_knitted" or "knitted_straight"; returns `(shanten, useful tiles as reference codes)`.
 #[pyfunction]
-#[pyo3(signature = (pack, hand, kind="all"))]
+#[pyo3(signature = (pack, hand, kind=Text::from("all")))]
 pub fn mcr_shanten(
     py: Python<'_>,
     pack: &Bound<'_, PyAny>,
     hand: &Bound<'_, PyAny>,
-    kind: &str,
+    kind: Text,
 ) -> BindResult<(i32, Vec<String>)> {
     shanten_inner(pack, hand, kind).map_err(|e| compat_err(py, e))
 }
@@ -388,14 +421,27 @@ pub fn mcr_shanten(
 fn shanten_inner(
     pack: &Bound<'_, PyAny>,
     hand: &Bound<'_, PyAny>,
-    kind: &str,
+    kind: Text,
 ) -> Result<(i32, Vec<String>), CoreError> {
-    let melds = extract_pack(pack)?;
+    let (melds, _) = extract_pack(pack, PackUse::Shanten)?;
     let tiles = extract_tiles(hand, 14)?;
     let n = tiles.len() + 3 * melds.len();
-    if n != 13 && n != 14 && !(kind != "all" && melds.is_empty() && tiles.len() % 3 != 0) {
+    // the reference's accepted sizes: 13 tiles with the packs (MahjongShanten), 3n+1 up to 13
+    // (RegularShanten), 10 or 13 (KnittedStraightShanten), exactly 13 (the other special forms)
+    let ok = match kind.as_str() {
+        "all" => n == 13,
+        "regular" => tiles.len() % 3 == 1 && tiles.len() <= 13,
+        "knitted_straight" => tiles.len() == 10 || tiles.len() == 13,
+        _ => tiles.len() == 13,
+    };
+    if !ok {
+        let code = if kind.as_str() == "all" {
+            "ERROR_INVALID_HAND_OR_PACK"
+        } else {
+            "ERROR_INVALID_HAND"
+        };
         return Err(err(
-            "ERROR_WRONG_TILES_COUNT",
+            code,
             format!("{} tiles with {} packs", tiles.len(), melds.len()),
         ));
     }
@@ -406,7 +452,7 @@ fn shanten_inner(
         m.add_to(&mut all);
     }
     hupai_core::hand::check_copies(&all).map_err(|e| err("ERROR_TILE_COUNT_GREATER_THAN_4", e))?;
-    let kind = match kind {
+    let kind = match kind.as_str() {
         "all" => mcr::shanten::Kind::All,
         "regular" => mcr::shanten::Kind::Regular,
         "seven_pairs" => mcr::shanten::Kind::SevenPairs,

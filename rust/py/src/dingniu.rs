@@ -17,7 +17,9 @@ use pyo3::types::{PyDict, PyList, PyString};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
+use crate::convert::Tup;
 use crate::convert::{AnyInt, json_to_py};
+use crate::convert::{Seq, Text};
 use crate::errors::{BindError, BindResult, hand_err};
 
 /// Interned Python strings of every action name (by flat id) and tile code.
@@ -59,13 +61,15 @@ fn tile_arg(v: &Bound<'_, PyAny>) -> BindResult<Tile> {
             v.get_type()
         )))
     })?;
-    Ok(Tile::parse(s.to_str()?)?)
+    Ok(Tile::parse(crate::convert::text(s, "tile")?)?)
 }
 
 /// A hand from a str (`"66 56 46"`) or a sequence of tile strs.
 fn hand_arg(v: &Bound<'_, PyAny>) -> BindResult<Counts> {
     if let Ok(s) = v.cast::<PyString>() {
-        return Ok(counts_of(&dtile::parse_hand(s.to_str()?)?)?);
+        return Ok(counts_of(&dtile::parse_hand(crate::convert::text(
+            s, "hand",
+        )?)?)?);
     }
     let mut tiles = Vec::new();
     let it = v.try_iter().map_err(|_| {
@@ -87,6 +91,7 @@ fn hands_arg(v: &Bound<'_, PyAny>) -> BindResult<[Counts; 4]> {
             "hands is a list of four hands (each a str or a list of tiles)",
         )));
     }
+    // at most five items are read: a `len()` or an iterator that claims more is not pre-allocated
     let items: Vec<Bound<'_, PyAny>> = v
         .try_iter()
         .map_err(|_| {
@@ -94,11 +99,16 @@ fn hands_arg(v: &Bound<'_, PyAny>) -> BindResult<[Counts; 4]> {
                 "hands is a list of four hands",
             ))
         })?
+        .take(5)
         .collect::<PyResult<_>>()?;
     if items.len() != 4 {
         return Err(hand_err(format!(
             "hands: four hands are needed (seat 0 = 头牌 … 3 = 末牌), got {}",
-            items.len()
+            if items.len() > 4 {
+                "more".to_string()
+            } else {
+                items.len().to_string()
+            }
         )));
     }
     let mut out = [[0u8; N_KINDS]; 4];
@@ -172,7 +182,7 @@ fn ends_tuple(e: Ends) -> (u8, u8) {
     (e.0, e.1)
 }
 
-fn kou_counts_arg(kou: Option<Vec<AnyInt>>) -> BindResult<[u8; 4]> {
+fn kou_counts_arg(kou: Option<Seq<AnyInt>>) -> BindResult<[u8; 4]> {
     let Some(k) = kou else { return Ok([0; 4]) };
     if k.len() != 4 {
         return Err(hand_err(
@@ -186,7 +196,7 @@ fn kou_counts_arg(kou: Option<Vec<AnyInt>>) -> BindResult<[u8; 4]> {
     Ok(out)
 }
 
-fn order_arg(order: Option<Vec<AnyInt>>) -> BindResult<[u8; 4]> {
+fn order_arg(order: Option<Seq<AnyInt>>) -> BindResult<[u8; 4]> {
     match order {
         None => Ok([0, 1, 2, 3]),
         Some(v) => {
@@ -239,10 +249,10 @@ pub struct PyDingniuRules {
 #[pymethods]
 impl PyDingniuRules {
     #[new]
-    #[pyo3(signature = (variant = "dingniu", **switches))]
-    fn new(variant: &str, switches: Option<&Bound<'_, PyDict>>) -> BindResult<Self> {
+    #[pyo3(signature = (variant = Text::from("dingniu"), **switches))]
+    fn new(variant: Text, switches: Option<&Bound<'_, PyDict>>) -> BindResult<Self> {
         let ov = crate::variant::overrides(switches)?;
-        let (inner, opts) = DingniuRules::load_with_options(variant, ov)?;
+        let (inner, opts) = DingniuRules::load_with_options(&variant, ov)?;
         let options = opts
             .iter()
             .map(|(k, v)| {
@@ -328,7 +338,7 @@ pub fn dingniu_tile_set<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
 #[pyfunction]
 pub fn dingniu_parse_hand(hand: &Bound<'_, PyAny>) -> BindResult<Vec<&'static str>> {
     let tiles = if let Ok(s) = hand.cast::<PyString>() {
-        dtile::parse_hand(s.to_str()?)?
+        dtile::parse_hand(crate::convert::text(s, "hand")?)?
     } else {
         let mut v = Vec::new();
         for x in hand.try_iter().map_err(|_| {
@@ -353,22 +363,22 @@ pub fn dingniu_tile(tile: &Bound<'_, PyAny>) -> BindResult<&'static str> {
 /// The ends after laying `tile` on `side`, or None if it does not fit there.
 #[pyfunction]
 pub fn dingniu_place(
-    ends: (AnyInt, AnyInt),
+    ends: Tup<(AnyInt, AnyInt)>,
     tile: &Bound<'_, PyAny>,
-    side: &str,
+    side: Text,
 ) -> BindResult<Option<(u8, u8)>> {
-    let e = ends_arg(ends)?;
-    Ok(e.place(tile_arg(tile)?, side_arg(side)?).map(ends_tuple))
+    let e = ends_arg(ends.0)?;
+    Ok(e.place(tile_arg(tile)?, side_arg(&side)?).map(ends_tuple))
 }
 
 /// Every legal placement `(tile, side, ends_after)` of a hand.
 #[pyfunction]
 pub fn dingniu_placements<'py>(
     py: Python<'py>,
-    ends: (AnyInt, AnyInt),
+    ends: Tup<(AnyInt, AnyInt)>,
     hand: &Bound<'py, PyAny>,
 ) -> BindResult<Vec<PlacementTuple<'py>>> {
-    let e = ends_arg(ends)?;
+    let e = ends_arg(ends.0)?;
     let h = hand_arg(hand)?;
     Ok(placements(e, &h)
         .iter()
@@ -380,10 +390,10 @@ pub fn dingniu_placements<'py>(
 #[pyfunction]
 pub fn dingniu_turn_actions<'py>(
     py: Python<'py>,
-    ends: (AnyInt, AnyInt),
+    ends: Tup<(AnyInt, AnyInt)>,
     hand: &Bound<'py, PyAny>,
 ) -> BindResult<Vec<Bound<'py, PyString>>> {
-    let e = ends_arg(ends)?;
+    let e = ends_arg(ends.0)?;
     let h = hand_arg(hand)?;
     Ok(actions_py(py, turn_actions(e, &h).as_slice()))
 }
@@ -418,10 +428,10 @@ fn places_json(p: &hupai_core::rules::dingniu::Places) -> Value {
 pub fn dingniu_settle<'py>(
     py: Python<'py>,
     rules: &PyDingniuRules,
-    points: Vec<AnyInt>,
-    play_order: Option<Vec<AnyInt>>,
+    points: Seq<AnyInt>,
+    play_order: Option<Seq<AnyInt>>,
 ) -> BindResult<Bound<'py, PyAny>> {
-    let pts = points_arg(points, "points")?;
+    let pts = points_arg(points.0, "points")?;
     let pl = rank(&pts, &order_arg(play_order)?);
     let mut v = places_json(&pl);
     v["pay"] = json!(net(&plain_lines(&rules.inner, &pl)));
@@ -434,11 +444,11 @@ pub fn dingniu_settle<'py>(
 pub fn dingniu_zhang_settle<'py>(
     py: Python<'py>,
     rules: &PyDingniuRules,
-    counts: Vec<AnyInt>,
+    counts: Seq<AnyInt>,
     by: AnyInt,
-    play_order: Option<Vec<AnyInt>>,
+    play_order: Option<Seq<AnyInt>>,
 ) -> BindResult<Bound<'py, PyAny>> {
-    let pts = points_arg(counts, "counts")?;
+    let pts = points_arg(counts.0, "counts")?;
     let by = seat_arg(by, "by")?;
     let pl = rank(&pts, &order_arg(play_order)?);
     let (o, lines) = zhang_lines(&rules.inner, &pl, by, None);
@@ -460,13 +470,13 @@ fn check_json(c: &ZhangCheck, p: &Placement) -> Value {
 }
 
 fn position_args(
-    ends: (AnyInt, AnyInt),
+    ends: Tup<(AnyInt, AnyInt)>,
     hands: &Bound<'_, PyAny>,
     toupai: AnyInt,
-    kou: Option<Vec<AnyInt>>,
+    kou: Option<Seq<AnyInt>>,
 ) -> BindResult<Position> {
     Ok(Position {
-        ends: ends_arg(ends)?,
+        ends: ends_arg(ends.0)?,
         hands: hands_arg(hands)?,
         kou_count: kou_counts_arg(kou)?,
         toupai: seat_arg(toupai, "toupai")?,
@@ -480,17 +490,17 @@ fn position_args(
 pub fn dingniu_zhang_check<'py>(
     py: Python<'py>,
     rules: &PyDingniuRules,
-    ends: (AnyInt, AnyInt),
+    ends: Tup<(AnyInt, AnyInt)>,
     hands: &Bound<'_, PyAny>,
     seat: AnyInt,
     tile: &Bound<'_, PyAny>,
-    side: &str,
+    side: Text,
     toupai: AnyInt,
-    kou: Option<Vec<AnyInt>>,
+    kou: Option<Seq<AnyInt>>,
 ) -> BindResult<Bound<'py, PyAny>> {
     let pos = position_args(ends, hands, toupai, kou)?;
     let x = seat_arg(seat, "seat")?;
-    let p = placement_arg(pos.ends, tile, side)?;
+    let p = placement_arg(pos.ends, tile, &side)?;
     if pos.hands[x as usize][p.tile.index()] == 0 {
         return Err(hand_err(format!("seat {x} does not hold {}", p.tile)));
     }
@@ -506,14 +516,14 @@ pub fn dingniu_zhang_check<'py>(
 pub fn dingniu_silan<'py>(
     py: Python<'py>,
     rules: &PyDingniuRules,
-    ends: (AnyInt, AnyInt),
+    ends: Tup<(AnyInt, AnyInt)>,
     hands: &Bound<'_, PyAny>,
     seat: AnyInt,
     next_seat: AnyInt,
     tile: &Bound<'_, PyAny>,
-    side: &str,
+    side: Text,
     toupai: AnyInt,
-    kou: Option<Vec<AnyInt>>,
+    kou: Option<Seq<AnyInt>>,
 ) -> BindResult<Bound<'py, PyAny>> {
     let pos = position_args(ends, hands, toupai, kou)?;
     let y = seat_arg(seat, "seat")?;
@@ -521,7 +531,7 @@ pub fn dingniu_silan<'py>(
     if x == y {
         return Err(hand_err("next_seat must differ from seat"));
     }
-    let played = placement_arg(pos.ends, tile, side)?;
+    let played = placement_arg(pos.ends, tile, &side)?;
     if pos.hands[y as usize][played.tile.index()] == 0 {
         return Err(hand_err(format!("seat {y} does not hold {}", played.tile)));
     }
@@ -618,20 +628,20 @@ fn seed_arg(seed: AnyInt) -> BindResult<u64> {
 
 /// Simulate hands with the built-in bots on every core (GIL released).
 #[pyfunction]
-#[pyo3(signature = (rules, rounds, seed = AnyInt(0), bots = vec!["greedy".to_string()], check = true, rounds_per_match = AnyInt(1)))]
+#[pyo3(signature = (rules, rounds, seed = AnyInt(0), bots = Seq(vec![Text::from("greedy")]), check = true, rounds_per_match = AnyInt(1)))]
 pub fn dingniu_simulate<'py>(
     py: Python<'py>,
     rules: &PyDingniuRules,
     rounds: AnyInt,
     seed: AnyInt,
-    bots: Vec<String>,
+    bots: Seq<Text>,
     check: bool,
     rounds_per_match: AnyInt,
 ) -> BindResult<Bound<'py, PyAny>> {
     let cfg = SimConfig {
         rounds: rounds.within("rounds", 0, 1_000_000_000, hand_err)?,
         seed: seed_arg(seed)?,
-        bots: bots_arg(bots)?,
+        bots: bots_arg(bots.0.into_iter().map(|t| t.0).collect())?,
         check,
         rounds_per_match: rounds_per_match.within("rounds_per_match", 1, 1_000_000, hand_err)?,
     };
@@ -642,18 +652,18 @@ pub fn dingniu_simulate<'py>(
 
 /// A match of `rounds` hands with the carry (§3), played by bots.
 #[pyfunction]
-#[pyo3(signature = (rules, rounds, seed = AnyInt(0), bots = vec!["greedy".to_string()], check = true))]
+#[pyo3(signature = (rules, rounds, seed = AnyInt(0), bots = Seq(vec![Text::from("greedy")]), check = true))]
 pub fn dingniu_play_match<'py>(
     py: Python<'py>,
     rules: &PyDingniuRules,
     rounds: AnyInt,
     seed: AnyInt,
-    bots: Vec<String>,
+    bots: Seq<Text>,
     check: bool,
 ) -> BindResult<Bound<'py, PyAny>> {
     let n: u32 = rounds.within("rounds", 1, 100_000, hand_err)?;
     let seed = seed_arg(seed)?;
-    let bots = bots_arg(bots)?;
+    let bots = bots_arg(bots.0.into_iter().map(|t| t.0).collect())?;
     let r = rules.inner;
     let (m, st) = py.detach(move || play_match(&r, seed, n, &bots, check))?;
     let hands: Vec<Value> = m
@@ -797,8 +807,8 @@ impl PyDingniuGame {
     /// Play a move of the seat to act (``"46"``, ``"44+44"``, ``"16:R"``, ``"kou 11"``; a bare
     /// tile that fits one way only). Returns the new events. An illegal move raises
     /// ``InvalidHandError`` and changes nothing.
-    fn step<'py>(&mut self, py: Python<'py>, action: &str) -> BindResult<Bound<'py, PyList>> {
-        let a = self.inner.parse_action(action)?;
+    fn step<'py>(&mut self, py: Python<'py>, action: Text) -> BindResult<Bound<'py, PyList>> {
+        let a = self.inner.parse_action(&action)?;
         self.apply(py, a)
     }
     /// Play a move given by its flat action id.
@@ -813,14 +823,14 @@ impl PyDingniuGame {
         self.apply(py, a)
     }
     /// The move a built-in bot (``"random"`` or ``"greedy"``) would make for the seat to act.
-    #[pyo3(signature = (bot = "greedy", seed = AnyInt(0)))]
+    #[pyo3(signature = (bot = Text::from("greedy"), seed = AnyInt(0)))]
     fn bot_action<'py>(
         &self,
         py: Python<'py>,
-        bot: &str,
+        bot: Text,
         seed: AnyInt,
     ) -> BindResult<Option<Bound<'py, PyString>>> {
-        let b = Bot::parse(bot)?;
+        let b = Bot::parse(&bot)?;
         let Some(s) = self.inner.to_act() else {
             return Ok(None);
         };
@@ -856,9 +866,11 @@ impl PyDingniuGame {
     fn ledger<'py>(
         &self,
         py: Python<'py>,
-        seats: Option<Vec<String>>,
+        seats: Option<Seq<Text>>,
     ) -> BindResult<Bound<'py, PyAny>> {
-        let names = seats.unwrap_or_else(|| (0..4).map(|i| i.to_string()).collect());
+        let names: Vec<String> = seats
+            .map(|s| s.0.into_iter().map(|t| t.0).collect())
+            .unwrap_or_else(|| (0..4).map(|i| i.to_string()).collect());
         let l = self.inner.ledger(names)?;
         Ok(json_to_py(py, &l.to_json_value())?)
     }
@@ -897,7 +909,7 @@ pub fn dingniu_replay(
     rules: &PyDingniuRules,
     events: &Bound<'_, PyAny>,
 ) -> BindResult<PyDingniuGame> {
-    let v = crate::score::py_to_json(events)?;
+    let v = crate::convert::to_json(events, "events")?;
     let Value::Array(evs) = v else {
         return Err(hand_err("events: a list of event dicts"));
     };
@@ -911,8 +923,8 @@ pub fn dingniu_replay(
 
 /// The flat id of a move in notation (`"16:R"` → 17; see docs/dingniu.md, action space).
 #[pyfunction]
-pub fn dingniu_action_id(action: &str) -> BindResult<u8> {
-    Ok(Action::parse(action)?.id())
+pub fn dingniu_action_id(action: Text) -> BindResult<u8> {
+    Ok(Action::parse(&action)?.id())
 }
 
 /// The move of a flat id, in notation.

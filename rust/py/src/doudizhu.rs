@@ -22,11 +22,12 @@ use hupai_core::rules::doudizhu::{
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use rayon::prelude::*;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::convert::{AnyInt, json_to_py};
+use crate::convert::{Seq, Text};
 use crate::errors::{BindError, BindResult, hand_err};
 
 static DEFAULT_RULES: LazyLock<Arc<DdzRules>> = LazyLock::new(|| Arc::new(DdzRules::qq()));
@@ -49,17 +50,17 @@ pub struct PyDdzRules {
 #[pymethods]
 impl PyDdzRules {
     #[new]
-    #[pyo3(signature = (variant = "doudizhu_qq", *, profile = None, **switches))]
+    #[pyo3(signature = (variant = Text::from("doudizhu_qq"), *, profile = None, **switches))]
     fn new(
-        variant: &str,
-        profile: Option<&str>,
+        variant: Text,
+        profile: Option<Text>,
         switches: Option<&Bound<'_, PyDict>>,
     ) -> BindResult<Self> {
         let sw = crate::variant::overrides(switches)?;
-        let inner = DdzRules::load_profile(variant, profile, sw)?;
+        let inner = DdzRules::load_profile(&variant, profile.as_deref(), sw)?;
         Ok(Self {
             inner: Arc::new(inner),
-            profile: profile.map(str::to_string),
+            profile: profile.map(|p| p.0),
         })
     }
     /// The preset id.
@@ -122,7 +123,7 @@ fn rules_any(rules: Option<&Bound<'_, PyAny>>) -> BindResult<Arc<DdzRules>> {
         return Ok(r.get().inner.clone());
     }
     if let Ok(s) = r.cast::<PyString>() {
-        let id = s.to_str()?;
+        let id = crate::convert::text(s, "variant")?;
         let mut map = BY_ID
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -183,7 +184,7 @@ fn cards_arg(obj: &Bound<'_, PyAny>, what: &str) -> BindResult<Cards> {
                 .unwrap_or_default()
         )))
     })?;
-    Ok(Cards::parse(s.to_str()?)?)
+    Ok(Cards::parse(crate::convert::text(s, "cards")?)?)
 }
 
 fn hand_arg(obj: &Bound<'_, PyAny>) -> BindResult<Cards> {
@@ -254,67 +255,9 @@ fn target_of(
     }
 }
 
-/// Plain Python value → JSON (dict, list, tuple, str, int, float, bool, None).
+/// Plain Python value → JSON through the one conversion layer (`crate::convert::to_json`).
 pub(crate) fn py_to_json(obj: &Bound<'_, PyAny>) -> BindResult<Value> {
-    py_to_json_at(obj, 0)
-}
-
-/// Nesting deeper than this is refused (actions and events are at most four levels deep).
-const MAX_DEPTH: usize = 32;
-
-fn py_to_json_at(obj: &Bound<'_, PyAny>, depth: usize) -> BindResult<Value> {
-    if depth > MAX_DEPTH {
-        return Err(hand_err(format!(
-            "data nested more than {MAX_DEPTH} levels deep (actions and events are flat dicts)"
-        )));
-    }
-    if obj.is_none() {
-        return Ok(Value::Null);
-    }
-    if let Ok(b) = obj.cast::<PyBool>() {
-        return Ok(Value::Bool(b.is_true()));
-    }
-    if obj.cast::<PyInt>().is_ok() {
-        let v: AnyInt = obj.extract()?;
-        return Ok(json!(v.0));
-    }
-    if let Ok(f) = obj.cast::<PyFloat>() {
-        return Ok(json!(f.value()));
-    }
-    if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(Value::String(s.to_str()?.to_string()));
-    }
-    if let Ok(d) = obj.cast::<PyDict>() {
-        let mut m = Map::new();
-        for (k, v) in d.iter() {
-            let k: String = k.extract().map_err(|_| hand_err("dict keys must be str"))?;
-            m.insert(k, py_to_json_at(&v, depth + 1)?);
-        }
-        return Ok(Value::Object(m));
-    }
-    if let Ok(l) = obj.cast::<PyList>() {
-        return l
-            .iter()
-            .map(|x| py_to_json_at(&x, depth + 1))
-            .collect::<BindResult<Vec<_>>>()
-            .map(Value::Array);
-    }
-    if let Ok(t) = obj.cast::<PyTuple>() {
-        return t
-            .iter()
-            .map(|x| py_to_json_at(&x, depth + 1))
-            .collect::<BindResult<Vec<_>>>()
-            .map(Value::Array);
-    }
-    Err(BindError::Py(pyo3::exceptions::PyTypeError::new_err(
-        format!(
-            "expected plain data (dict, list, str, int, bool, None), got {}",
-            obj.get_type()
-                .name()
-                .map(|n| n.to_string())
-                .unwrap_or_default()
-        ),
-    )))
+    crate::convert::to_json(obj, "")
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -350,7 +293,7 @@ pub fn ddz_to_counts<'py>(
 /// Card string of 15 rank counts.
 #[pyfunction]
 #[pyo3(signature = (counts, /))]
-pub fn ddz_from_counts(counts: Vec<AnyInt>) -> BindResult<String> {
+pub fn ddz_from_counts(counts: crate::convert::Seq<AnyInt>) -> BindResult<String> {
     let mut c = Vec::with_capacity(counts.len());
     for (i, x) in counts.iter().enumerate() {
         c.push(x.within::<u8>(&format!("counts[{i}]"), 0, 4, hand_err)?);
@@ -482,7 +425,7 @@ pub fn ddz_split<'py>(
 #[pyo3(text_signature = "(actions, /, *, first=0, rules=None)")]
 pub fn ddz_auction<'py>(
     py: Python<'py>,
-    actions: Vec<String>,
+    actions: Seq<Text>,
     first: AnyInt,
     rules: Option<&Bound<'py, PyAny>>,
 ) -> BindResult<Bound<'py, PyAny>> {
@@ -748,15 +691,15 @@ impl PyDdzGame {
         Ok(json_to_py(py, &outcome_json(o))?)
     }
     /// The action a built-in bot (``random`` or ``greedy``) would take now (``None`` when over).
-    #[pyo3(signature = (bot = "greedy", seed = AnyInt(0)))]
+    #[pyo3(signature = (bot = Text::from("greedy"), seed = AnyInt(0)))]
     #[pyo3(text_signature = "($self, bot='greedy', seed=0)")]
     fn bot_action<'py>(
         &mut self,
         py: Python<'py>,
-        bot: &str,
+        bot: Text,
         seed: AnyInt,
     ) -> BindResult<Option<Bound<'py, PyAny>>> {
-        let kind = BotKind::parse(bot)?;
+        let kind = BotKind::parse(&bot)?;
         let mut rng = Rng::new(seed.0 as u64);
         Ok(bots::choose(kind, &mut self.inner, &mut rng)
             .map(|a| json_to_py(py, &a.to_json()))
@@ -837,7 +780,7 @@ pub fn ddz_simulate<'py>(
     py: Python<'py>,
     hands: AnyInt,
     seed: AnyInt,
-    bots: Option<Vec<String>>,
+    bots: Option<Seq<Text>>,
     check: bool,
     threads: Option<AnyInt>,
     rules: Option<&Bound<'py, PyAny>>,
@@ -845,7 +788,9 @@ pub fn ddz_simulate<'py>(
     let r = rules_any(rules)?;
     let n: u64 = hands.within("hands", 0, 1_000_000_000_000, hand_err)?;
     let seed = seed.0 as u64;
-    let names = bots.unwrap_or_else(|| vec!["random".into(); 3]);
+    let names: Vec<String> = bots
+        .map(|s| s.0.into_iter().map(|t| t.0).collect())
+        .unwrap_or_else(|| vec!["random".into(); 3]);
     if names.len() != 3 {
         return Err(BindError::Core(CoreError::rule(format!(
             "bots: one bot name per seat (3), got {}",
@@ -894,12 +839,14 @@ pub fn ddz_simulate_hand<'py>(
     py: Python<'py>,
     index: AnyInt,
     seed: AnyInt,
-    bots: Option<Vec<String>>,
+    bots: Option<Seq<Text>>,
     rules: Option<&Bound<'py, PyAny>>,
 ) -> BindResult<PyDdzGame> {
     let r = rules_any(rules)?;
     let i: u64 = index.within("index", 0, i64::MAX, hand_err)?;
-    let names = bots.unwrap_or_else(|| vec!["random".into(); 3]);
+    let names: Vec<String> = bots
+        .map(|s| s.0.into_iter().map(|t| t.0).collect())
+        .unwrap_or_else(|| vec!["random".into(); 3]);
     if names.len() != 3 {
         return Err(BindError::Core(CoreError::rule(
             "bots: one bot name per seat (3)",
@@ -941,26 +888,26 @@ fn space_for(rules: &DdzRules, encoding: &str) -> BindResult<Arc<space::ActionSp
 
 /// Number of action ids (pass included) of an encoding (``hupai`` or ``rlcard``).
 #[pyfunction]
-#[pyo3(signature = (*, encoding = "hupai", rules = None))]
+#[pyo3(signature = (*, encoding = Text::from("hupai"), rules = None))]
 pub fn ddz_action_space_size(
-    encoding: &str,
+    encoding: Text,
     rules: Option<&Bound<'_, PyAny>>,
 ) -> BindResult<usize> {
-    Ok(space_for(&*rules_any(rules)?, encoding)?.len())
+    Ok(space_for(&*rules_any(rules)?, &encoding)?.len())
 }
 
 /// The action id of a move (``""`` or ``"pass"``: pass).
 #[pyfunction]
-#[pyo3(signature = (cards, /, *, encoding = "hupai", rules = None))]
+#[pyo3(signature = (cards, /, *, encoding = Text::from("hupai"), rules = None))]
 pub fn ddz_action_id(
     cards: &Bound<'_, PyAny>,
-    encoding: &str,
+    encoding: Text,
     rules: Option<&Bound<'_, PyAny>>,
 ) -> BindResult<u32> {
     let r = rules_any(rules)?;
-    let sp = space_for(&r, encoding)?;
+    let sp = space_for(&r, &encoding)?;
     let c = match cards.cast::<PyString>() {
-        Ok(s) if s.to_str()? == "pass" => Cards::EMPTY,
+        Ok(s) if crate::convert::text(s, "action")? == "pass" => Cards::EMPTY,
         _ => cards_arg(cards, "cards")?,
     };
     sp.id(c).ok_or_else(|| {
@@ -972,26 +919,26 @@ pub fn ddz_action_id(
 
 /// The move of an action id (``None`` = pass).
 #[pyfunction]
-#[pyo3(signature = (action_id, /, *, encoding = "hupai", rules = None))]
+#[pyo3(signature = (action_id, /, *, encoding = Text::from("hupai"), rules = None))]
 pub fn ddz_action_cards(
     action_id: AnyInt,
-    encoding: &str,
+    encoding: Text,
     rules: Option<&Bound<'_, PyAny>>,
 ) -> BindResult<Option<String>> {
     let r = rules_any(rules)?;
-    let sp = space_for(&r, encoding)?;
+    let sp = space_for(&r, &encoding)?;
     let id: u32 = action_id.within("action_id", 0, sp.len() as i64 - 1, hand_err)?;
     Ok(sp.get(id).and_then(|m| m.map(|(c, _)| c.to_string())))
 }
 
 /// Every move of an encoding in id order (``None`` = pass).
 #[pyfunction]
-#[pyo3(signature = (*, encoding = "hupai", rules = None))]
+#[pyo3(signature = (*, encoding = Text::from("hupai"), rules = None))]
 pub fn ddz_action_space(
-    encoding: &str,
+    encoding: Text,
     rules: Option<&Bound<'_, PyAny>>,
 ) -> BindResult<Vec<Option<String>>> {
-    let sp = space_for(&*rules_any(rules)?, encoding)?;
+    let sp = space_for(&*rules_any(rules)?, &encoding)?;
     Ok(sp.iter().map(|m| m.map(|(c, _)| c.to_string())).collect())
 }
 
@@ -1084,16 +1031,16 @@ pub fn ddz_batch_legal_count<'py>(
 /// Legal-action masks ``(N, A)`` bool over an encoding's ids (``hupai``: pass = id 0;
 /// ``rlcard``: pass = 27471), pass set when the state answers a move. GIL released.
 #[pyfunction]
-#[pyo3(signature = (hands, lasts = None, /, *, encoding = "hupai", rules = None))]
+#[pyo3(signature = (hands, lasts = None, /, *, encoding = Text::from("hupai"), rules = None))]
 pub fn ddz_batch_legal_mask<'py>(
     py: Python<'py>,
     hands: &Bound<'py, PyAny>,
     lasts: Option<&Bound<'py, PyAny>>,
-    encoding: &str,
+    encoding: Text,
     rules: Option<&Bound<'py, PyAny>>,
 ) -> BindResult<Bound<'py, PyArray2<bool>>> {
     let r = rules_any(rules)?;
-    let sp = space_for(&r, encoding)?;
+    let sp = space_for(&r, &encoding)?;
     let states = batch_inputs(hands, lasts, &r)?;
     let a = sp.len();
     let n = states.len();
@@ -1123,9 +1070,9 @@ pub fn ddz_batch_legal_mask<'py>(
 
 /// Names of the rule profiles of a preset.
 #[pyfunction]
-#[pyo3(signature = (variant = "doudizhu_qq"))]
-pub fn ddz_profiles(variant: &str) -> BindResult<Vec<String>> {
-    Ok(ddz_rules::profile_names(variant)?)
+#[pyo3(signature = (variant = Text::from("doudizhu_qq")))]
+pub fn ddz_profiles(variant: Text) -> BindResult<Vec<String>> {
+    Ok(ddz_rules::profile_names(&variant)?)
 }
 
 /// The 斗地主 presets: ``[{"id", "name", "name_en", "description", "switches": [...]}]``.

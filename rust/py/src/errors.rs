@@ -59,6 +59,15 @@ pub enum BindError {
 
 pub type BindResult<T> = Result<T, BindError>;
 
+impl std::fmt::Display for BindError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BindError::Core(e) => write!(f, "{e}"),
+            BindError::Py(e) => write!(f, "{e}"),
+        }
+    }
+}
+
 impl From<CoreError> for BindError {
     fn from(e: CoreError) -> Self {
         Self::Core(e)

@@ -10,13 +10,15 @@ use hupai_core::tile::{N_KINDS, Tile};
 use pyo3::prelude::*;
 
 use crate::convert::AnyInt;
+use crate::convert::Tup;
+use crate::convert::{Seq, Text};
 use crate::errors::{BindResult, hand_err};
 use crate::variant::PyVariant;
 
-pub(crate) type MeldIn = (String, AnyInt, AnyInt, Option<String>);
+pub(crate) type MeldIn = (Text, AnyInt, AnyInt, Option<Text>);
 pub(crate) type SeatIn = (
-    Vec<AnyInt>,
-    Vec<MeldIn>,
+    Seq<AnyInt>,
+    Seq<MeldIn>,
     bool,
     Option<AnyInt>,
     bool,
@@ -133,19 +135,17 @@ pub(crate) fn ctx(
     prevalent: impl Into<AnyInt>,
     wall_last: bool,
     wall_empty: bool,
-    last_kong: Option<&str>,
+    last_kong: Option<Text>,
     wall_remaining: AnyInt,
     first_turn: bool,
     after_exhaustion: bool,
-    forbidden: &[u8],
-    ready_first_turn: &[usize],
+    forbidden: &[AnyInt],
+    ready_first_turn: &[AnyInt],
 ) -> BindResult<TableCtx> {
     let wall_remaining: u32 = wall_remaining.within("wall_remaining", 0, 1_000_000, hand_err)?;
     let mut first_ready = 0u8;
     for &k in ready_first_turn {
-        if k >= 8 {
-            return Err(hand_err(format!("ready_first_turn: seat {k} is not 0..8")));
-        }
+        let k: u8 = k.within("ready_first_turn (seat)", 0, 7, hand_err)?;
         first_ready |= 1u8 << k;
     }
     let mut forbidden_discards = 0u64;
@@ -160,7 +160,7 @@ pub(crate) fn ctx(
         prevalent_wind,
         wall_last,
         wall_empty,
-        last_kong: kong_kind(last_kong)?,
+        last_kong: kong_kind(last_kong.as_deref())?,
         wall_remaining,
         first_turn,
         after_exhaustion,
@@ -237,27 +237,27 @@ pub(crate) fn idx(t: &[Tile]) -> Vec<u8> {
 /// deltas)``. ``first_turn``: the dealer's first discard with no claim before (二人麻将 地和);
 /// ``ready_first_turn``: seats whose 报听 was a 天听 (二人麻将).
 #[pyfunction]
-#[pyo3(signature = (variant, seats, discarder, tile, source, prevalent, wall_last, wall_empty, last_kong=None, wall_remaining=AnyInt(1000), first_turn=false, ready_first_turn=Vec::new()))]
+#[pyo3(signature = (variant, seats, discarder, tile, source, prevalent, wall_last, wall_empty, last_kong=None, wall_remaining=AnyInt(1000), first_turn=false, ready_first_turn=Seq(Vec::new())))]
 #[pyo3(
     text_signature = "(variant, seats, discarder, tile, source, prevalent, wall_last, wall_empty, last_kong=None, wall_remaining=1000, first_turn=False, ready_first_turn=[])"
 )]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub fn flow_claims(
     variant: PyRef<'_, PyVariant>,
-    seats: Vec<SeatIn>,
+    seats: Seq<SeatIn>,
     discarder: AnyInt,
     tile: AnyInt,
-    source: &str,
+    source: Text,
     prevalent: AnyInt,
     wall_last: bool,
     wall_empty: bool,
-    last_kong: Option<&str>,
+    last_kong: Option<Text>,
     wall_remaining: AnyInt,
     first_turn: bool,
-    ready_first_turn: Vec<usize>,
+    ready_first_turn: Seq<AnyInt>,
 ) -> BindResult<Vec<Option<ClaimOut>>> {
     let discarder: usize = discarder.within("discarder", 0, seats.len() as i64 - 1, hand_err)?;
-    let st = seat_states(seats)?;
+    let st = seat_states(seats.0)?;
     let t = self::tile(tile, "discard")?;
     let c = ctx(
         prevalent,
@@ -270,7 +270,7 @@ pub fn flow_claims(
         &[],
         &ready_first_turn,
     )?;
-    let rs = flow::claims(&variant.inner, &st, discarder, t, win_type(source)?, &c)?;
+    let rs = flow::claims(&variant.inner, &st, discarder, t, win_type(&source)?, &c)?;
     Ok(claims_out(rs))
 }
 
@@ -281,32 +281,32 @@ pub fn flow_claims(
 /// not discard (卡五星, the 亮倒 players' winning tiles); ``ready_first_turn``: seats whose 报听 was a
 /// 天听 (二人麻将).
 #[pyfunction]
-#[pyo3(signature = (variant, seat, index, drawn, win_type, prevalent, wall_last, wall_empty, last_kong=None, analyze=false, wall_remaining=AnyInt(1000), first_turn=false, after_exhaustion=false, forbidden=Vec::new(), ready_first_turn=Vec::new()))]
+#[pyo3(signature = (variant, seat, index, drawn, win_type, prevalent, wall_last, wall_empty, last_kong=None, analyze=false, wall_remaining=AnyInt(1000), first_turn=false, after_exhaustion=false, forbidden=Seq(Vec::new()), ready_first_turn=Seq(Vec::new())))]
 #[pyo3(
     text_signature = "(variant, seat, index, drawn, win_type, prevalent, wall_last, wall_empty, last_kong=None, analyze=False, wall_remaining=1000, first_turn=False, after_exhaustion=False, forbidden=[], ready_first_turn=[])"
 )]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub fn flow_turn(
     variant: PyRef<'_, PyVariant>,
-    seat: SeatIn,
+    seat: Tup<SeatIn>,
     index: AnyInt,
     drawn: Option<AnyInt>,
-    win_type: &str,
+    win_type: Text,
     prevalent: AnyInt,
     wall_last: bool,
     wall_empty: bool,
-    last_kong: Option<&str>,
+    last_kong: Option<Text>,
     analyze: bool,
     wall_remaining: AnyInt,
     first_turn: bool,
     after_exhaustion: bool,
-    forbidden: Vec<u8>,
-    ready_first_turn: Vec<usize>,
+    forbidden: Seq<AnyInt>,
+    ready_first_turn: Seq<AnyInt>,
 ) -> BindResult<TurnOut> {
     let index: usize = index.within("index", 0, 3, hand_err)?;
-    let s = self::seat(seat, index)?;
+    let s = self::seat(seat.0, index)?;
     let d = drawn.map(|t| tile(t, "drawn")).transpose()?;
-    let wt = turn_win_type(win_type)?;
+    let wt = turn_win_type(&win_type)?;
     let c = ctx(
         prevalent,
         wall_last,
@@ -333,9 +333,9 @@ pub fn flow_turn(
 #[pyfunction]
 pub fn flow_draw_end(
     variant: PyRef<'_, PyVariant>,
-    seats: Vec<SeatIn>,
+    seats: Seq<SeatIn>,
 ) -> BindResult<Vec<(bool, Option<i64>)>> {
-    let st = seat_states(seats)?;
+    let st = seat_states(seats.0)?;
     Ok(flow::draw_end_states(&variant.inner, &st)?)
 }
 
@@ -351,7 +351,7 @@ pub fn flow_draw_end(
 pub fn flow_next_hand(
     variant: PyRef<'_, PyVariant>,
     dealer: AnyInt,
-    winners: Vec<AnyInt>,
+    winners: Seq<AnyInt>,
     discarder: Option<AnyInt>,
     floor: AnyInt,
     kai_bao: AnyInt,
@@ -404,7 +404,7 @@ pub fn flow_pass_lock(variant: PyRef<'_, PyVariant>) -> &'static str {
 pub fn flow_gen_zhuang(
     variant: PyRef<'_, PyVariant>,
     dealer: AnyInt,
-    first: Vec<(AnyInt, AnyInt)>,
+    first: Seq<(AnyInt, AnyInt)>,
 ) -> BindResult<bool> {
     let f = first
         .into_iter()
@@ -431,12 +431,12 @@ pub fn flow_kai_bao(variant: PyRef<'_, PyVariant>, d1: AnyInt, d2: AnyInt) -> Bi
 #[pyo3(text_signature = "(variant, seat, index, prevalent=27)")]
 pub fn flow_waits(
     variant: PyRef<'_, PyVariant>,
-    seat: SeatIn,
+    seat: Tup<SeatIn>,
     index: AnyInt,
     prevalent: AnyInt,
 ) -> BindResult<Vec<u8>> {
     let index: usize = index.within("index", 0, 3, hand_err)?;
-    let s = self::seat(seat, index)?;
+    let s = self::seat(seat.0, index)?;
     let c = plain_ctx(prevalent, false)?;
     Ok(idx(&flow::waits(&variant.inner, &s, index, &c)?))
 }
@@ -448,12 +448,12 @@ pub fn flow_waits(
 #[pyo3(text_signature = "(variant, seat, index, prevalent=27)")]
 pub fn flow_ready_discards(
     variant: PyRef<'_, PyVariant>,
-    seat: SeatIn,
+    seat: Tup<SeatIn>,
     index: AnyInt,
     prevalent: AnyInt,
 ) -> BindResult<Vec<(u8, Vec<u8>)>> {
     let index: usize = index.within("index", 0, 3, hand_err)?;
-    let s = self::seat(seat, index)?;
+    let s = self::seat(seat.0, index)?;
     let c = plain_ctx(prevalent, false)?;
     Ok(flow::ready_discards(&variant.inner, &s, index, &c)?
         .into_iter()

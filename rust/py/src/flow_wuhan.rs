@@ -4,52 +4,56 @@
 use hupai_core::rules::wuhan::flow::{self as wf, WuhanCtx, WuhanSeat};
 use pyo3::prelude::*;
 
-use crate::errors::BindResult;
+use crate::convert::Tup;
+use crate::convert::{AnyInt, Seq, Text};
+
+use crate::errors::{BindResult, hand_err};
 use crate::flow::{
     ClaimOut, SeatIn, WinOut, claims_out, idx, plain_ctx, seat, seat_states, tile, turn_out,
     turn_win_type, win_type,
 };
 use crate::variant::PyVariant;
 
-fn wctx(indicator: u8, haidi: bool) -> BindResult<WuhanCtx> {
+fn wctx(indicator: AnyInt, haidi: bool) -> BindResult<WuhanCtx> {
     Ok(WuhanCtx {
         indicator: tile(indicator, "indicator")?,
         haidi,
     })
 }
 
-fn wseat(k: (u8, u8)) -> WuhanSeat {
-    WuhanSeat {
-        pizi_kongs: k.0,
-        laizi_kongs: k.1,
-    }
+fn wseat(k: (AnyInt, AnyInt)) -> BindResult<WuhanSeat> {
+    Ok(WuhanSeat {
+        pizi_kongs: k.0.within("kongs (痞子杠)", 0, 8, hand_err)?,
+        laizi_kongs: k.1.within("kongs (癞子杠)", 0, 4, hand_err)?,
+    })
 }
 
 /// The 癞子 (tile index) that ``indicator`` (tile index) gives under the variant's switches.
 #[pyfunction]
-pub fn wuhan_laizi(variant: PyRef<'_, PyVariant>, indicator: u8) -> BindResult<u8> {
+pub fn wuhan_laizi(variant: PyRef<'_, PyVariant>, indicator: AnyInt) -> BindResult<u8> {
     Ok(wf::laizi(&variant.inner, tile(indicator, "indicator")?)?.index())
 }
 
 /// 武汉 responses to ``tile`` discarded by ``discarder`` (as ``flow_claims``; 痞子 / 癞子 and 海底
 /// discards get none).
 #[pyfunction]
-#[pyo3(signature = (variant, seats, kongs, discarder, tile, source, indicator, haidi, wall_empty, prevalent=27))]
+#[pyo3(signature = (variant, seats, kongs, discarder, tile, source, indicator, haidi, wall_empty, prevalent=AnyInt(27)))]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub fn wuhan_flow_claims(
     variant: PyRef<'_, PyVariant>,
-    seats: Vec<SeatIn>,
-    kongs: Vec<(u8, u8)>,
-    discarder: usize,
-    tile: u8,
-    source: &str,
-    indicator: u8,
+    seats: Seq<SeatIn>,
+    kongs: Seq<(AnyInt, AnyInt)>,
+    discarder: AnyInt,
+    tile: AnyInt,
+    source: Text,
+    indicator: AnyInt,
     haidi: bool,
     wall_empty: bool,
-    prevalent: u8,
+    prevalent: AnyInt,
 ) -> BindResult<Vec<Option<ClaimOut>>> {
-    let st = seat_states(seats)?;
-    let ex: Vec<WuhanSeat> = kongs.into_iter().map(wseat).collect();
+    let discarder: usize = discarder.within("discarder", 0, seats.len() as i64 - 1, hand_err)?;
+    let st = seat_states(seats.0)?;
+    let ex: Vec<WuhanSeat> = kongs.into_iter().map(wseat).collect::<BindResult<_>>()?;
     let t = self::tile(tile, "discard")?;
     let c = plain_ctx(prevalent, wall_empty)?;
     let rs = wf::claims(
@@ -58,7 +62,7 @@ pub fn wuhan_flow_claims(
         &ex,
         discarder,
         t,
-        win_type(source)?,
+        win_type(&source)?,
         &c,
         wctx(indicator, haidi)?,
     )?;
@@ -69,20 +73,20 @@ pub fn wuhan_flow_claims(
 /// 武汉 options of the seat to move: ``(win, concealed_kongs, added_kongs, discards, analysis,
 /// pizi_kongs)``; ``pizi_kongs`` are the 痞子 / 癞子 it may 杠 out (one tile each).
 #[pyfunction]
-#[pyo3(signature = (variant, seat, kongs, index, drawn, win_type, indicator, haidi, wall_empty, analyze=false, prevalent=27))]
+#[pyo3(signature = (variant, seat, kongs, index, drawn, win_type, indicator, haidi, wall_empty, analyze=false, prevalent=AnyInt(27)))]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub fn wuhan_flow_turn(
     variant: PyRef<'_, PyVariant>,
-    seat: SeatIn,
-    kongs: (u8, u8),
-    index: usize,
-    drawn: Option<u8>,
-    win_type: &str,
-    indicator: u8,
+    seat: Tup<SeatIn>,
+    kongs: Tup<(AnyInt, AnyInt)>,
+    index: AnyInt,
+    drawn: Option<AnyInt>,
+    win_type: Text,
+    indicator: AnyInt,
     haidi: bool,
     wall_empty: bool,
     analyze: bool,
-    prevalent: u8,
+    prevalent: AnyInt,
 ) -> BindResult<(
     Option<WinOut>,
     Vec<u8>,
@@ -91,14 +95,15 @@ pub fn wuhan_flow_turn(
     Vec<(u8, i8, u32)>,
     Vec<u8>,
 )> {
-    let s = self::seat(seat, index)?;
+    let index: usize = index.within("index", 0, 3, hand_err)?;
+    let s = self::seat(seat.0, index)?;
     let d = drawn.map(|t| tile(t, "drawn")).transpose()?;
-    let wt = turn_win_type(win_type)?;
+    let wt = turn_win_type(&win_type)?;
     let c = plain_ctx(prevalent, wall_empty)?;
     let o = wf::turn(
         &variant.inner,
         &s,
-        &wseat(kongs),
+        &wseat(kongs.0)?,
         index,
         d,
         wt,
@@ -119,7 +124,11 @@ pub fn wuhan_flow_turn(
 
 /// 听牌 (shape only) of a waiting seat (``3n+1`` standing tiles), for 全求人 承包.
 #[pyfunction]
-pub fn wuhan_ready(variant: PyRef<'_, PyVariant>, seat: SeatIn, indicator: u8) -> BindResult<bool> {
-    let s = self::seat(seat, 0)?;
+pub fn wuhan_ready(
+    variant: PyRef<'_, PyVariant>,
+    seat: Tup<SeatIn>,
+    indicator: AnyInt,
+) -> BindResult<bool> {
+    let s = self::seat(seat.0, 0)?;
     Ok(wf::ready(&variant.inner, &s, wctx(indicator, false)?)?)
 }

@@ -12,7 +12,9 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use rayon::prelude::*;
 use serde_json::Value;
 
+use crate::convert::Tup;
 use crate::convert::{AnyInt, json_to_py};
+use crate::convert::{Seq, Text};
 use crate::errors::{BindError, BindResult, hand_err};
 use crate::variant::overrides;
 
@@ -27,7 +29,7 @@ fn repr(obj: &Bound<'_, PyAny>) -> String {
 /// Cards from a compact string or a sequence of card strings.
 fn counts_from_py(obj: &Bound<'_, PyAny>) -> BindResult<card::Counts> {
     if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(card::parse_counts(s.to_str()?)?);
+        return Ok(card::parse_counts(crate::convert::text(s, "cards")?)?);
     }
     if let Ok(p) = obj.cast::<PyGoujiPlay>() {
         return Ok(p.get().inner.counts());
@@ -42,7 +44,7 @@ fn counts_from_py(obj: &Bound<'_, PyAny>) -> BindResult<card::Counts> {
                     repr(&x)
                 )))
             })?;
-            text.push_str(s.to_str()?);
+            text.push_str(crate::convert::text(s, "cards")?);
             text.push(' ');
         }
         return Ok(card::parse_counts(&text)?);
@@ -103,10 +105,10 @@ pub struct PyGoujiRules {
 #[pymethods]
 impl PyGoujiRules {
     #[new]
-    #[pyo3(signature = (variant = "gouji", /, **switches))]
-    fn new(variant: &str, switches: Option<&Bound<'_, PyDict>>) -> BindResult<Self> {
+    #[pyo3(signature = (variant = Text::from("gouji"), /, **switches))]
+    fn new(variant: Text, switches: Option<&Bound<'_, PyDict>>) -> BindResult<Self> {
         Ok(Self {
-            inner: GoujiRules::load(variant, overrides(switches)?)?,
+            inner: GoujiRules::load(&variant, overrides(switches)?)?,
         })
     }
     /// The switches that differ from the preset's defaults.
@@ -439,8 +441,8 @@ pub fn gouji_answer_rights<'py>(
     py: Python<'py>,
     top_seat: AnyInt,
     play: &Bound<'_, PyAny>,
-    active: Vec<AnyInt>,
-    passed: Vec<AnyInt>,
+    active: Seq<AnyInt>,
+    passed: Seq<AnyInt>,
     luanchan: bool,
     rules: Option<&Bound<'_, PyGoujiRules>>,
 ) -> BindResult<Bound<'py, PyDict>> {
@@ -469,7 +471,7 @@ pub fn gouji_answer_rights<'py>(
 
 /// Burn priority (§6.2): the declarers in the order they may burn.
 #[pyfunction]
-pub fn gouji_burn_priority(gouji_seat: AnyInt, declarers: Vec<AnyInt>) -> BindResult<Vec<usize>> {
+pub fn gouji_burn_priority(gouji_seat: AnyInt, declarers: Seq<AnyInt>) -> BindResult<Vec<usize>> {
     Ok(outcome::burn_priority(
         seat_arg(gouji_seat, "gouji_seat")?,
         &seats_arg(&declarers, "declarers")?,
@@ -481,7 +483,7 @@ pub fn gouji_burn_priority(gouji_seat: AnyInt, declarers: Vec<AnyInt>) -> BindRe
 #[pyfunction]
 #[pyo3(signature = (events, revolution = None))]
 pub fn gouji_places(
-    events: Vec<(String, AnyInt)>,
+    events: Seq<(Text, AnyInt)>,
     revolution: Option<AnyInt>,
 ) -> BindResult<Vec<usize>> {
     let mut ev = Vec::new();
@@ -521,7 +523,7 @@ fn places_arg(places: &[AnyInt]) -> BindResult<[usize; SEATS]> {
 #[pyfunction]
 #[pyo3(signature = (places, /, rules = None))]
 pub fn gouji_score(
-    places: Vec<AnyInt>,
+    places: Seq<AnyInt>,
     rules: Option<&Bound<'_, PyGoujiRules>>,
 ) -> BindResult<([i64; 6], bool)> {
     Ok(outcome::scores(&places_arg(&places)?, &rules_of(rules)))
@@ -529,7 +531,11 @@ pub fn gouji_score(
 
 /// 点贡 of a 对家 pair (§8.4): ``(cards A → B, cards B → A)``.
 #[pyfunction]
-pub fn gouji_dian_gong(declared: (bool, bool), opened: (bool, bool)) -> (u8, u8) {
+pub fn gouji_dian_gong(
+    declared: crate::convert::Tup<(bool, bool)>,
+    opened: crate::convert::Tup<(bool, bool)>,
+) -> (u8, u8) {
+    let (declared, opened) = (declared.0, opened.0);
     outcome::dian_gong([declared.0, declared.1], [opened.0, opened.1])
 }
 
@@ -552,11 +558,11 @@ fn pairs_arg(v: Vec<(AnyInt, AnyInt)>, name: &str) -> BindResult<Vec<[u8; 2]>> {
 #[allow(clippy::too_many_arguments)]
 pub fn gouji_tribute<'py>(
     py: Python<'py>,
-    places: Vec<AnyInt>,
-    kaidian: [bool; 6],
-    xuandian: [bool; 6],
-    burns: Vec<(AnyInt, AnyInt)>,
-    men: Vec<(AnyInt, AnyInt)>,
+    places: Seq<AnyInt>,
+    kaidian: Tup<[bool; 6]>,
+    xuandian: Tup<[bool; 6]>,
+    burns: Seq<(AnyInt, AnyInt)>,
+    men: Seq<(AnyInt, AnyInt)>,
     first_hand: bool,
     revolution: Option<AnyInt>,
     rules: Option<&Bound<'_, PyGoujiRules>>,
@@ -569,10 +575,10 @@ pub fn gouji_tribute<'py>(
             .transpose()?
             .map(|r| r as u8),
         void: false,
-        kaidian,
-        xuandian,
-        burns: pairs_arg(burns, "burns")?,
-        men: pairs_arg(men, "men")?,
+        kaidian: kaidian.0,
+        xuandian: xuandian.0,
+        burns: pairs_arg(burns.0, "burns")?,
+        men: pairs_arg(men.0, "men")?,
         chuan_san_hu: outcome::chuan_san_hu(&places),
         scores: [0; 6],
     };
@@ -604,7 +610,7 @@ pub fn gouji_tribute_cards(hand: &Bound<'_, PyAny>, n: AnyInt) -> BindResult<Str
 pub fn gouji_buy_three<'py>(
     py: Python<'py>,
     buyer: AnyInt,
-    threes: Vec<AnyInt>,
+    threes: Seq<AnyInt>,
     paycards: &Bound<'_, PyAny>,
     rules: Option<&Bound<'_, PyGoujiRules>>,
 ) -> BindResult<Bound<'py, PyDict>> {
@@ -645,7 +651,7 @@ pub fn gouji_buy_three<'py>(
 /// 上班 (§3.4): the first leader from the shows ``[(seat, count), ...]`` in the order made;
 /// ``None`` when nobody showed (the engine then draws one at random).
 #[pyfunction]
-pub fn gouji_first_leader(shows: Vec<(AnyInt, AnyInt)>) -> BindResult<Option<usize>> {
+pub fn gouji_first_leader(shows: Seq<(AnyInt, AnyInt)>) -> BindResult<Option<usize>> {
     let mut v = Vec::new();
     for (s, n) in shows {
         v.push((seat_arg(s, "seat")?, n.within("count", 2, 16, hand_err)?));
@@ -670,8 +676,8 @@ pub fn gouji_decode_action(id: AnyInt) -> Option<String> {
 
 /// The flat id of an action given as text (``'pass'``, ``'AA'``, ``'return:4'`` …).
 #[pyfunction]
-pub fn gouji_encode_action(action: &str) -> BindResult<u32> {
-    Ok(Action::parse(action)?.id())
+pub fn gouji_encode_action(action: Text) -> BindResult<u32> {
+    Ok(Action::parse(&action)?.id())
 }
 
 /// Number of flat action ids.
@@ -757,9 +763,9 @@ pub fn gouji_batch_can_burn<'py>(
 
 fn bots_arg(bots: &Bound<'_, PyAny>) -> BindResult<[BotKind; SEATS]> {
     if let Ok(s) = bots.cast::<PyString>() {
-        return Ok([BotKind::parse(s.to_str()?)?; SEATS]);
+        return Ok([BotKind::parse(crate::convert::text(s, "bots")?)?; SEATS]);
     }
-    let v: Vec<String> = bots.extract().map_err(|_| {
+    let v: Seq<Text> = bots.extract().map_err(|_| {
         BindError::Py(pyo3::exceptions::PyTypeError::new_err(
             "bots must be a bot name or a list of six bot names",
         ))
@@ -812,14 +818,15 @@ pub fn gouji_simulate<'py>(
     Ok(json_to_py(py, &v)?)
 }
 
-/// Rebuild a hand from its JSON log (a JSON array string) and check it replays to the same log.
+/// Rebuild a hand from its log (a list of event dicts or its JSON text) and check it replays to
+/// the same log.
 #[pyfunction]
-pub fn gouji_replay(events_json: &str) -> BindResult<PyGoujiGame> {
-    let v: Vec<Value> = serde_json::from_str(events_json).map_err(|e| {
-        hand_err(format!(
-            "replay: the log is not a JSON array of events: {e}"
-        ))
-    })?;
+pub fn gouji_replay(events: &Bound<'_, PyAny>) -> BindResult<PyGoujiGame> {
+    let Value::Array(v) = crate::convert::json_arg(events, "events")? else {
+        return Err(hand_err(
+            "replay: the log is a list of event dicts (or its JSON text)",
+        ));
+    };
     Ok(PyGoujiGame {
         inner: gouji::replay(&v)?,
         buf: Vec::new(),
@@ -849,7 +856,7 @@ fn carry_arg(carry: Option<&str>) -> BindResult<Carry> {
 
 fn action_arg(a: &Bound<'_, PyAny>) -> BindResult<Action> {
     if let Ok(s) = a.cast::<PyString>() {
-        return Ok(Action::parse(s.to_str()?)?);
+        return Ok(Action::parse(crate::convert::text(s, "action")?)?);
     }
     if let Ok(p) = a.cast::<PyGoujiPlay>() {
         return Ok(Action::Play(p.get().inner));
@@ -875,14 +882,14 @@ impl PyGoujiGame {
     fn new(
         rules: Option<&Bound<'_, PyGoujiRules>>,
         seed: AnyInt,
-        carry: Option<&str>,
+        carry: Option<Text>,
         log: bool,
     ) -> BindResult<Self> {
         Ok(Self {
             inner: GoujiHand::new(
                 rules_of(rules),
                 seed.within("seed", 0, i64::MAX, hand_err)?,
-                carry_arg(carry)?,
+                carry_arg(carry.as_deref())?,
                 log,
             )?,
             buf: Vec::new(),
@@ -893,11 +900,11 @@ impl PyGoujiGame {
     /// count as played), the seat to lead, the seats already out (in order) and an optional
     /// 革命 seat with his 对头's choice (``yaotou``).
     #[staticmethod]
-    #[pyo3(signature = (hands, leader, out = Vec::new(), revolution = None, yaotou = true, rules = None))]
+    #[pyo3(signature = (hands, leader, out = Seq(Vec::new()), revolution = None, yaotou = true, rules = None))]
     fn from_position(
         hands: Vec<Bound<'_, PyAny>>,
         leader: AnyInt,
-        out: Vec<AnyInt>,
+        out: Seq<AnyInt>,
         revolution: Option<AnyInt>,
         yaotou: bool,
         rules: Option<&Bound<'_, PyGoujiRules>>,
@@ -1013,9 +1020,9 @@ impl PyGoujiGame {
     }
     /// The action a built-in bot (``'random'`` or ``'greedy'``) takes now (``seed`` drives
     /// the random bot).
-    #[pyo3(signature = (bot = "greedy", seed = AnyInt(0)))]
-    fn bot_action(&mut self, bot: &str, seed: AnyInt) -> BindResult<Option<String>> {
-        let kind = BotKind::parse(bot)?;
+    #[pyo3(signature = (bot = Text::from("greedy"), seed = AnyInt(0)))]
+    fn bot_action(&mut self, bot: Text, seed: AnyInt) -> BindResult<Option<String>> {
+        let kind = BotKind::parse(&bot)?;
         let Some(s) = self.inner.to_act() else {
             return Ok(None);
         };

@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
 use crate::convert::AnyInt;
+use crate::convert::Text;
 use crate::errors::{BindResult, hand_err};
 use crate::tiles::{PyTile, tile_from_py, tiles_from_py};
 
@@ -45,13 +46,13 @@ impl PyMeld {
     #[pyo3(signature = (kind, tile, *, concealed = false, from_seat = AnyInt(0), middle = false))]
     #[pyo3(text_signature = "(kind, tile, *, concealed=False, from_seat=0, middle=False)")]
     fn of(
-        kind: &str,
+        kind: Text,
         tile: &Bound<'_, PyAny>,
         concealed: bool,
         from_seat: AnyInt,
         middle: bool,
     ) -> BindResult<Self> {
-        let kind = MeldKind::parse(kind)?;
+        let kind = MeldKind::parse(&kind)?;
         let mut t = tile_from_py(tile)?;
         if middle && kind == MeldKind::Chow {
             t = match t.rank() {
@@ -166,8 +167,8 @@ impl PyHand {
     /// added to the standing tiles.
     #[staticmethod]
     #[pyo3(signature = (text, /))]
-    fn parse(text: &str) -> BindResult<Self> {
-        let (mut standing, melds, win) = hand::parse_notation(text)?;
+    fn parse(text: Text) -> BindResult<Self> {
+        let (mut standing, melds, win) = hand::parse_notation(&text)?;
         standing.extend(win);
         Ok(Self {
             inner: Hand::new(standing, melds)?,
@@ -229,7 +230,7 @@ pub fn hand_from_py(obj: &Bound<'_, PyAny>) -> BindResult<Hand> {
         return Ok(h.get().inner.clone());
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        let (mut standing, melds, win) = hand::parse_notation(s.to_str()?)?;
+        let (mut standing, melds, win) = hand::parse_notation(crate::convert::text(s, "text")?)?;
         standing.extend(win);
         return Ok(Hand::new(standing, melds)?);
     }

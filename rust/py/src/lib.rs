@@ -9,6 +9,7 @@ mod dingniu;
 mod doudizhu;
 mod env;
 mod errors;
+mod fastcall;
 mod flow;
 mod flow_wuhan;
 mod gouji;
@@ -111,6 +112,6 @@ mod _core {
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.add("__version__", env!("CARGO_PKG_VERSION"))?;
         hupai_core::ensure_init();
-        Ok(())
+        crate::fastcall::install(m)
     }
 }

@@ -114,10 +114,11 @@ pub fn parse(v: &Value, default: Option<&Arc<Variant>>) -> Result<Request, CoreE
     };
     let id = match o.get("id") {
         None | Some(Value::Null) => None,
-        Some(x @ (Value::String(_) | Value::Number(_))) => Some(x.clone()),
+        Some(x @ Value::String(_)) => Some(x.clone()),
+        Some(x @ Value::Number(n)) if n.is_i64() || n.is_u64() => Some(x.clone()),
         Some(other) => {
             return Err(CoreError::hand(format!(
-                "id: a string or a number (echoed in the result), got {other}"
+                "id: a string or an integer (echoed in the result), got {other}"
             )));
         }
     };

@@ -10,7 +10,9 @@ use hupai_core::scoring::score::Score;
 use hupai_core::{Error as CoreError, Situation, Variant};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+
+use crate::convert::{Seq, Text};
+use pyo3::types::{PyDict, PyList, PyString};
 use rayon::prelude::*;
 use serde_json::{Map, Value, json};
 
@@ -23,55 +25,9 @@ use crate::variant::PyVariant;
 // ---------------------------------------------------------------------------------------------
 // Python objects → JSON (the schema path)
 
-pub fn py_to_json(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
-    if obj.is_none() {
-        return Ok(Value::Null);
-    }
-    if let Ok(b) = obj.cast::<PyBool>() {
-        return Ok(Value::Bool(b.is_true()));
-    }
-    if obj.cast::<PyInt>().is_ok() {
-        let i: i64 = obj.extract().map_err(|_| {
-            crate::errors::InvalidHandError::new_err(format!(
-                "integer {} is out of range",
-                obj.str().map(|s| s.to_string()).unwrap_or_default()
-            ))
-        })?;
-        return Ok(json!(i));
-    }
-    if let Ok(f) = obj.cast::<PyFloat>() {
-        return Ok(json!(f.value()));
-    }
-    if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(Value::String(s.to_str()?.to_string()));
-    }
-    if let Ok(d) = obj.cast::<PyDict>() {
-        let mut m = Map::new();
-        for (k, v) in d.iter() {
-            let key = k.extract::<String>()?;
-            let val = py_to_json(&v).map_err(|e| {
-                if e.is_instance_of::<crate::errors::InvalidHandError>(obj.py()) {
-                    crate::errors::InvalidHandError::new_err(format!(
-                        "{key}: {}",
-                        e.value(obj.py())
-                    ))
-                } else {
-                    e
-                }
-            })?;
-            m.insert(key, val);
-        }
-        return Ok(Value::Object(m));
-    }
-    if obj.cast::<PyList>().is_ok() || obj.cast::<PyTuple>().is_ok() {
-        let mut a = Vec::new();
-        for x in obj.try_iter()? {
-            a.push(py_to_json(&x?)?);
-        }
-        return Ok(Value::Array(a));
-    }
-    // Tiles and other objects with a textual form (e.g. hupai.Tile) become their str().
-    Ok(Value::String(obj.str()?.to_str()?.to_string()))
+/// Plain data → JSON through the one conversion layer (`crate::convert::to_json`).
+pub fn py_to_json(obj: &Bound<'_, PyAny>, root: &str) -> BindResult<Value> {
+    crate::convert::to_json(obj, root)
 }
 
 /// A situation from its case-schema JSON (strict: see `hupai_core::Situation::from_case`).
@@ -103,32 +59,14 @@ pub struct PySituation {
     json: Arc<Value>,
 }
 
-fn meld_to_json(m: &Bound<'_, PyAny>) -> PyResult<Value> {
-    if let Ok(pm) = m.cast::<crate::hand::PyMeld>() {
-        let meld = pm.get().inner;
-        let tiles: Vec<Value> = meld
-            .tiles()
-            .iter()
-            .map(|t| Value::String(t.to_string()))
-            .collect();
-        return Ok(json!({
-            "type": meld.kind.name(),
-            "tiles": tiles,
-            "offer": meld.from,
-            "concealed": meld.concealed,
-        }));
-    }
-    py_to_json(m)
-}
-
-fn tiles_json(obj: &Bound<'_, PyAny>) -> BindResult<Value> {
+fn tiles_json(obj: &Bound<'_, PyAny>, what: &str) -> BindResult<Value> {
     if let Ok(s) = obj.cast::<PyString>() {
-        let tiles = hupai_core::parse_tiles(s.to_str()?)?;
+        let tiles = hupai_core::parse_tiles(crate::convert::text(s, what)?)?;
         return Ok(Value::Array(
             tiles.iter().map(|t| Value::String(t.to_string())).collect(),
         ));
     }
-    Ok(py_to_json(obj)?)
+    py_to_json(obj, what)
 }
 
 /// The case-schema ``hand`` object of a notation string with a winning tile
@@ -158,19 +96,17 @@ impl PySituation {
         melds: Option<&Bound<'_, PyAny>>,
         flags: Option<&Bound<'_, PyDict>>,
     ) -> BindResult<Self> {
-        let mut ms = Vec::new();
-        if let Some(melds) = melds {
-            for m in melds.try_iter()? {
-                ms.push(meld_to_json(&m?)?);
-            }
-        }
+        let ms = match melds {
+            Some(m) if !m.is_none() => py_to_json(m, "melds")?,
+            _ => json!([]),
+        };
         let situation = match flags {
-            Some(f) => py_to_json(f.as_any())?,
+            Some(f) => py_to_json(f.as_any(), "situation")?,
             None => json!({}),
         };
         let v = json!({
-            "hand": {"melds": ms, "concealed": tiles_json(concealed)?,
-                     "win_tile": py_to_json(&win_tile.str()?.into_any())?},
+            "hand": {"melds": ms, "concealed": tiles_json(concealed, "concealed")?,
+                     "win_tile": py_to_json(win_tile, "win_tile")?},
             "situation": situation,
         });
         Self::from_value(v)
@@ -180,17 +116,17 @@ impl PySituation {
     /// any other key is refused (a situation key beside ``hand`` says where it belongs).
     #[staticmethod]
     fn from_dict(d: &Bound<'_, PyAny>) -> BindResult<Self> {
-        Self::from_value(py_to_json(d)?)
+        Self::from_value(crate::convert::json_arg(d, "")?)
     }
 
     /// Build from bracket notation ``"[EEE,1]123m456p78s99s+9s"`` (the winning tile after ``+``)
     /// plus situation keywords.
     #[staticmethod]
     #[pyo3(signature = (text, **flags))]
-    fn parse(text: &str, flags: Option<&Bound<'_, PyDict>>) -> BindResult<Self> {
-        let hand = hand_value_of_notation(text)?;
+    fn parse(text: crate::convert::Text, flags: Option<&Bound<'_, PyDict>>) -> BindResult<Self> {
+        let hand = hand_value_of_notation(&text)?;
         let situation = match flags {
-            Some(f) => py_to_json(f.as_any())?,
+            Some(f) => py_to_json(f.as_any(), "situation")?,
             None => json!({}),
         };
         Self::from_value(json!({"hand": hand, "situation": situation}))
@@ -251,7 +187,7 @@ pub(crate) fn variant_from_py(obj: Option<&Bound<'_, PyAny>>) -> BindResult<Arc<
         return Ok(v.get().inner.clone());
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(variant_by_id(s.to_str()?)?);
+        return Ok(variant_by_id(crate::convert::text(s, "variant")?)?);
     }
     Err(BindError::Py(PyTypeError::new_err(
         "variant must be a preset id (str) or a hupai.Variant",
@@ -433,15 +369,17 @@ impl PyScore {
     /// The payments booked as one ``WIN`` event of a ``Settlement`` between ``seats`` (default:
     /// the seat winds ``E``, ``S``, ``W``, ``N`` of the table's seats 0, 1, 2, 3).
     #[pyo3(signature = (seats=None))]
-    fn settlement(&self, seats: Option<Vec<String>>) -> BindResult<PySettlement> {
+    fn settlement(&self, seats: Option<Seq<Text>>) -> BindResult<PySettlement> {
         let n = usize::from(self.score.players);
-        let seats = seats.unwrap_or_else(|| {
-            ["E", "S", "W", "N"]
-                .iter()
-                .take(n)
-                .map(|s| s.to_string())
-                .collect()
-        });
+        let seats: Vec<String> = seats
+            .map(|s| s.0.into_iter().map(|t| t.0).collect())
+            .unwrap_or_else(|| {
+                ["E", "S", "W", "N"]
+                    .iter()
+                    .take(n)
+                    .map(|s| s.to_string())
+                    .collect()
+            });
         if seats.len() != n {
             return Err(CoreError::settlement(format!(
                 "this score is between {n} seats; {} names given",
@@ -497,8 +435,6 @@ impl PyScore {
 /// keyword flags), a case dict.
 enum Input<'a> {
     Borrowed(&'a Situation),
-    /// A batch job's situation (jobs outlive the Python borrow: they run without the GIL).
-    Shared(Arc<Situation>),
     Parsed(Case),
 }
 
@@ -506,7 +442,6 @@ impl Input<'_> {
     fn as_ref(&self) -> CaseRef<'_> {
         match self {
             Input::Borrowed(s) => CaseRef::Tiles(s),
-            Input::Shared(s) => CaseRef::Tiles(s),
             Input::Parsed(c) => c.as_ref(),
         }
     }
@@ -520,10 +455,10 @@ fn input_of<'a>(
     let flags = flags.filter(|f| !f.is_empty());
     if let Ok(s) = obj.cast::<PyString>() {
         let situation = match flags {
-            Some(f) => py_to_json(f.as_any())?,
+            Some(f) => py_to_json(f.as_any(), "situation")?,
             None => json!({}),
         };
-        let case = json!({"hand": s.to_str()?, "situation": situation});
+        let case = json!({"hand": crate::convert::text(s, "hand")?, "situation": situation});
         return Ok(Input::Parsed(v.ruleset().parse_case(&case)?));
     }
     if let Some(f) = flags {
@@ -537,7 +472,7 @@ fn input_of<'a>(
         return Ok(Input::Borrowed(&s.get().inner));
     }
     if obj.cast::<PyDict>().is_ok() {
-        let value = py_to_json(obj)?;
+        let value = py_to_json(obj, "")?;
         return Ok(Input::Parsed(v.ruleset().parse_case(&value)?));
     }
     Err(BindError::Py(PyTypeError::new_err(
@@ -581,13 +516,7 @@ pub fn score<'py>(
 }
 
 /// The JSON value of a dict / JSON text argument (`what` names it in a JSON error).
-pub(crate) fn json_arg(obj: &Bound<'_, PyAny>, what: &str) -> BindResult<Value> {
-    if let Ok(s) = obj.cast::<PyString>() {
-        return serde_json::from_str(s.to_str()?)
-            .map_err(|e| CoreError::hand(format!("{what} JSON: {e}")).into());
-    }
-    Ok(py_to_json(obj)?)
-}
+pub(crate) use crate::convert::json_arg;
 
 /// Score one request ``{"variant", "options", "hand", "situation", "id"}`` (a dict or JSON text;
 /// ``variant`` defaults to ``"mcr"``; other keys are refused) and return the score's JSON-ready
@@ -609,7 +538,7 @@ pub fn mcr_waits(situation: &Bound<'_, PyAny>) -> BindResult<Vec<String>> {
     let s = if let Ok(s) = situation.cast::<PySituation>() {
         s.get().inner.clone()
     } else {
-        Arc::new(situation_from_value(&py_to_json(situation)?)?)
+        Arc::new(situation_from_value(&json_arg(situation, "")?)?)
     };
     Ok(mcr::formal_waits_of(&s)
         .iter()
@@ -647,7 +576,7 @@ pub fn waiting_value<'py>(
     use hupai_core::situation::KongKind;
     let v = variant_from_py(Some(variant))?;
     let (h, kinds): (hupai_core::Hand, Vec<Option<KongKind>>) = if hand.cast::<PyDict>().is_ok() {
-        hupai_core::rules::sichuan::waiting_hand_from_json(&py_to_json(hand)?.to_string())?
+        hupai_core::rules::sichuan::waiting_hand_from_json(&py_to_json(hand, "hand")?.to_string())?
     } else {
         let h = if let Ok(ph) = hand.cast::<crate::hand::PyHand>() {
             ph.get().inner.clone()
@@ -662,7 +591,7 @@ pub fn waiting_value<'py>(
         (h, kinds)
     };
     let flags = match flags {
-        Some(f) => match py_to_json(f.as_any())? {
+        Some(f) => match py_to_json(f.as_any(), "flags")? {
             Value::Object(m) => m,
             _ => Map::new(),
         },
@@ -692,8 +621,11 @@ fn error_dict<'py>(py: Python<'py>, e: &CoreError) -> PyResult<Bound<'py, PyAny>
     Ok(d.into_any())
 }
 
-/// One parsed batch item: its input and the variant to score it under.
-type Job = (Input<'static>, Arc<Variant>);
+/// One batch item after the Python copy: a validated situation or a request to parse.
+enum Pending {
+    Situation(Arc<Situation>),
+    Request(Value),
+}
 
 fn pool(threads: Option<usize>) -> Result<Option<Arc<rayon::ThreadPool>>, CoreError> {
     let Some(n) = threads else { return Ok(None) };
@@ -731,32 +663,43 @@ pub fn score_batch<'py>(
         .map(|t| t.within("threads", 1, 1024, |m| CoreError::rule(m).into()))
         .transpose()?;
     let default_v = variant_from_py(variant)?;
-    let mut parsed: Vec<Result<Job, CoreError>> = Vec::new();
+    let n = if items.hasattr("__len__")? {
+        crate::convert::bounded_len(items, crate::convert::MAX_ITEMS, "items")?
+    } else {
+        0
+    };
+    // Under the GIL only the Python → JSON copy (one pass per item); parsing the request and
+    // scoring run in parallel with the GIL released.
+    let mut parsed: Vec<Result<Pending, CoreError>> = Vec::with_capacity(n);
     for item in items.try_iter()? {
         let item = item?;
+        if parsed.len() >= crate::convert::MAX_ITEMS {
+            return Err(CoreError::hand(format!(
+                "items: more than the {} accepted in one batch",
+                crate::convert::MAX_ITEMS
+            ))
+            .into());
+        }
         if let Ok(s) = item.cast::<PySituation>() {
-            parsed.push(Ok((
-                Input::Shared(s.get().inner.clone()),
-                default_v.clone(),
-            )));
+            parsed.push(Ok(Pending::Situation(s.get().inner.clone())));
             continue;
         }
-        let r = (|| -> Result<Job, BindError> {
-            let v = json_arg(&item, "case")?;
-            let r = request::parse(&v, Some(&default_v))?;
-            Ok((Input::Parsed(r.case), r.variant))
-        })();
-        parsed.push(r.map_err(|e| match e {
-            BindError::Core(c) => c,
-            BindError::Py(p) => CoreError::hand(p.to_string()),
-        }));
+        parsed.push(match json_arg(&item, "case") {
+            Ok(v) => Ok(Pending::Request(v)),
+            Err(BindError::Core(c)) => Err(c),
+            Err(BindError::Py(p)) => Err(CoreError::hand(p.to_string())),
+        });
     }
     let pool = pool(threads)?;
     let work = || -> Vec<Result<Score, CoreError>> {
         parsed
             .par_iter()
             .map(|p| match p {
-                Ok((input, v)) => v.ruleset().score(input.as_ref()),
+                Ok(Pending::Situation(s)) => default_v.ruleset().score(CaseRef::Tiles(s)),
+                Ok(Pending::Request(v)) => {
+                    let r = request::parse(v, Some(&default_v))?;
+                    r.variant.ruleset().score(r.case.as_ref())
+                }
                 Err(e) => Err(e.clone()),
             })
             .collect()

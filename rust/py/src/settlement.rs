@@ -7,6 +7,7 @@ use pyo3::types::PyDict;
 use serde_json::Value;
 
 use crate::convert::{AnyInt, json_to_py};
+use crate::convert::{Seq, Text};
 use crate::errors::{BindError, BindResult};
 use crate::score::PyScore;
 
@@ -43,9 +44,10 @@ fn rules_for(variant: Option<&Bound<'_, PyAny>>) -> BindResult<SettlementRules> 
 impl PySettlement {
     #[new]
     #[pyo3(signature = (seats = None, variant = None))]
-    fn new(seats: Option<Vec<String>>, variant: Option<&Bound<'_, PyAny>>) -> BindResult<Self> {
-        let seats =
-            seats.unwrap_or_else(|| ["A", "B", "C", "D"].iter().map(|s| s.to_string()).collect());
+    fn new(seats: Option<Seq<Text>>, variant: Option<&Bound<'_, PyAny>>) -> BindResult<Self> {
+        let seats = seats
+            .map(|s| s.0.into_iter().map(|t| t.0).collect())
+            .unwrap_or_else(|| ["A", "B", "C", "D"].iter().map(|s| s.to_string()).collect());
         Ok(Self {
             ledger: Ledger::new(seats, rules_for(variant)?)?,
             scores: Vec::new(),
@@ -55,8 +57,10 @@ impl PySettlement {
     /// 刮风下雨: an instant kong payment; ``kind`` is ``open`` (直杠, needs ``feeder``), ``added``
     /// (面下杠) or ``concealed`` (暗杠). Returns the event id (the kong id).
     #[pyo3(signature = (owner, kind, *, feeder = None))]
-    fn kong(&mut self, owner: &str, kind: &str, feeder: Option<&str>) -> BindResult<usize> {
-        Ok(self.ledger.kong(owner, KongPay::parse(kind)?, feeder)?)
+    fn kong(&mut self, owner: Text, kind: Text, feeder: Option<Text>) -> BindResult<usize> {
+        Ok(self
+            .ledger
+            .kong(&owner, KongPay::parse(&kind)?, feeder.as_deref())?)
     }
 
     /// A win: ``amount`` per payer (an int or a ``Score``, whose ``per_payer`` is paid); the
@@ -66,9 +70,9 @@ impl PySettlement {
     #[pyo3(signature = (winner, amount, *, discarder = None, after_kong = false))]
     fn win(
         &mut self,
-        winner: &str,
+        winner: Text,
         amount: &Bound<'_, PyAny>,
-        discarder: Option<&str>,
+        discarder: Option<Text>,
         after_kong: bool,
     ) -> BindResult<usize> {
         let (per_payer, data) = if let Ok(sc) = amount.cast::<PyScore>() {
@@ -79,45 +83,46 @@ impl PySettlement {
         };
         Ok(self
             .ledger
-            .win(winner, per_payer, discarder, after_kong, data)?)
+            .win(&winner, per_payer, discarder.as_deref(), after_kong, data)?)
     }
 
     /// A seat leaves the hand without winning (no later payments or receipts).
-    fn leave(&mut self, seat: &str) -> BindResult<()> {
-        Ok(self.ledger.leave(seat)?)
+    fn leave(&mut self, seat: Text) -> BindResult<()> {
+        Ok(self.ledger.leave(&seat)?)
     }
 
     /// ``payer`` pays ``amount`` to each of ``payees`` (e.g. a penalty for leaving the table).
-    #[pyo3(signature = (payer, payees, amount, *, reason = "penalty"))]
+    #[pyo3(signature = (payer, payees, amount, *, reason = Text::from("penalty")))]
     fn penalty(
         &mut self,
-        payer: &str,
-        payees: Vec<String>,
+        payer: Text,
+        payees: Seq<Text>,
         amount: AnyInt,
-        reason: &str,
+        reason: Text,
     ) -> BindResult<usize> {
         let amount = money(amount, "amount")?;
-        Ok(self.ledger.penalty(payer, &payees, amount, reason)?)
+        let payees: Vec<String> = payees.into_iter().map(|t| t.0).collect();
+        Ok(self.ledger.penalty(&payer, &payees, amount, &reason)?)
     }
 
     /// A raw event from per-seat amounts, which must sum to zero. ``kind`` is one of the event
     /// kinds of common.md §6.1 (``ADJUSTMENT`` for anything else); ``ref`` an earlier event id.
-    #[pyo3(signature = (kind, deltas, *, reason = "", r#ref = None))]
+    #[pyo3(signature = (kind, deltas, *, reason = Text::from(""), r#ref = None))]
     fn record(
         &mut self,
-        kind: &str,
-        deltas: Vec<(String, AnyInt)>,
-        reason: &str,
+        kind: Text,
+        deltas: Seq<(Text, AnyInt)>,
+        reason: Text,
         r#ref: Option<AnyInt>,
     ) -> BindResult<usize> {
         let deltas = deltas
             .into_iter()
-            .map(|(s, d)| Ok((s.clone(), money(d, &format!("deltas[{s:?}]"))?)))
+            .map(|(s, d)| Ok((s.0.clone(), money(d, &format!("deltas[{:?}]", s.0))?)))
             .collect::<BindResult<Vec<_>>>()?;
         let r#ref: Option<usize> = r#ref
             .map(|r| r.within("ref", 0, i64::from(u32::MAX), settlement_err))
             .transpose()?;
-        Ok(self.ledger.record_deltas(kind, reason, &deltas, r#ref)?)
+        Ok(self.ledger.record_deltas(&kind, &reason, &deltas, r#ref)?)
     }
 
     /// Draw-end (流局): 查花猪 → 查大叫 → 退税 in the preset's order. ``states`` maps every seat
@@ -125,19 +130,45 @@ impl PySettlement {
     /// player's 大叫 amount, e.g. ``hupai.sichuan.max_win_value(...)["da_jiao"]``; None = not
     /// ready). Returns the new event ids; the hand then ends.
     fn draw_end(&mut self, states: &Bound<'_, PyDict>) -> BindResult<Vec<usize>> {
+        const KEYS: &[&str] = &["huazhu", "da_jiao"];
+        let Value::Object(states) = crate::convert::to_json(states.as_any(), "states")? else {
+            return Err(settlement_err(
+                "states: a dict {seat: {\"huazhu\", \"da_jiao\"}}".into(),
+            ));
+        };
         let mut out = Vec::new();
-        for (k, v) in states.iter() {
-            let seat: String = k.extract()?;
-            let d = v.cast::<PyDict>().map_err(PyErr::from)?;
-            let huazhu = match d.get_item("huazhu")? {
-                Some(x) => x.extract::<bool>()?,
-                None => false,
+        for (seat, v) in states {
+            let Value::Object(d) = v else {
+                return Err(settlement_err(format!(
+                    "states.{seat}: a dict {{\"huazhu\": bool, \"da_jiao\": int | None}}, got {v}"
+                )));
             };
-            let da_jiao = match d.get_item("da_jiao")? {
-                Some(x) if !x.is_none() => {
-                    Some(money(x.extract::<AnyInt>()?, &format!("{seat}: da_jiao"))?)
+            if let Some(k) = d.keys().find(|k| !KEYS.contains(&k.as_str())) {
+                return Err(settlement_err(format!(
+                    "states.{seat}: unknown key {k:?}; accepted: {}",
+                    KEYS.join(", ")
+                )));
+            }
+            let huazhu = match d.get("huazhu") {
+                None => false,
+                Some(Value::Bool(b)) => *b,
+                Some(x) => {
+                    return Err(settlement_err(format!(
+                        "states.{seat}.huazhu: true or false, got {x}"
+                    )));
                 }
-                _ => None,
+            };
+            let da_jiao = match d.get("da_jiao") {
+                None | Some(Value::Null) => None,
+                Some(Value::Number(n)) if n.is_i64() => Some(money(
+                    AnyInt(n.as_i64().unwrap_or_default()),
+                    &format!("states.{seat}.da_jiao"),
+                )?),
+                Some(x) => {
+                    return Err(settlement_err(format!(
+                        "states.{seat}.da_jiao: an int amount or None (not ready), got {x}"
+                    )));
+                }
             };
             out.push((seat, DrawEndState { huazhu, da_jiao }));
         }

@@ -18,6 +18,8 @@ use hupai_core::tile::Tile;
 use hupai_core::{Error as CoreError, Variant};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
+
+use crate::convert::{Seq, Text};
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use serde_json::Value;
 
@@ -38,7 +40,10 @@ fn illegal(msg: impl Into<String>) -> BindError {
 /// A Python seed (any int within ±2**127).
 fn seed_of(obj: &Bound<'_, PyAny>) -> BindResult<i128> {
     if obj.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(rule(format!("seed must be an int, got {}", obj.repr()?)));
+        return Err(rule(format!(
+            "seed must be an int, got {}",
+            crate::convert::shown(obj)
+        )));
     }
     obj.extract::<i128>().map_err(|_| {
         rule(format!(
@@ -63,7 +68,7 @@ fn piece_of(obj: &Bound<'_, PyAny>) -> BindResult<(Pieces, u8)> {
         return Ok((Pieces::Cards, c.get().inner.index()));
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        let s = s.to_str()?;
+        let s = crate::convert::text(s, "tile or card")?;
         if let Ok(c) = Pieces::Tiles.parse(s) {
             return Ok((Pieces::Tiles, c));
         }
@@ -77,7 +82,7 @@ fn piece_of(obj: &Bound<'_, PyAny>) -> BindResult<(Pieces, u8)> {
     }
     Err(BindError::Py(PyTypeError::new_err(format!(
         "a tile or card is its name (\"5m\", \"x5\") or a hupai.Tile; got {} (integer ids are not accepted)",
-        obj.repr()?
+        crate::convert::shown(obj)
     ))))
 }
 
@@ -85,12 +90,13 @@ fn piece_of(obj: &Bound<'_, PyAny>) -> BindResult<(Pieces, u8)> {
 fn pieces_in(obj: &Bound<'_, PyAny>, pieces: Pieces, what: &str) -> BindResult<Vec<u8>> {
     if let Ok(s) = obj.cast::<PyString>() {
         return match pieces {
-            Pieces::Tiles => Ok(hupai_core::parse_tiles(s.to_str()?)?
+            Pieces::Tiles => Ok(hupai_core::parse_tiles(crate::convert::text(s, "tiles")?)?
                 .iter()
                 .map(|t| t.index())
                 .collect()),
             Pieces::Cards => {
-                let (cards, jokers) = hupai_core::rules::zipai::parse_hand_cards(s.to_str()?)?;
+                let (cards, jokers) =
+                    hupai_core::rules::zipai::parse_hand_cards(crate::convert::text(s, "cards")?)?;
                 let mut v: Vec<u8> = cards.iter().map(|c| c.index()).collect();
                 v.extend(std::iter::repeat_n(
                     hupai_core::game::action::JOKER,
@@ -98,6 +104,11 @@ fn pieces_in(obj: &Bound<'_, PyAny>, pieces: Pieces, what: &str) -> BindResult<V
                 ));
                 Ok(v)
             }
+            Pieces::Named(_) => s
+                .to_str()?
+                .split_whitespace()
+                .map(|x| pieces.parse(x).map_err(BindError::from))
+                .collect(),
         };
     }
     let mut out = Vec::new();
@@ -110,12 +121,23 @@ fn pieces_in(obj: &Bound<'_, PyAny>, pieces: Pieces, what: &str) -> BindResult<V
         if p != pieces {
             return Err(rule(format!(
                 "{what}: {} is not a piece of this game",
-                x.repr()?
+                crate::convert::shown(&x)
             )));
         }
         out.push(c);
     }
     Ok(out)
+}
+
+/// A card table seat's pieces as counts per code.
+fn card_counts(c: &hupai_core::game::cards::CardTable, seat: usize) -> Vec<u32> {
+    let mut v = vec![0u32; c.pieces.codes()];
+    for k in c.hand.hand(seat) {
+        if let Some(x) = v.get_mut(usize::from(k)) {
+            *x += 1;
+        }
+    }
+    v
 }
 
 /// Counts as a Python list (not bytes).
@@ -171,13 +193,13 @@ impl PyAction {
     #[new]
     #[pyo3(signature = (kind, seat, tile = None, tiles = None, value = None))]
     fn new(
-        kind: &str,
+        kind: Text,
         seat: AnyInt,
         tile: Option<&Bound<'_, PyAny>>,
         tiles: Option<&Bound<'_, PyAny>>,
         value: Option<AnyInt>,
     ) -> BindResult<PyAction> {
-        let kind = ActionKind::parse(kind).map_err(|e| illegal(e.to_string()))?;
+        let kind = ActionKind::parse(&kind).map_err(|e| illegal(e.to_string()))?;
         let seat: u8 = seat.within("seat", 0, 7, illegal)?;
         let mut fam: Option<Pieces> = None;
         let mut check = |p: Pieces| -> BindResult<()> {
@@ -252,7 +274,7 @@ impl PyAction {
     /// An action from its record (``{"kind", "seat", "tile"?, "tiles"?, "value"?}``).
     #[staticmethod]
     fn from_json(record: &Bound<'_, PyAny>) -> BindResult<PyAction> {
-        let v = py_to_json(record).map_err(|e| illegal(format!("action record: {e}")))?;
+        let v = py_to_json(record, "").map_err(|e| illegal(format!("action record: {e}")))?;
         let is_cards = |x: &Value| {
             x.as_str()
                 .is_some_and(|s| Pieces::Tiles.parse(s).is_err() && Pieces::Cards.parse(s).is_ok())
@@ -294,7 +316,7 @@ impl PyAction {
 
 /// Interned actions: one shared object per (family, kind, seat, piece or value).
 fn interned(py: Python<'_>, a: &Action, pieces: Pieces) -> PyResult<Py<PyAction>> {
-    const KINDS: usize = 17;
+    const KINDS: usize = ActionKind::ALL.len();
     const CODES: usize = 76;
     static CACHE: OnceLock<Vec<OnceLock<Py<PyAction>>>> = OnceLock::new();
     let code = match (a.tile, a.value) {
@@ -306,7 +328,11 @@ fn interned(py: Python<'_>, a: &Action, pieces: Pieces) -> PyResult<Py<PyAction>
     let (Some(code), true) = (code, a.seat < 8) else {
         return Py::new(py, PyAction::of(a.clone(), pieces));
     };
-    let fam = usize::from(pieces == Pieces::Cards);
+    let fam = match pieces {
+        Pieces::Tiles => 0,
+        Pieces::Cards => 1,
+        Pieces::Named(_) => return Py::new(py, PyAction::of(a.clone(), pieces)),
+    };
     let i = ((fam * KINDS + a.kind as usize) * 8 + usize::from(a.seat)) * CODES + code;
     let cache = CACHE.get_or_init(|| {
         (0..2 * KINDS * 8 * CODES)
@@ -370,8 +396,8 @@ impl PyEvent {
     fn to_json<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         json_to_py(py, &self.e.to_json(self.pieces))
     }
-    fn __getitem__<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyAny>> {
-        match self.e.to_json(self.pieces).get(key) {
+    fn __getitem__<'py>(&self, py: Python<'py>, key: Text) -> PyResult<Bound<'py, PyAny>> {
+        match self.e.to_json(self.pieces).get(key.as_str()) {
             Some(v) => json_to_py(py, v),
             None => Err(pyo3::exceptions::PyKeyError::new_err(key.to_string())),
         }
@@ -380,10 +406,10 @@ impl PyEvent {
     fn get<'py>(
         &self,
         py: Python<'py>,
-        key: &str,
+        key: Text,
         default: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        match self.e.to_json(self.pieces).get(key) {
+        match self.e.to_json(self.pieces).get(key.as_str()) {
             Some(v) => json_to_py(py, v),
             None => Ok(default.unwrap_or_else(|| py.None().into_bound(py))),
         }
@@ -441,14 +467,14 @@ pub struct PyBot {
 #[pymethods]
 impl PyBot {
     #[new]
-    #[pyo3(signature = (kind = "greedy", seed = None))]
-    fn new(kind: &str, seed: Option<&Bound<'_, PyAny>>) -> BindResult<PyBot> {
+    #[pyo3(signature = (kind = Text::from("greedy"), seed = None))]
+    fn new(kind: Text, seed: Option<&Bound<'_, PyAny>>) -> BindResult<PyBot> {
         let s = match seed {
             Some(x) if !x.is_none() => seed_of(x)?,
             _ => 0,
         };
         Ok(PyBot {
-            bot: Bot::new(BotKind::parse(kind)?, s as u64),
+            bot: Bot::new(BotKind::parse(&kind)?, s as u64),
         })
     }
     #[getter]
@@ -528,13 +554,23 @@ impl PyTable {
             None => None,
             Some(x) => {
                 if !x.is_instance_of::<PyDict>() {
-                    return Err(rule(format!("carry must be a mapping, got {}", x.repr()?)));
+                    return Err(rule(format!(
+                        "carry must be a mapping, got {}",
+                        crate::convert::shown(x)
+                    )));
                 }
-                let v = py_to_json(x).map_err(|e| rule(format!("carry: {e}")))?;
+                let v = py_to_json(x, "").map_err(|e| rule(format!("carry: {e}")))?;
                 if v.as_object().is_some_and(|m| m.is_empty()) {
                     None
                 } else {
-                    Some(Carry::from_json(&v, &variant, seats)?)
+                    if c.family == Family::Cards {
+                        Some(Carry {
+                            cards: Some(v),
+                            ..Carry::default()
+                        })
+                    } else {
+                        Some(Carry::from_json(&v, &variant, seats)?)
+                    }
                 }
             }
         };
@@ -564,14 +600,14 @@ impl PyTable {
     fn mahjong(&self) -> Option<&Mahjong> {
         match &self.t {
             Table::Mahjong(m) => Some(m),
-            Table::Zipai(_) => None,
+            Table::Zipai(_) | Table::Cards(_) => None,
         }
     }
 
     fn zipai(&self) -> Option<&Zipai> {
         match &self.t {
             Table::Zipai(z) => Some(z),
-            Table::Mahjong(_) => None,
+            Table::Mahjong(_) | Table::Cards(_) => None,
         }
     }
 
@@ -775,6 +811,7 @@ impl PyTable {
             None => None,
             Some(a) => Some(
                 a.try_iter()?
+                    .take(9)
                     .map(|x| x.map(Bound::unbind))
                     .collect::<PyResult<Vec<_>>>()?,
             ),
@@ -803,12 +840,14 @@ impl PyTable {
         melds: Option<&Bound<'_, PyAny>>,
         dealer: AnyInt,
         draw: Option<AnyInt>,
-        discard: Option<(AnyInt, Bound<'_, PyAny>)>,
+        discard: Option<crate::convert::Tup<(AnyInt, Bound<'_, PyAny>)>>,
     ) -> BindResult<PyTable> {
+        let discard = discard.map(|d| d.0);
         let v = variant_arg(variant)?;
         let dealer: usize = dealer.within("dealer", 0, 2, rule)?;
         let hs: Vec<Vec<u8>> = hands
             .try_iter()?
+            .take(4)
             .map(|h| pieces_in(&h?, Pieces::Cards, "hands"))
             .collect::<BindResult<_>>()?;
         let mut ms: Vec<Vec<hupai_core::rules::zipai::Meld>> = vec![Vec::new(); 3];
@@ -878,6 +917,7 @@ impl PyTable {
         match self.t.family() {
             Family::Mahjong => "mahjong",
             Family::Zipai => "zipai",
+            Family::Cards => "cards",
         }
     }
     /// Seats at the table.
@@ -890,6 +930,7 @@ impl PyTable {
         match &self.t {
             Table::Mahjong(m) => m.seed,
             Table::Zipai(z) => z.seed,
+            Table::Cards(c) => c.seed,
         }
     }
     #[getter]
@@ -981,15 +1022,16 @@ impl PyTable {
 
     /// Play to the end with ``agents`` (one per seat, default the table's) and return ``result``.
     /// A ``hupai.Bot`` plays inside the core; a seat under 托管 plays ``auto_action``.
-    #[pyo3(signature = (agents = None, max_steps = 100_000))]
+    #[pyo3(signature = (agents = None, max_steps = AnyInt(100_000)))]
     fn run<'py>(
         slf: Bound<'py, Self>,
         agents: Option<&Bound<'py, PyAny>>,
-        max_steps: u64,
+        max_steps: AnyInt,
     ) -> BindResult<Bound<'py, PyAny>> {
         let py = slf.py();
         let ag: Vec<Bound<'py, PyAny>> = match agents.filter(|a| !a.is_none()) {
-            Some(a) => a.try_iter()?.collect::<PyResult<_>>()?,
+            // at most one agent per seat is read (no pre-allocation from a claimed len())
+            Some(a) => a.try_iter()?.take(9).collect::<PyResult<_>>()?,
             None => slf
                 .borrow()
                 .agents
@@ -1001,6 +1043,7 @@ impl PyTable {
         if ag.len() != n {
             return Err(rule(format!("run() needs {n} agents")));
         }
+        let max_steps: u64 = max_steps.within("max_steps", 1, 1 << 40, rule)?;
         drive(&slf, &ag, &[], max_steps)?;
         let t = slf.borrow();
         let r =
@@ -1143,6 +1186,7 @@ impl PyTable {
         match &self.t {
             Table::Mahjong(m) => names(Pieces::Tiles, &m.wall),
             Table::Zipai(z) => z.wall.iter().map(|&c| Pieces::Cards.name(c)).collect(),
+            Table::Cards(_) => Vec::new(),
         }
     }
     /// Tiles outside the wall still in the box (二人麻将: the unused pool), names.
@@ -1157,6 +1201,7 @@ impl PyTable {
         match &self.t {
             Table::Mahjong(m) => m.wall_remaining(),
             Table::Zipai(z) => z.wall.len(),
+            Table::Cards(_) => 0,
         }
     }
     /// Tiles that may still be drawn in turn (the wall minus a 荒庄 reserve or dead wall).
@@ -1165,6 +1210,7 @@ impl PyTable {
         match &self.t {
             Table::Mahjong(m) => m.live_remaining(),
             Table::Zipai(z) => z.wall.len(),
+            Table::Cards(_) => 0,
         }
     }
     /// Standing tiles per seat as 34 counts (mahjong).
@@ -1173,6 +1219,7 @@ impl PyTable {
         match &self.t {
             Table::Mahjong(m) => m.seats.iter().map(|s| counts(&s.counts)).collect(),
             Table::Zipai(z) => z.players.iter().map(|p| counts(&p.hand)).collect(),
+            Table::Cards(c) => (0..c.seats).map(|k| card_counts(c, k)).collect(),
         }
     }
     /// A seat's standing tiles / concealed cards, names.
@@ -1189,6 +1236,7 @@ impl PyTable {
                 ));
                 v
             }
+            Table::Cards(c) => names(c.pieces, &c.hand.hand(s)),
         })
     }
     /// Every seat's melds: ``(kind, tile, from, kong_kind)`` (mahjong); 字牌 see ``players``.
@@ -1211,6 +1259,7 @@ impl PyTable {
                 .iter()
                 .map(|p| names(Pieces::Cards, &p.river))
                 .collect(),
+            Table::Cards(c) => vec![Vec::new(); c.seats],
         }
     }
     #[getter]
@@ -1409,6 +1458,7 @@ impl PyTable {
             Table::Zipai(z) => {
                 hupai_core::rules::zipai::format_cards(&z.players[s].concealed(), false)
             }
+            Table::Cards(c) => names(c.pieces, &c.hand.hand(s)).concat(),
         })
     }
     fn __repr__(&self) -> String {
@@ -1485,6 +1535,7 @@ impl PyObservation {
         self.with(py, |t| match &t.t {
             Table::Mahjong(m) => counts(&m.seats[self.seat].counts),
             Table::Zipai(z) => counts(&z.players[self.seat].hand),
+            Table::Cards(c) => card_counts(c, self.seat),
         })
     }
     /// The seat's standing tiles / concealed cards, names.
@@ -1495,7 +1546,7 @@ impl PyObservation {
     #[getter]
     fn melds<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         self.with(py, |t| match &t.t {
-            Table::Mahjong(_) => t.melds(py),
+            Table::Mahjong(_) | Table::Cards(_) => t.melds(py),
             Table::Zipai(z) => {
                 let out = PyList::empty(py);
                 for p in &z.players {
@@ -1645,6 +1696,12 @@ pub fn build_wall(variant: &Bound<'_, PyAny>, seed: &Bound<'_, PyAny>) -> BindRe
             ));
             d
         }
+        Family::Cards => {
+            return Err(rule(format!(
+                "{} deals from the seed with its own generator (no wall)",
+                v.id()
+            )));
+        }
     };
     PyRandom::new(seed).shuffle(&mut set);
     Ok(names(c.pieces(), &set))
@@ -1653,12 +1710,12 @@ pub fn build_wall(variant: &Bound<'_, PyAny>, seed: &Bound<'_, PyAny>) -> BindRe
 /// A wall that deals ``hands[k]`` (notation; 13 tiles, the dealer 14) to seat ``k`` and then
 /// yields ``draws`` from the front; the other tiles follow in index order (scenarios, tests).
 #[pyfunction]
-#[pyo3(signature = (variant, hands, draws = "", dealer = AnyInt(0)))]
+#[pyo3(signature = (variant, hands, draws = Text::from(""), dealer = AnyInt(0)))]
 #[pyo3(text_signature = "(variant, hands, draws='', dealer=0)")]
 pub fn arrange_wall(
     variant: &Bound<'_, PyAny>,
-    hands: Vec<String>,
-    draws: &str,
+    hands: Seq<Text>,
+    draws: Text,
     dealer: AnyInt,
 ) -> BindResult<Vec<String>> {
     let v = variant_arg(variant)?;
@@ -1682,7 +1739,7 @@ pub fn arrange_wall(
     let ds = if draws.is_empty() {
         Vec::new()
     } else {
-        hupai_core::parse_tiles(draws)?
+        hupai_core::parse_tiles(&draws)?
     };
     let w = hupai_core::game::mahjong::arrange_wall(&v, c.seats(), &hs, &ds, dealer)?;
     Ok(names(Pieces::Tiles, &w))
@@ -1696,7 +1753,8 @@ pub fn arrange_wall(
 #[pyfunction]
 #[pyo3(signature = (log, actions = None))]
 pub fn replay(log: &Bound<'_, PyAny>, actions: Option<AnyInt>) -> BindResult<PyTable> {
-    let v = py_to_json(log).map_err(|e| BindError::Core(CoreError::replay(format!("log: {e}"))))?;
+    let v =
+        py_to_json(log, "").map_err(|e| BindError::Core(CoreError::replay(format!("log: {e}"))))?;
     let Value::Array(records) = v else {
         return Err(BindError::Core(CoreError::replay(
             "a log is a list of records",
@@ -1804,7 +1862,7 @@ fn trajectory<'py>(
 pub fn simulate_games<'py>(
     py: Python<'py>,
     variant: &Bound<'py, PyAny>,
-    agents: Vec<String>,
+    agents: Seq<Text>,
     seed: &Bound<'py, PyAny>,
     lo: AnyInt,
     hi: AnyInt,
@@ -1814,6 +1872,7 @@ pub fn simulate_games<'py>(
 ) -> BindResult<(Bound<'py, PyList>, Option<Bound<'py, PyDict>>)> {
     let v = variant_arg(variant)?;
     let c = Compiled::new(v)?;
+    let agents: Vec<String> = agents.0.into_iter().map(|t| t.0).collect();
     let a = agents_of(&agents, c.seats())?;
     let seed = seed_of(seed)?;
     let lo: u64 = lo.within("lo", 0, i64::MAX, rule)?;
@@ -1860,7 +1919,7 @@ pub fn simulate_games<'py>(
 pub fn check_games<'py>(
     py: Python<'py>,
     variant: &Bound<'py, PyAny>,
-    agents: Vec<String>,
+    agents: Seq<Text>,
     seed: &Bound<'py, PyAny>,
     n: AnyInt,
     threads: AnyInt,
@@ -1868,6 +1927,7 @@ pub fn check_games<'py>(
 ) -> BindResult<Bound<'py, PyDict>> {
     let v = variant_arg(variant)?;
     let c = Compiled::new(v)?;
+    let agents: Vec<String> = agents.0.into_iter().map(|t| t.0).collect();
     let a = agents_of(&agents, c.seats())?;
     let seed = seed_of(seed)?;
     let n: u64 = n.within("n", 0, i64::MAX, rule)?;
@@ -1913,6 +1973,7 @@ impl PyMatch {
             None => None,
             Some(a) => Some(
                 a.try_iter()?
+                    .take(9)
                     .map(|x| x.map(Bound::unbind))
                     .collect::<PyResult<Vec<_>>>()?,
             ),
@@ -1948,7 +2009,7 @@ impl PyMatch {
                 legal_cache: None,
             },
         )?;
-        let res = PyTable::run(table.clone(), Some(&ag), 100_000)?;
+        let res = PyTable::run(table.clone(), Some(&ag), AnyInt(100_000))?;
         let tb = table.borrow();
         self.m.finish(&tb.t)?;
         let rec = PyDict::new(py);
@@ -2090,11 +2151,23 @@ impl PyTables {
     #[pyo3(signature = (variant, seeds, dealers = None))]
     fn new(
         variant: &Bound<'_, PyAny>,
-        seeds: Vec<i64>,
-        dealers: Option<Vec<i64>>,
+        seeds: Seq<AnyInt>,
+        dealers: Option<Seq<AnyInt>>,
     ) -> BindResult<PyTables> {
         let c = Compiled::new(variant_arg(variant)?)?;
         let n = c.seats();
+        let whole = |v: &AnyInt, what: &str| v.within(what, i64::MIN + 1, i64::MAX - 1, rule);
+        let seeds: Vec<i64> = seeds
+            .iter()
+            .map(|s| whole(s, "seeds"))
+            .collect::<BindResult<_>>()?;
+        let dealers: Option<Vec<i64>> = dealers
+            .map(|d| {
+                d.iter()
+                    .map(|x| whole(x, "dealers"))
+                    .collect::<BindResult<_>>()
+            })
+            .transpose()?;
         if let Some(d) = &dealers
             && d.len() != seeds.len()
         {
@@ -2147,7 +2220,8 @@ impl PyTables {
 
     /// Apply one choice per table (an index into its legal actions; -1: skip). Returns how many
     /// hands are over.
-    fn step(&mut self, py: Python<'_>, choices: Vec<i64>) -> BindResult<usize> {
+    fn step(&mut self, py: Python<'_>, choices: Seq<AnyInt>) -> BindResult<usize> {
+        let choices: Vec<i64> = choices.iter().map(|c| c.0).collect();
         if choices.len() != self.tables.len() {
             return Err(illegal(format!(
                 "step: {} choices for {} tables",

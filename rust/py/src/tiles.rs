@@ -110,7 +110,7 @@ pub fn tile_from_py(obj: &Bound<'_, PyAny>) -> BindResult<Tile> {
         return Ok(t.get().inner);
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(Tile::parse(s.to_str()?)?);
+        return Ok(Tile::parse(crate::convert::text(s, "tile")?)?);
     }
     Err(CoreError::tile(
         repr(obj),
@@ -128,7 +128,7 @@ fn repr(obj: &Bound<'_, PyAny>) -> String {
 /// Tiles from a string (any notation), a list/tuple of tile strings or `Tile`s.
 pub fn tiles_from_py(obj: &Bound<'_, PyAny>) -> BindResult<Vec<Tile>> {
     if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(tile::parse_tiles(s.to_str()?)?);
+        return Ok(tile::parse_tiles(crate::convert::text(s, "tiles")?)?);
     }
     if obj.cast::<PyList>().is_ok() || obj.cast::<PyTuple>().is_ok() {
         let mut out = Vec::new();
@@ -137,7 +137,7 @@ pub fn tiles_from_py(obj: &Bound<'_, PyAny>) -> BindResult<Vec<Tile>> {
             if let Ok(t) = item.cast::<PyTile>() {
                 out.push(t.get().inner);
             } else if let Ok(s) = item.cast::<PyString>() {
-                out.extend(tile::parse_tiles(s.to_str()?)?);
+                out.extend(tile::parse_tiles(crate::convert::text(s, "tiles")?)?);
             } else {
                 return Err(CoreError::tile(
                     repr(&item),
@@ -212,7 +212,7 @@ pub fn to_counts(tiles: &Bound<'_, PyAny>) -> BindResult<Vec<u32>> {
 /// Tiles (canonical order) of a 34-count sequence.
 #[pyfunction]
 #[pyo3(signature = (counts, /))]
-pub fn from_counts(counts: Vec<crate::convert::AnyInt>) -> BindResult<Vec<PyTile>> {
+pub fn from_counts(counts: crate::convert::Seq<crate::convert::AnyInt>) -> BindResult<Vec<PyTile>> {
     let counts: Vec<i64> = counts.iter().map(|c| c.0).collect();
     let c = counts_from_seq(&counts)?;
     Ok(tile::from_counts(&c)

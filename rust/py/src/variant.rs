@@ -5,6 +5,8 @@ use std::sync::Arc;
 use hupai_core::Variant;
 use hupai_core::preset::{self, SwitchValue};
 use pyo3::prelude::*;
+
+use crate::convert::Text;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString};
 
 use crate::convert::json_to_py;
@@ -34,7 +36,9 @@ fn switch_value(name: &str, v: &Bound<'_, PyAny>) -> BindResult<SwitchValue> {
         });
     }
     if let Ok(s) = v.cast::<PyString>() {
-        return Ok(SwitchValue::Str(s.to_str()?.to_string()));
+        return Ok(SwitchValue::Str(
+            crate::convert::text(s, "switch value")?.to_string(),
+        ));
     }
     Err(BindError::Py(RuleConfigError::new_err(format!(
         "switch {name:?}: value must be a bool, an int or a str"
@@ -47,7 +51,10 @@ pub(crate) fn overrides(
     let mut out = Vec::new();
     if let Some(kw) = kwargs {
         for (k, v) in kw.iter() {
-            let name: String = k.extract()?;
+            let name = match k.cast::<PyString>() {
+                Ok(s) => crate::convert::text(s, "switch name")?.to_string(),
+                Err(_) => k.extract::<String>()?,
+            };
             let value = switch_value(&name, &v)?;
             out.push((name, value));
         }
@@ -67,17 +74,17 @@ fn value_to_py<'py>(py: Python<'py>, v: &SwitchValue) -> PyResult<Bound<'py, PyA
 impl PyVariant {
     #[new]
     #[pyo3(signature = (id, /, **options))]
-    fn new(id: &str, options: Option<&Bound<'_, PyDict>>) -> BindResult<Self> {
+    fn new(id: Text, options: Option<&Bound<'_, PyDict>>) -> BindResult<Self> {
         Ok(Self {
-            inner: Arc::new(Variant::with_options(id, overrides(options)?)?),
+            inner: Arc::new(Variant::with_options(&id, overrides(options)?)?),
         })
     }
 
     /// The preset ``id`` with its default switches.
     #[staticmethod]
-    fn load(id: &str) -> BindResult<Self> {
+    fn load(id: Text) -> BindResult<Self> {
         Ok(Self {
-            inner: Arc::new(Variant::load(id)?),
+            inner: Arc::new(Variant::load(&id)?),
         })
     }
 

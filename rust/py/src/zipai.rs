@@ -16,6 +16,7 @@ use rayon::prelude::*;
 use serde_json::{Value, json};
 
 use crate::convert::json_to_py;
+use crate::convert::{AnyInt, Text};
 use crate::errors::{BindError, BindResult, hand_err};
 use crate::variant::PyVariant;
 
@@ -114,7 +115,7 @@ pub fn card_from_py(obj: &Bound<'_, PyAny>) -> BindResult<Card> {
         return Ok(c.get().inner);
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(Card::parse(s.to_str()?)?);
+        return Ok(Card::parse(crate::convert::text(s, "cards")?)?);
     }
     Err(CoreError::tile(
         repr(obj),
@@ -126,7 +127,7 @@ pub fn card_from_py(obj: &Bound<'_, PyAny>) -> BindResult<Card> {
 /// Cards from a string (any notation) or a list/tuple of card strings / `ZipaiCard`s.
 pub fn cards_from_py(obj: &Bound<'_, PyAny>) -> BindResult<Vec<Card>> {
     if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(zipai::parse_cards(s.to_str()?)?);
+        return Ok(zipai::parse_cards(crate::convert::text(s, "cards")?)?);
     }
     if obj.cast::<PyList>().is_ok() || obj.cast::<PyTuple>().is_ok() {
         let mut out = Vec::new();
@@ -135,7 +136,7 @@ pub fn cards_from_py(obj: &Bound<'_, PyAny>) -> BindResult<Vec<Card>> {
             if let Ok(c) = item.cast::<PyZipaiCard>() {
                 out.push(c.get().inner);
             } else if let Ok(s) = item.cast::<PyString>() {
-                out.extend(zipai::parse_cards(s.to_str()?)?);
+                out.extend(zipai::parse_cards(crate::convert::text(s, "cards")?)?);
             } else {
                 return Err(CoreError::tile(
                     repr(&item),
@@ -158,7 +159,7 @@ pub fn hand_cards_from_py(obj: &Bound<'_, PyAny>) -> BindResult<(Vec<Card>, u8)>
     let mut cards = Vec::new();
     let mut jokers = 0usize;
     if let Ok(s) = obj.cast::<PyString>() {
-        let (c, j) = zipai::parse_hand_cards(s.to_str()?)?;
+        let (c, j) = zipai::parse_hand_cards(crate::convert::text(s, "cards")?)?;
         return Ok((c, j));
     }
     if obj.cast::<PyList>().is_ok() || obj.cast::<PyTuple>().is_ok() {
@@ -167,7 +168,7 @@ pub fn hand_cards_from_py(obj: &Bound<'_, PyAny>) -> BindResult<(Vec<Card>, u8)>
             if let Ok(c) = item.cast::<PyZipaiCard>() {
                 cards.push(c.get().inner);
             } else if let Ok(s) = item.cast::<PyString>() {
-                let (c, j) = zipai::parse_hand_cards(s.to_str()?)?;
+                let (c, j) = zipai::parse_hand_cards(crate::convert::text(s, "cards")?)?;
                 cards.extend(c);
                 jokers += usize::from(j);
             } else {
@@ -222,7 +223,7 @@ fn meld_from_py(obj: &Bound<'_, PyAny>) -> BindResult<Meld> {
         )?);
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        let s = s.to_str()?;
+        let s = crate::convert::text(s, "cards")?;
         if let Some((ty, cards)) = s.split_once(':') {
             return Ok(Meld::new(MeldType::parse(ty)?, zipai::parse_cards(cards)?)?);
         }
@@ -274,7 +275,7 @@ fn variant_from_py(obj: &Bound<'_, PyAny>) -> BindResult<Arc<Variant>> {
         return Ok(v.get().inner.clone());
     }
     if let Ok(s) = obj.cast::<PyString>() {
-        return load_cached(s.to_str()?);
+        return load_cached(crate::convert::text(s, "variant")?);
     }
     Err(BindError::Core(CoreError::rule(format!(
         "variant must be a preset id or a hupai.Variant, got {}",
@@ -367,7 +368,9 @@ fn counts_from(values: &[i64]) -> BindResult<CardCounts> {
 /// Cards (canonical order) of a 20-count sequence.
 #[pyfunction]
 #[pyo3(signature = (counts, /))]
-pub fn zipai_from_counts(counts: Vec<crate::convert::AnyInt>) -> BindResult<Vec<PyZipaiCard>> {
+pub fn zipai_from_counts(
+    counts: crate::convert::Seq<crate::convert::AnyInt>,
+) -> BindResult<Vec<PyZipaiCard>> {
     let counts: Vec<i64> = counts.iter().map(|c| c.0).collect();
     Ok(card::from_counts(&counts_from(&counts)?)
         .into_iter()
@@ -377,19 +380,19 @@ pub fn zipai_from_counts(counts: Vec<crate::convert::AnyInt>) -> BindResult<Vec<
 
 /// The 胡息-best decomposition as a dict, or ``None`` when the hand is not complete.
 #[pyfunction]
-#[pyo3(signature = (concealed, /, win_card = None, melds = None, *, win_type = "discard", passed_peng = None, variant = None))]
+#[pyo3(signature = (concealed, /, win_card = None, melds = None, *, win_type = Text::from("discard"), passed_peng = None, variant = None))]
 pub fn zipai_decompose<'py>(
     py: Python<'py>,
     concealed: &Bound<'py, PyAny>,
     win_card: Option<&Bound<'py, PyAny>>,
     melds: Option<&Bound<'py, PyAny>>,
-    win_type: &str,
+    win_type: Text,
     passed_peng: Option<&Bound<'py, PyAny>>,
     variant: Option<&Bound<'py, PyAny>>,
 ) -> BindResult<Option<Bound<'py, PyAny>>> {
     let v = variant_arg(variant)?;
     let r = rules_of(&v)?;
-    let spec = spec_from(concealed, win_card, melds, win_type, passed_peng)?;
+    let spec = spec_from(concealed, win_card, melds, &win_type, passed_peng)?;
     let d = py.detach(|| zipai::best_decomposition(&r, &spec))?;
     Ok(match d {
         Some(d) => Some(json_to_py(py, &decomposition_json(&d, r.hunan_names))?),
@@ -399,38 +402,38 @@ pub fn zipai_decompose<'py>(
 
 /// Best 胡息 over all readings and splits (no groups built), ``None`` when not complete.
 #[pyfunction]
-#[pyo3(signature = (concealed, /, win_card = None, melds = None, *, win_type = "discard", passed_peng = None, variant = None))]
+#[pyo3(signature = (concealed, /, win_card = None, melds = None, *, win_type = Text::from("discard"), passed_peng = None, variant = None))]
 pub fn zipai_huxi<'py>(
     py: Python<'py>,
     concealed: &Bound<'py, PyAny>,
     win_card: Option<&Bound<'py, PyAny>>,
     melds: Option<&Bound<'py, PyAny>>,
-    win_type: &str,
+    win_type: Text,
     passed_peng: Option<&Bound<'py, PyAny>>,
     variant: Option<&Bound<'py, PyAny>>,
 ) -> BindResult<Option<i32>> {
     let v = variant_arg(variant)?;
     let r = zipai::rules_of(&v)?;
-    let spec = spec_from(concealed, win_card, melds, win_type, passed_peng)?;
+    let spec = spec_from(concealed, win_card, melds, &win_type, passed_peng)?;
     let _ = py;
     Ok(zipai::best_huxi(r, &spec)?)
 }
 
 /// Cards completing the hand, with the best 胡息 of each win (``[{"card", "huxi"}]``).
 #[pyfunction]
-#[pyo3(signature = (concealed, /, melds = None, *, win_type = "discard", passed_peng = None, variant = None, reach_min = true))]
+#[pyo3(signature = (concealed, /, melds = None, *, win_type = Text::from("discard"), passed_peng = None, variant = None, reach_min = true))]
 pub fn zipai_waits<'py>(
     py: Python<'py>,
     concealed: &Bound<'py, PyAny>,
     melds: Option<&Bound<'py, PyAny>>,
-    win_type: &str,
+    win_type: Text,
     passed_peng: Option<&Bound<'py, PyAny>>,
     variant: Option<&Bound<'py, PyAny>>,
     reach_min: bool,
 ) -> BindResult<Bound<'py, PyAny>> {
     let v = variant_arg(variant)?;
     let r = rules_of(&v)?;
-    let spec = spec_from(concealed, None, melds, win_type, passed_peng)?;
+    let spec = spec_from(concealed, None, melds, &win_type, passed_peng)?;
     let ws = py.detach(|| zipai::waits(&r, &spec, reach_min))?;
     let val: Vec<Value> = ws
         .iter()
@@ -527,13 +530,13 @@ pub fn zipai_chi_options<'py>(
 #[pyfunction]
 #[pyo3(signature = (meld_type, cards, /, variant = None))]
 pub fn zipai_group_huxi(
-    meld_type: &str,
+    meld_type: Text,
     cards: &Bound<'_, PyAny>,
     variant: Option<&Bound<'_, PyAny>>,
 ) -> BindResult<i32> {
     let v = variant_arg(variant)?;
     let r = rules_of(&v)?;
-    let m = Meld::new(MeldType::parse(meld_type)?, cards_from_py(cards)?)?;
+    let m = Meld::new(MeldType::parse(&meld_type)?, cards_from_py(cards)?)?;
     let g = zipai::Group {
         kind: m.kind,
         cards: m.cards,
@@ -561,14 +564,14 @@ pub fn zipai_duo(
 /// ``other_draw``, ``discard``): ``hu`` (胡息 or ``None``), mandatory ``saochuan``/``sao``/``guosao``/
 /// ``kaiduo``, optional ``peng`` and ``chi`` (with 比 groups).
 #[pyfunction]
-#[pyo3(signature = (concealed, card, /, melds = None, *, source = "discard", may_chi = true, chou = false, passed_peng = None, variant = None, chou_chi = None, chou_peng = None))]
+#[pyo3(signature = (concealed, card, /, melds = None, *, source = Text::from("discard"), may_chi = true, chou = false, passed_peng = None, variant = None, chou_chi = None, chou_peng = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn zipai_claims<'py>(
     py: Python<'py>,
     concealed: &Bound<'py, PyAny>,
     card: &Bound<'py, PyAny>,
     melds: Option<&Bound<'py, PyAny>>,
-    source: &str,
+    source: Text,
     may_chi: bool,
     chou: bool,
     passed_peng: Option<&Bound<'py, PyAny>>,
@@ -578,7 +581,7 @@ pub fn zipai_claims<'py>(
 ) -> BindResult<Bound<'py, PyAny>> {
     let v = variant_arg(variant)?;
     let r = zipai::rules_of(&v)?;
-    let wt = win_type_from(source)?;
+    let wt = win_type_from(&source)?;
     if !matches!(
         wt,
         WinType::SelfDraw | WinType::OtherDraw | WinType::Discard
@@ -587,7 +590,7 @@ pub fn zipai_claims<'py>(
             "claims: source must be self_draw, other_draw or discard, got {source:?}"
         )));
     }
-    let spec = spec_from(concealed, None, melds, source, passed_peng)?;
+    let spec = spec_from(concealed, None, melds, &source, passed_peng)?;
     let x = card_from_py(card)?;
     let chou = zipai::Chou {
         chi: chou_chi.unwrap_or(chou),
@@ -637,13 +640,18 @@ pub fn zipai_is_sanlong_wukan(concealed: &Bound<'_, PyAny>) -> BindResult<bool> 
 /// The dealer of the next hand (core ``zipai::next_dealer``): the winner, or after a 荒庄 the
 /// same dealer / his 下家 (switch ``dealer_after_draw``).
 #[pyfunction]
-#[pyo3(signature = (dealer, winner, /, variant = None, players = 3))]
+#[pyo3(signature = (dealer, winner, /, variant = None, players = AnyInt(3)))]
 pub fn zipai_next_dealer(
-    dealer: u8,
-    winner: Option<u8>,
+    dealer: AnyInt,
+    winner: Option<AnyInt>,
     variant: Option<&Bound<'_, PyAny>>,
-    players: u8,
+    players: AnyInt,
 ) -> BindResult<u8> {
+    let dealer: u8 = dealer.within("dealer", 0, 9, hand_err)?;
+    let winner: Option<u8> = winner
+        .map(|w| w.within("winner", 0, 9, hand_err))
+        .transpose()?;
+    let players: u8 = players.within("players", 2, 9, hand_err)?;
     let v = variant_arg(variant)?;
     Ok(zipai::next_dealer(
         zipai::rules_of(&v)?,

@@ -36,10 +36,37 @@ pub enum ActionKind {
     DeclareReady,
     /// 卡五星 漂: `value` = the amount.
     DeclarePiao,
+    /// Card games: play `tiles` (斗地主: `tile` = the main rank and `value` = 32 × type index +
+    /// length name the reading; 够级: the cards of a lead, answer or burn).
+    Play,
+    /// 斗地主 叫分: `value` = the bid.
+    Bid,
+    /// 斗地主 叫地主 (call_rob auction).
+    Call,
+    /// 斗地主 抢地主.
+    Rob,
+    /// 斗地主 明牌 / 够级 亮 (`value` 1) or not (0).
+    Show,
+    /// 够级 让牌.
+    Yield,
+    /// 够级 革命 (`value` 1) or not (0).
+    Revolt,
+    /// 够级 要头 (`value` 1) or 无头 (0).
+    Head,
+    /// 够级 宣点 (`value` 1) or not (0).
+    XuanDian,
+    /// 够级 还贡: give back one card (`tile`).
+    Return,
+    /// 顶牛: open the line with `tile` (`value` 2: both copies of a double).
+    Open,
+    /// 顶牛: lay `tile` on an end (`value` 0 left, 1 right).
+    Lay,
+    /// 顶牛 扣: turn `tile` face down.
+    Kou,
 }
 
 impl ActionKind {
-    pub const ALL: [ActionKind; 17] = [
+    pub const ALL: [ActionKind; 30] = [
         ActionKind::Discard,
         ActionKind::Win,
         ActionKind::Pass,
@@ -57,6 +84,19 @@ impl ActionKind {
         ActionKind::PiziKong,
         ActionKind::DeclareReady,
         ActionKind::DeclarePiao,
+        ActionKind::Play,
+        ActionKind::Bid,
+        ActionKind::Call,
+        ActionKind::Rob,
+        ActionKind::Show,
+        ActionKind::Yield,
+        ActionKind::Revolt,
+        ActionKind::Head,
+        ActionKind::XuanDian,
+        ActionKind::Return,
+        ActionKind::Open,
+        ActionKind::Lay,
+        ActionKind::Kou,
     ];
 
     pub const fn name(self) -> &'static str {
@@ -78,6 +118,19 @@ impl ActionKind {
             ActionKind::PiziKong => "pizi_kong",
             ActionKind::DeclareReady => "declare_ready",
             ActionKind::DeclarePiao => "declare_piao",
+            ActionKind::Play => "play",
+            ActionKind::Bid => "bid",
+            ActionKind::Call => "call",
+            ActionKind::Rob => "rob",
+            ActionKind::Show => "show",
+            ActionKind::Yield => "yield",
+            ActionKind::Revolt => "revolt",
+            ActionKind::Head => "head",
+            ActionKind::XuanDian => "xuan_dian",
+            ActionKind::Return => "return",
+            ActionKind::Open => "open",
+            ActionKind::Lay => "lay",
+            ActionKind::Kou => "kou",
         }
     }
 
@@ -107,6 +160,9 @@ pub enum Pieces {
     Tiles,
     /// 字牌 cards: indices 0..20 (`x1`..`x10`, `d1`..`d10`) and 20 = a joker (`K`).
     Cards,
+    /// A card game's pieces by name, the code being the index (斗地主 and 够级 ranks, 顶牛 tiles):
+    /// the game's own notation table (`rules/<game>/table.rs`).
+    Named(&'static [&'static str]),
 }
 
 /// The piece code of a 字牌 joker.
@@ -126,6 +182,7 @@ impl Pieces {
                         .unwrap_or_default()
                 }
             }
+            Pieces::Named(names) => names.get(usize::from(code)).copied().unwrap_or("?").into(),
         }
     }
 
@@ -140,14 +197,22 @@ impl Pieces {
                     Ok(crate::rules::zipai::Card::parse(text)?.index())
                 }
             }
+            Pieces::Named(names) => names
+                .iter()
+                .position(|n| *n == text)
+                .map(|i| i as u8)
+                .ok_or_else(|| {
+                    Error::tile(text, format!("a piece of this game: {}", names.join(" ")))
+                }),
         }
     }
 
     /// Number of piece codes.
-    pub const fn codes(self) -> usize {
+    pub fn codes(self) -> usize {
         match self {
             Pieces::Tiles => 42,
             Pieces::Cards => 21,
+            Pieces::Named(names) => names.len(),
         }
     }
 }

@@ -19,9 +19,10 @@ use crate::rules::zipai::{self as zr, MeldType, WinSource};
 use crate::tile::{Counts, N_KINDS};
 
 use super::action::{Action, ActionKind, JOKER};
+use super::cards::CardHand;
 use super::flow;
 use super::mahjong::{Mahjong, Phase};
-use super::rng::{BotRng, game_seed};
+use super::rng::{BotRng, SplitMix64, game_seed};
 use super::table::Table;
 use super::zipai::Zipai;
 
@@ -59,6 +60,8 @@ pub struct Bot {
     pub kind: BotKind,
     rng: BotRng,
     shapes: Option<Shapes>,
+    /// The card games' greedy bots draw from this (seeded from the bot's seed).
+    cards: SplitMix64,
 }
 
 impl Bot {
@@ -67,6 +70,7 @@ impl Bot {
             kind,
             rng: BotRng::new(seed),
             shapes: None,
+            cards: SplitMix64::fork(seed, 0xCA7D),
         }
     }
 
@@ -94,6 +98,26 @@ impl Bot {
                 mahjong_greedy(m, seat, legal, shapes, self.kind == BotKind::Defensive)
             }
             (_, Table::Zipai(z)) => zipai_greedy(z, seat, legal, &mut self.rng),
+            (_, Table::Cards(c)) => {
+                // The game's greedy bot needs its hand mutable (move buffers): ask a copy.
+                let mut h = c.hand.clone_box();
+                let a = h.greedy(&mut self.cards);
+                legal.iter().position(|x| *x == a).unwrap_or(0)
+            }
+        }
+    }
+
+    /// A card table's action for the seat to act, without the legal list: the same choice as
+    /// [`Bot::choose`] over `legal_actions` (random: an index below the legal count; greedy and
+    /// defensive: the game's greedy bot).
+    pub fn card_action(&mut self, h: &mut dyn CardHand) -> Action {
+        match self.kind {
+            BotKind::Random => {
+                let n = h.legal_count();
+                let i = if n <= 1 { 0 } else { self.rng.below(n) };
+                h.legal_nth(i)
+            }
+            BotKind::Greedy | BotKind::Defensive => h.greedy(&mut self.cards),
         }
     }
 }

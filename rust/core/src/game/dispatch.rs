@@ -16,6 +16,8 @@ pub enum Family {
     Mahjong,
     /// 字牌: 3 seats ([`super::zipai::Zipai`]).
     Zipai,
+    /// A card game (斗地主, 够级, 顶牛): its own state machine behind [`super::cards::CardHand`].
+    Cards,
 }
 
 fn not_played(v: &Variant) -> Error {
@@ -31,6 +33,7 @@ pub fn family(v: &Variant) -> Result<Family> {
     match v.ruleset().table() {
         Some(TablePart::Mahjong(_)) => Ok(Family::Mahjong),
         Some(TablePart::Zipai) => Ok(Family::Zipai),
+        Some(TablePart::Cards(_)) => Ok(Family::Cards),
         None => Err(not_played(v)),
     }
 }
@@ -39,10 +42,19 @@ pub fn family(v: &Variant) -> Result<Family> {
 pub fn preset_table(v: &Variant) -> Result<Arc<dyn PresetTable>> {
     match v.ruleset().table() {
         Some(TablePart::Mahjong(p)) => Ok(p),
-        Some(TablePart::Zipai) => Err(Error::rule(format!(
-            "{} is played by the 字牌 table, not the mahjong one",
+        Some(TablePart::Zipai) | Some(TablePart::Cards(_)) => Err(Error::rule(format!(
+            "{} is not played by the mahjong table",
             v.id()
         ))),
+        None => Err(not_played(v)),
+    }
+}
+
+/// The card game's part of a card table.
+pub fn card_part(v: &Variant) -> Result<Arc<dyn super::cards::CardPart>> {
+    match v.ruleset().table() {
+        Some(TablePart::Cards(p)) => Ok(p),
+        Some(_) => Err(Error::rule(format!("{} is not a card game", v.id()))),
         None => Err(not_played(v)),
     }
 }

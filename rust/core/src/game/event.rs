@@ -147,6 +147,15 @@ pub enum Event {
     Settle {
         net: Vec<i64>,
     },
+    /// A card game's record (斗地主, 够级, 顶牛): `name` is its type; `seat`, `tiles` (pieces),
+    /// `value` when it has them, and `data` its further keys (each game documents its records).
+    Card {
+        name: &'static str,
+        seat: Option<u8>,
+        tiles: Vec<u8>,
+        value: Option<i64>,
+        data: Option<Box<Value>>,
+    },
     /// The end of the hand.
     End {
         winners: Vec<u8>,
@@ -184,6 +193,7 @@ impl Event {
             Event::Xianggong { .. } => "xianggong",
             Event::Exhausted => "exhausted",
             Event::Settle { .. } => "settle",
+            Event::Card { name, .. } => name,
             Event::End { .. } => "end",
         }
     }
@@ -206,6 +216,7 @@ impl Event {
             | Event::Zipai { seat, .. }
             | Event::Xianggong { seat, .. } => Some(*seat),
             Event::Start { dealer, .. } => Some(*dealer),
+            Event::Card { seat, .. } => *seat,
             _ => None,
         }
     }
@@ -390,6 +401,32 @@ impl Event {
             Event::Xianggong { seat, reason } => {
                 m.insert("seat".into(), json!(seat));
                 m.insert("reason".into(), json!(reason));
+            }
+            Event::Card {
+                seat,
+                tiles,
+                value,
+                data,
+                ..
+            } => {
+                if let Some(s) = seat {
+                    m.insert("seat".into(), json!(s));
+                }
+                if !tiles.is_empty() {
+                    m.insert("tiles".into(), names(tiles));
+                }
+                if let Some(v) = value {
+                    m.insert("value".into(), json!(v));
+                }
+                if let Some(d) = data {
+                    if let Value::Object(o) = &**d {
+                        for (k, v) in o {
+                            if k != "type" {
+                                m.insert(k.clone(), v.clone());
+                            }
+                        }
+                    }
+                }
             }
             Event::Settle { net } => {
                 m.insert("net".into(), json!(net));

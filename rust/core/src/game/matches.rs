@@ -78,7 +78,8 @@ impl Match {
         let empty = carry.floor == 0
             && carry.kai_bao == 0
             && carry.huang_fan == 0
-            && carry.pao_zi.iter().all(|&p| p == 0);
+            && carry.pao_zi.iter().all(|&p| p == 0)
+            && carry.cards.is_none();
         self.carry = (!empty).then_some(carry);
         if self.random_dealer {
             return Ok(());

@@ -3,7 +3,8 @@
 //!
 //! * [`table`] — the protocol ([`table::Table`]: `legal_actions` / `step` / `events` / result /
 //!   `next_hand`, replay) and how a new game family plugs in.
-//! * [`mahjong`], [`zipai`] — the per-family state machines.
+//! * [`mahjong`], [`zipai`] — the per-family state machines; [`cards`] — the table of the card
+//!   games (each game's state machine stays in its rule module).
 //! * [`facts`] — the table facts of a variant, read in one place from the preset data.
 //! * [`dispatch`] — which state machine plays a variant (asked of its `Ruleset::table`).
 //! * [`flow`] — the rule queries (claims, turn options, waits, rotation …).
@@ -13,6 +14,7 @@
 
 pub mod action;
 pub mod bots;
+pub mod cards;
 pub mod dispatch;
 pub mod encode;
 pub mod env;

@@ -228,6 +228,63 @@ impl BotRng {
     }
 }
 
+/// SplitMix64 (Steele, Lea, Flood 2014): the one generator of the card games (斗地主 deals and
+/// redeals, 够级 deal, 上班 order and drawn seats, 顶牛 dice and deal) and of their built-in greedy
+/// bots. Every stream is derived from the table's seed (`rules/<game>/rng.rs` re-export it; a
+/// card table deals with the hand's seed and each bot draws from its own seed, see
+/// `docs/table.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    pub const fn new(seed: u64) -> SplitMix64 {
+        SplitMix64(seed)
+    }
+
+    #[inline]
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (`n > 0`), unbiased (Lemire's multiply-and-reject).
+    #[inline]
+    pub fn below(&mut self, n: u64) -> u64 {
+        let n = n.max(1);
+        let threshold = n.wrapping_neg() % n;
+        loop {
+            let m = u128::from(self.next_u64()) * u128::from(n);
+            if (m as u64) >= threshold {
+                return (m >> 64) as u64;
+            }
+        }
+    }
+
+    /// `0..n` by one multiply-shift (bias below 2^-32 for `n < 2^32`; 够级's historical draw).
+    #[inline]
+    pub fn below_shift(&mut self, n: usize) -> usize {
+        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
+    }
+
+    /// Fisher–Yates shuffle (from the end, `below(i + 1)`).
+    pub fn shuffle<T>(&mut self, v: &mut [T]) {
+        for i in (1..v.len()).rev() {
+            let j = self.below(i as u64 + 1) as usize;
+            v.swap(i, j);
+        }
+    }
+
+    /// An independent stream for sub-task `k` (the next deal, a seat's bot …).
+    pub fn fork(seed: u64, k: u64) -> SplitMix64 {
+        let mut r = SplitMix64::new(seed ^ k.wrapping_mul(0xD1B5_4A32_D192_ED03));
+        r.next_u64();
+        r
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

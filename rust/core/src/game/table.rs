@@ -38,6 +38,7 @@ use crate::scoring::ledger::Ledger;
 use crate::variant::Variant;
 
 use super::action::{Action, ActionKind, Pieces};
+use super::cards::{CardPart, CardTable};
 use super::dispatch::{self, Family};
 use super::event::Event;
 use super::facts::TableFacts;
@@ -49,6 +50,8 @@ use super::zipai::{Position, Zipai};
 pub enum Table {
     Mahjong(Box<Mahjong>),
     Zipai(Box<Zipai>),
+    /// 斗地主, 够级, 顶牛 (`game::cards`).
+    Cards(Box<CardTable>),
 }
 
 /// How a table is set up (every family reads what it uses).
@@ -69,6 +72,8 @@ pub struct Compiled {
     pub family: Family,
     pub facts: Option<Arc<TableFacts>>,
     pub preset: Option<Arc<dyn PresetTable>>,
+    /// A card game's part (`Family::Cards`).
+    pub cards: Option<Arc<dyn CardPart>>,
     /// The switches as the log's `start` record writes them.
     pub options: Arc<Value>,
 }
@@ -88,6 +93,7 @@ impl Compiled {
                     family,
                     facts: Some(facts),
                     preset: Some(preset),
+                    cards: None,
                     options,
                 })
             }
@@ -98,6 +104,18 @@ impl Compiled {
                     family,
                     facts: None,
                     preset: None,
+                    cards: None,
+                    options,
+                })
+            }
+            Family::Cards => {
+                let part = dispatch::card_part(&variant)?;
+                Ok(Compiled {
+                    variant,
+                    family,
+                    facts: None,
+                    preset: None,
+                    cards: Some(part),
                     options,
                 })
             }
@@ -106,16 +124,19 @@ impl Compiled {
 
     /// Seats at the table.
     pub fn seats(&self) -> usize {
-        match &self.facts {
-            Some(f) => f.seats,
-            None => 3,
+        match (&self.facts, &self.cards) {
+            (Some(f), _) => f.seats,
+            (None, Some(c)) => c.seats(),
+            (None, None) => 3,
         }
     }
 
     pub fn pieces(&self) -> Pieces {
-        match self.family {
-            Family::Mahjong => Pieces::Tiles,
-            Family::Zipai => Pieces::Cards,
+        match (self.family, &self.cards) {
+            (Family::Mahjong, _) => Pieces::Tiles,
+            (Family::Zipai, _) => Pieces::Cards,
+            (Family::Cards, Some(c)) => c.pieces(),
+            (Family::Cards, None) => Pieces::Cards,
         }
     }
 
@@ -157,6 +178,33 @@ impl Compiled {
                     Some(self.options.clone()),
                 )?)))
             }
+            Family::Cards => {
+                let Some(part) = &self.cards else {
+                    return Err(Error::rule("card table without its game's part"));
+                };
+                if setup.wall.is_some() {
+                    return Err(Error::rule(
+                        "card tables deal from the seed (no custom deck)",
+                    ));
+                }
+                let carry = match setup.carry {
+                    None => None,
+                    Some(c) if c.floor > 0 || c.kai_bao > 0 || c.huang_fan > 0 => {
+                        return Err(Error::rule(
+                            "a card table carries its game's own carry, not a mahjong one",
+                        ));
+                    }
+                    Some(c) => c.cards,
+                };
+                Ok(Table::Cards(Box::new(CardTable::new(
+                    self.variant.clone(),
+                    part.as_ref(),
+                    setup.seed,
+                    setup.dealer,
+                    carry,
+                    self.options.clone(),
+                )?)))
+            }
         }
     }
 }
@@ -166,6 +214,7 @@ macro_rules! each {
         match $self {
             Table::Mahjong($t) => $e,
             Table::Zipai($t) => $e,
+            Table::Cards($t) => $e,
         }
     };
 }
@@ -187,6 +236,7 @@ impl Table {
         match self {
             Table::Mahjong(_) => Family::Mahjong,
             Table::Zipai(_) => Family::Zipai,
+            Table::Cards(_) => Family::Cards,
         }
     }
 
@@ -194,6 +244,7 @@ impl Table {
         match self {
             Table::Mahjong(_) => Pieces::Tiles,
             Table::Zipai(_) => Pieces::Cards,
+            Table::Cards(c) => c.pieces,
         }
     }
 
@@ -205,6 +256,7 @@ impl Table {
         match self {
             Table::Mahjong(t) => t.n,
             Table::Zipai(_) => 3,
+            Table::Cards(c) => c.seats,
         }
     }
 
@@ -224,6 +276,7 @@ impl Table {
         match self {
             Table::Mahjong(t) => t.phase.name(),
             Table::Zipai(t) => t.phase(),
+            Table::Cards(t) => t.phase(),
         }
     }
 
@@ -272,6 +325,7 @@ impl Table {
                 let n: usize = t.deck.iter().map(|&x| usize::from(x)).sum();
                 (if ok { n } else { n + 1 }, n)
             }
+            Table::Cards(c) => c.hand.piece_count(),
         }
     }
 
@@ -280,6 +334,7 @@ impl Table {
         match self {
             Table::Mahjong(t) => t.result.as_ref().map(|r| r.balances.clone()),
             Table::Zipai(t) => t.result.as_ref().map(|r| r.balances.clone()),
+            Table::Cards(c) => c.result().map(|r| r.balances.clone()),
         }
     }
 
@@ -297,6 +352,7 @@ impl Table {
                 .and_then(|r| r.winner)
                 .into_iter()
                 .collect(),
+            Table::Cards(c) => c.result().map(|r| r.winners.clone()).unwrap_or_default(),
         }
     }
 
@@ -352,6 +408,14 @@ impl Table {
                     "payments": win["payments"],
                 })]
             }
+            Table::Cards(c) => match c.result() {
+                Some(r) if !r.winners.is_empty() => vec![json!({
+                    "seats": r.winners,
+                    "value": r.value,
+                    "fans": r.fans,
+                })],
+                _ => Vec::new(),
+            },
         }
     }
 
@@ -393,6 +457,25 @@ impl Table {
                     "next_dealer": r.next_dealer,
                 }))
             }
+            Table::Cards(c) => {
+                let r = c.result()?;
+                let mut v = json!({
+                    "winners": r.winners,
+                    "wins": self.wins_json(),
+                    "exhausted": r.winners.is_empty(),
+                    "balances": r.balances,
+                    "turns": c.turns,
+                    "ledger": ledger,
+                    "carry": r.carry.clone().unwrap_or(json!({})),
+                    "next_dealer": r.next_dealer,
+                });
+                if let (Value::Object(m), Value::Object(g)) = (&mut v, &r.result) {
+                    for (k, x) in g {
+                        m.entry(k.clone()).or_insert_with(|| x.clone());
+                    }
+                }
+                Some(v)
+            }
         }
     }
 
@@ -407,6 +490,15 @@ impl Table {
                 .result
                 .as_ref()
                 .map(|r| (Some(r.next_dealer), Carry::default())),
+            Table::Cards(c) => c.result().map(|r| {
+                (
+                    r.next_dealer,
+                    Carry {
+                        cards: r.carry.clone(),
+                        ..Carry::default()
+                    },
+                )
+            }),
         }
     }
 
@@ -414,7 +506,7 @@ impl Table {
     pub fn set_aside(&mut self, n: usize) -> Result<()> {
         match self {
             Table::Mahjong(t) => t.set_aside(n),
-            Table::Zipai(_) => Err(Error::rule("set_aside: mahjong tables only")),
+            Table::Zipai(_) | Table::Cards(_) => Err(Error::rule("set_aside: mahjong tables only")),
         }
     }
 }
@@ -545,6 +637,10 @@ pub fn table_of_start(start: &Value) -> Result<Table> {
     };
     let carry = match start.get("carry") {
         None | Some(Value::Null) => None,
+        Some(c) if compiled.family == Family::Cards => Some(Carry {
+            cards: Some(c.clone()),
+            ..Carry::default()
+        }),
         Some(c) => Some(Carry::from_json(c, &v, compiled.seats())?),
     };
     let mut t = compiled.table(TableSetup {

@@ -106,6 +106,26 @@ pub const REGISTRY: &[(&str, &str, Compile)] = &[
         include_str!("../../../../presets/wuhan.toml"),
         wuhan::compile,
     ),
+    (
+        "doudizhu_qq",
+        include_str!("../../../../presets/doudizhu_qq.toml"),
+        doudizhu::compile,
+    ),
+    (
+        "doudizhu_contest",
+        include_str!("../../../../presets/doudizhu_contest.toml"),
+        doudizhu::compile,
+    ),
+    (
+        "gouji",
+        include_str!("../../../../presets/gouji.toml"),
+        gouji::compile,
+    ),
+    (
+        "dingniu",
+        include_str!("../../../../presets/dingniu.toml"),
+        dingniu::compile,
+    ),
 ];
 
 /// The compile function of a preset id.
@@ -307,6 +327,174 @@ pub enum TablePart {
     Mahjong(Arc<dyn crate::game::mahjong::PresetTable>),
     /// The 字牌 state machine (3 seats).
     Zipai,
+    /// A card game (斗地主, 够级, 顶牛): the game's own state machine behind the card table
+    /// (`game::cards`), dealt by this part (`rules/<id>/table.rs`).
+    Cards(Arc<dyn crate::game::cards::CardPart>),
+}
+
+/// Settle a card game's hand record `{"seats": [names], "events": [case, ...]}`: each event is one
+/// settled deal of the game in its case form (`{"hand", "situation"}`, optionally with
+/// `"kind": "deal"`), scored by the game's ruleset; the ledger books each score's payments.
+pub fn settle_cases<R: Ruleset + ?Sized>(r: &R, record: &Value) -> Result<Settled> {
+    let Value::Object(m) = record else {
+        return Err(Error::hand(
+            "a hand record is an object {\"seats\": [...], \"events\": [...]}",
+        ));
+    };
+    if let Some(k) = m.keys().find(|k| !matches!(k.as_str(), "seats" | "events")) {
+        return Err(Error::hand(format!(
+            "hand record: unknown key {k:?} (keys: seats, events)"
+        )));
+    }
+    let n = usize::from(r.players());
+    let seats: Vec<String> = match m.get("seats") {
+        Some(Value::Array(a)) if a.len() == n => a
+            .iter()
+            .map(|x| {
+                x.as_str()
+                    .map(str::to_string)
+                    .ok_or_else(|| Error::hand(format!("seats: names (strings), got {x}")))
+            })
+            .collect::<Result<_>>()?,
+        _ => {
+            return Err(Error::hand(format!(
+                "hand record needs \"seats\": a list of {n} seat names"
+            )));
+        }
+    };
+    let events = m
+        .get("events")
+        .and_then(Value::as_array)
+        .ok_or_else(|| Error::hand("hand record needs \"events\": a list of deals (cases)"))?;
+    let mut ledger = Ledger::new(
+        seats.clone(),
+        crate::scoring::ledger::SettlementRules::default(),
+    )?;
+    let mut scores = Vec::with_capacity(events.len());
+    for (i, e) in events.iter().enumerate() {
+        let ctx = |e: Error| e.context(&format!("events[{i}]"));
+        let mut case = e.clone();
+        if let Value::Object(o) = &mut case {
+            match o.remove("kind") {
+                None => {}
+                Some(Value::String(k)) if k == "deal" => {}
+                Some(x) => {
+                    return Err(ctx(Error::hand(format!(
+                        "kind {x}: a card game's hand record holds deals (\"kind\": \"deal\")"
+                    ))));
+                }
+            }
+        }
+        let c = r.parse_case(&case).map_err(ctx)?;
+        let sc = r.score(c.as_ref()).map_err(ctx)?;
+        let lines: Vec<(String, String, i64)> = sc
+            .payments
+            .iter()
+            .map(|p| {
+                (
+                    seats[usize::from(p.payer)].clone(),
+                    seats[usize::from(p.payee)].clone(),
+                    p.amount,
+                )
+            })
+            .collect();
+        if !lines.is_empty() {
+            ledger.record_payments("WIN", &format!("{} deal {i}", sc.variant), &lines, None)?;
+        }
+        scores.push(sc);
+    }
+    ledger.end_hand();
+    Ok(Settled { ledger, scores })
+}
+
+/// A seat of a card game's situation (`key`, default `default`).
+pub fn case_seat(o: &Map<String, Value>, key: &str, players: u8, default: u8) -> Result<u8> {
+    match o.get(key) {
+        None | Some(Value::Null) => Ok(default),
+        Some(v) => v
+            .as_u64()
+            .filter(|&s| s < u64::from(players))
+            .map(|s| s as u8)
+            .ok_or_else(|| {
+                Error::hand(format!("situation.{key} = {v}: a seat 0..{}", players - 1))
+            }),
+    }
+}
+
+/// A non-negative integer of a card game's situation (`key`, default `default`, at most `max`).
+pub fn case_int(o: &Map<String, Value>, key: &str, default: i64, max: i64) -> Result<i64> {
+    match o.get(key) {
+        None | Some(Value::Null) => Ok(default),
+        Some(v) => v
+            .as_i64()
+            .filter(|&x| (0..=max).contains(&x) && !v.is_boolean())
+            .ok_or_else(|| Error::hand(format!("situation.{key} = {v}: an integer 0..{max}"))),
+    }
+}
+
+/// The `{"hand", "situation"}` envelope of a card game's case: the hand string and the
+/// situation's keys, refusing keys outside `allowed`.
+pub fn card_case<'a>(case: &'a Value, allowed: &[&str]) -> Result<(&'a str, Map<String, Value>)> {
+    let Value::Object(m) = case else {
+        return Err(Error::hand(
+            "a case is an object {\"hand\": ..., \"situation\": {...}}",
+        ));
+    };
+    if let Some(k) = m
+        .keys()
+        .find(|k| !matches!(k.as_str(), "hand" | "situation"))
+    {
+        return Err(Error::hand(format!(
+            "unknown key {k:?} in a case (keys: hand, situation)"
+        )));
+    }
+    let hand = m
+        .get("hand")
+        .and_then(Value::as_str)
+        .ok_or_else(|| Error::hand("a case needs \"hand\" (a string)"))?;
+    let sit = match m.get("situation") {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(o)) => o.clone(),
+        Some(x) => return Err(Error::hand(format!("situation: an object, got {x}"))),
+    };
+    if let Some(k) = sit.keys().find(|k| !allowed.contains(&k.as_str())) {
+        return Err(Error::hand(format!(
+            "unknown situation key {k:?}; keys: {}",
+            allowed.join(", ")
+        )));
+    }
+    Ok((hand, sit))
+}
+
+/// Payments `(payer, payee, amount)` that move `net` (zero-sum, per seat): each loser pays the
+/// winners in seat order.
+pub fn payments_of_net(net: &[i64]) -> Vec<Payment> {
+    let mut owe: Vec<(usize, i64)> = net
+        .iter()
+        .enumerate()
+        .filter(|x| *x.1 < 0)
+        .map(|(i, &x)| (i, -x))
+        .collect();
+    let mut out = Vec::new();
+    for (w, &gain) in net.iter().enumerate() {
+        let mut need = gain;
+        for (l, debt) in owe.iter_mut() {
+            if need <= 0 {
+                break;
+            }
+            let x = need.min(*debt);
+            if x > 0 {
+                out.push(Payment {
+                    payer: *l as u8,
+                    payee: w as u8,
+                    amount: x,
+                });
+                *debt -= x;
+                need -= x;
+            }
+        }
+    }
+    out
 }
 
 /// The table's question to [`Ruleset::table_win`].
@@ -547,13 +735,28 @@ mod tests {
                 "{id}"
             );
             assert_eq!(serde_json::to_string(&sc).unwrap(), j.to_string(), "{id}");
+            let n = usize::from(rs.players());
+            let seats: Vec<String> = (0..n).map(|i| format!("s{i}")).collect();
+            if !matches!(rs.input(), "tiles" | "zipai") {
+                // A card game: no decomposition; its hand record is a list of deals.
+                assert!(j["decomposition"].is_null(), "{id}");
+                let rec = json!({"seats": seats, "events": [ex, ex]});
+                let settled = rs.settle(&rec).unwrap_or_else(|e| panic!("{id}: {e}"));
+                let bal: Vec<i64> = settled.ledger.balances().into_iter().map(|x| x.1).collect();
+                let twice: Vec<i64> = sc.net().iter().map(|x| 2 * x).collect();
+                assert_eq!(bal, twice, "{id}");
+                assert_eq!(settled.scores.len(), 2);
+                let mut bad = rec.clone();
+                bad["bogus"] = Value::Bool(true);
+                let e = rs.settle(&bad).unwrap_err().to_string();
+                assert!(e.contains("bogus") && e.contains("seats"), "{id}: {e}");
+                continue;
+            }
             let d = &j["decomposition"];
             for k in ["form", "knitted", "pair", "pairs", "sets", "wildcards"] {
                 assert!(d.get(k).is_some(), "{id}: decomposition.{k}");
             }
             // The same win as the only event of a hand record pays what the score says.
-            let n = usize::from(rs.players());
-            let seats: Vec<String> = (0..n).map(|i| format!("s{i}")).collect();
             let winner = sc.payments[0].payee;
             let needs_discarder = match &case {
                 super::Case::Tiles(s) => !s.is_self_drawn(),

@@ -50,6 +50,9 @@ pub struct Carry {
     pub huang_fan: u32,
     /// Each seat's 下炮子 of the previous hand (陕西: this hand's defaults).
     pub pao_zi: Vec<i32>,
+    /// A card game's carry in its own JSON form (斗地主 first bidder, 够级 tribute, 顶牛 …; see
+    /// `game::cards`); `None` at mahjong and 字牌 tables.
+    pub cards: Option<Value>,
 }
 
 impl Carry {

@@ -1010,6 +1010,7 @@ impl Mahjong {
             } else {
                 vec![0; self.n]
             },
+            cards: None,
         };
         let mut sorted = winners.clone();
         sorted.sort_unstable();

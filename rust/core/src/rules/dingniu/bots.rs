@@ -48,7 +48,7 @@ impl Bot {
             return None;
         }
         Some(match self {
-            Bot::Random => legal[rng.below(legal.len() as u32) as usize],
+            Bot::Random => legal[rng.below(legal.len() as u64) as usize],
             Bot::Greedy => greedy(o),
         })
     }

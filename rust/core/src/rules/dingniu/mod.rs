@@ -13,8 +13,10 @@ pub mod bots;
 pub mod rng;
 pub mod round;
 pub mod rules;
+pub mod ruleset;
 pub mod settle;
 pub mod sim;
+pub mod table;
 pub mod tile;
 pub mod zhang;
 
@@ -24,6 +26,7 @@ pub use round::{
     openings, replay, turn_actions,
 };
 pub use rules::DingniuRules;
+pub use ruleset::compile;
 pub use settle::{Places, ZhangOutcome, rank};
 pub use sim::{MatchResult, SimConfig, SimStats, play_match, simulate};
 pub use tile::{Counts, Ends, Placement, Side, Tile, parse_hand, placements};

@@ -468,7 +468,7 @@ impl Round {
             }
         }
         for i in (1..N_TILES).rev() {
-            let j = rng.below(i as u32 + 1) as usize;
+            let j = rng.below(i as u64 + 1) as usize;
             wall.swap(i, j);
         }
         let mut hands = [[0u8; N_KINDS]; 4];

@@ -137,6 +137,12 @@ impl DingniuRules {
     ) -> Result<(DingniuRules, Options)> {
         let p = preset(id)?;
         let o = p.resolve(switches)?;
+        let r = Self::from_options(p, &o)?;
+        Ok((r, o))
+    }
+
+    /// Compile the preset's data with resolved switches (the ruleset's compile).
+    pub(crate) fn from_options(p: &PresetData, o: &Options) -> Result<DingniuRules> {
         for (name, want) in [("players", 4), ("tiles_each", 6)] {
             if param_int(p, name)? != want {
                 return Err(Error::rule(format!(
@@ -202,7 +208,7 @@ impl DingniuRules {
                 p.id
             )));
         }
-        Ok((r, o))
+        Ok(r)
     }
 
     /// Whether a 头牌 holding both copies of double `t` must open with the pair.

@@ -815,6 +815,47 @@ impl Game {
         }
     }
 
+    /// [`Game::legal_actions`] without a mutable game: the legal actions of `seat` into `out`,
+    /// the play phase's moves generated in `scratch` (same order: pass first when allowed).
+    pub fn legal_actions_into(
+        &self,
+        seat: u8,
+        out: &mut Vec<Action>,
+        scratch: &mut Vec<(Cards, Reading)>,
+    ) {
+        out.clear();
+        if self.phase == Phase::Over || seat != self.to_act {
+            return;
+        }
+        match self.phase {
+            Phase::Auction => out.extend(self.auction.legal().into_iter().map(|b| match b {
+                Bid::Pass => Action::Pass,
+                Bid::Points(p) => Action::Bid(p),
+                Bid::Call => Action::Call,
+                Bid::Rob => Action::Rob,
+            })),
+            Phase::Show => out.extend([Action::Show, Action::NoShow]),
+            Phase::Play => {
+                if self.top.is_some() {
+                    out.push(Action::Pass);
+                }
+                legal_moves_into(
+                    self.hands[self.to_act as usize],
+                    &self.rules.moves,
+                    self.top.map(|t| t.2),
+                    scratch,
+                );
+                out.extend(scratch.iter().map(|&(c, r)| Action::Play(c, Some(r))));
+            }
+            Phase::Over => {}
+        }
+    }
+
+    /// The seed the hand was dealt from.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
     fn double(&mut self, reason: DoubleReason, seat: Option<u8>) {
         self.doublings += 1;
         self.events.push(Event::Double {

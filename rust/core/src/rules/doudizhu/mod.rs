@@ -13,14 +13,17 @@ pub mod movegen;
 pub mod moves;
 pub mod rng;
 pub mod rules;
+pub mod ruleset;
 pub mod settle;
 pub mod sim;
 pub mod space;
+pub mod table;
 
 pub use cards::{Card, Cards};
 pub use movegen::{count_legal_moves, generate, legal_moves, legal_moves_into};
 pub use moves::{Kind, Reading, Readings, beating_reading, classify, readings};
 pub use rules::{DdzRules, MoveRules, SingleKickers};
+pub use ruleset::compile;
 
 #[cfg(test)]
 mod tests;

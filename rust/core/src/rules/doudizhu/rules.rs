@@ -228,7 +228,7 @@ impl DdzRules {
         Self::load::<&str>("doudizhu_qq", []).unwrap_or_else(|e| panic!("doudizhu_qq: {e}"))
     }
 
-    fn compile(p: &PresetData, o: Options) -> Result<DdzRules> {
+    pub(crate) fn compile(p: &PresetData, o: Options) -> Result<DdzRules> {
         let moves = MoveRules {
             trio_pair: o.bool("trio_pair")?,
             four_two_single: o.bool("four_two_single")?,

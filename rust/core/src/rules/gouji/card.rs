@@ -244,23 +244,23 @@ pub fn parse_physical(text: &str) -> Result<Physical> {
     }
 }
 
-/// A small deterministic generator (SplitMix64): every random choice of a hand comes from it.
+/// The generator of 够级 deals and bots: the table's one card-game generator
+/// ([`crate::game::rng::SplitMix64`]) seeded with `seed ^ 0x6A09_E667_F3BC_C909`, drawing
+/// `0..n` by one multiply-shift.
 #[derive(Clone, Debug)]
-pub struct Rng(u64);
+pub struct Rng(pub crate::game::rng::SplitMix64);
 
 impl Rng {
     pub fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x6A09_E667_F3BC_C909)
+        Rng(crate::game::rng::SplitMix64::new(
+            seed ^ 0x6A09_E667_F3BC_C909,
+        ))
     }
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
     /// Uniform in `0..n` (`n > 0`), by multiply-shift (bias below 2^-32 for n < 2^32).
     pub fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
+        self.0.below_shift(n)
     }
 }

@@ -14,7 +14,9 @@ pub mod hand;
 pub mod outcome;
 pub mod play;
 pub mod rules;
+pub mod ruleset;
 pub mod sim;
+pub mod table;
 #[cfg(test)]
 mod tests;
 
@@ -23,6 +25,7 @@ pub use hand::{Action, Ask, Carry, Event, GoujiHand, Phase, Top};
 pub use outcome::{Obligation, Outcome, TributeKind};
 pub use play::{Play, beats, burn_options, is_gouji, kaidian_eligible, legal_plays};
 pub use rules::GoujiRules;
+pub use ruleset::compile;
 pub use sim::{SimStats, play_hands, simulate};
 
 use serde_json::Value;

@@ -129,7 +129,7 @@ impl GoujiRules {
         Self::from_options(p, &o)
     }
 
-    fn from_options(p: &PresetData, o: &Options) -> Result<GoujiRules> {
+    pub(crate) fn from_options(p: &PresetData, o: &Options) -> Result<GoujiRules> {
         let mut thresholds = [0u8; N_RANKS];
         let table = p
             .params

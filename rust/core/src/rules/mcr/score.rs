@@ -1,11 +1,12 @@
 //! The MCR scorer: every reading of the hand (from [`crate::decompose`]), fan detection per reading
 //! (mcr.md §5–§9), the exclusion walk, and the choice of the best reading.
 
-use crate::decompose::{Decomposition, Form, Set, Shapes, decompose, knitted_tiles};
+use crate::decompose::{Form, Reading, Readings, Set, Shapes, decompose_into, knitted_tiles};
 use crate::error::{Error, Result};
 use crate::hand::MeldKind;
 use crate::situation::{Blessing, Situation, WinType};
 use crate::tile::{Counts, N_KINDS, Tile};
+use crate::{rows, tables};
 
 use super::ids::*;
 use super::rules::{BlessingRule, McrRules};
@@ -162,7 +163,99 @@ fn group_of(c: &Counts, g: usize) -> [u8; 9] {
 /// is a regular hand (or 七对 when `seven_pairs`). Tile availability is ignored (a fifth copy
 /// still counts). Stops once `limit` waits are found. Works group by group (m, p, s, honours):
 /// adding X changes one group only, and the tile counts mod 3 decide which group holds the pair.
+/// A suit's exactness is one lookup in the flags table ([`tables::flags5`]; adding a tile of rank
+/// `r` is `+ 5^r`), except for a fifth copy, which the table does not cover (searched instead).
 fn formal_waits(standing: &Counts, seven_pairs: bool, limit: u32) -> u64 {
+    let t = tables::tables();
+    let row = rows::Row::of(standing);
+    let size = row.group_sizes();
+    let index = row.suit_index5();
+    let held = row.kinds_held();
+    let honors = &standing[27..N_KINDS];
+    // Honours split into pungs (and the pair when `pair`) iff every count is 0 or 3, plus exactly
+    // one 2 or 5 (3 + 2) with a pair.
+    let honors_ok = |extra: Option<usize>, pair: bool| -> bool {
+        let mut pairs = 0;
+        for (k, &x) in honors.iter().enumerate() {
+            match x + u8::from(extra == Some(k)) {
+                0 | 3 => {}
+                2 | 5 if pair => pairs += 1,
+                _ => return false,
+            }
+        }
+        pairs == u32::from(pair)
+    };
+    // status of each untouched group: 0 = sets only, 2 = sets + pair, 1 = impossible
+    let mut status = [1u8; 4];
+    for g in 0..4 {
+        status[g] = match (size[g] % 3, index.get(g)) {
+            (0, Some(&i)) if tables::flags5(t, i) & 1 != 0 => 0,
+            (2, Some(&i)) if tables::flags5(t, i) & 2 != 0 => 2,
+            (0, None) if honors_ok(None, false) => 0,
+            (2, None) if honors_ok(None, true) => 2,
+            _ => 1,
+        };
+    }
+    let bad = status.iter().filter(|&&st| st == 1).count();
+    let pairs = status.iter().filter(|&&st| st == 2).count();
+    let mut out = 0u64;
+    let mut found = 0;
+    for (g, &sz) in size.iter().enumerate() {
+        // the other groups: none impossible, and the pair elsewhere iff this one does not take it
+        let own = status[g];
+        let (n_bad, n_pair) = (bad - usize::from(own == 1), pairs - usize::from(own == 2));
+        let need_pair = match ((sz + 1) % 3, n_bad, n_pair) {
+            (2, 0, 0) => true,
+            (0, 0, 1) => false,
+            _ => continue,
+        };
+        // candidates: a held kind, or (suits) one within two ranks of a held one
+        let mut near = if g == 3 {
+            held >> 27 & 0x7F
+        } else {
+            let p = held >> (9 * g) & 0x1FF;
+            (p | p << 1 | p << 2 | p >> 1 | p >> 2) & 0x1FF
+        };
+        while near != 0 {
+            let r = near.trailing_zeros() as usize;
+            near &= near - 1;
+            let ok = if g == 3 {
+                honors_ok(Some(r), need_pair)
+            } else if standing[9 * g + r] < 4 {
+                let want = if need_pair { 2 } else { 1 };
+                tables::flags5(t, index[g] + tables::POW5[r]) & want != 0
+            } else {
+                // a fifth copy: beyond the flags table
+                let mut c = group_of(standing, g);
+                c[r] += 1;
+                group_ok(&mut c, true, 0, need_pair)
+            };
+            if ok {
+                out |= 1u64 << (g * 9 + r);
+                found += 1;
+                if found >= limit {
+                    return out;
+                }
+            }
+        }
+    }
+    if seven_pairs && size.iter().sum::<u32>() == 13 {
+        let pairs: u32 = standing.iter().map(|&n| u32::from(n / 2)).sum();
+        if pairs == 6 {
+            if let Some(x) = standing.iter().position(|&n| n % 2 == 1) {
+                out |= 1u64 << x;
+            }
+        }
+    }
+    out
+}
+
+/// [`formal_waits`] by a search per group (the reference of the table-driven version): every kind X such that `standing + X`
+/// is a regular hand (or 七对 when `seven_pairs`). Tile availability is ignored (a fifth copy
+/// still counts). Stops once `limit` waits are found. Works group by group (m, p, s, honours):
+/// adding X changes one group only, and the tile counts mod 3 decide which group holds the pair.
+#[cfg(test)]
+fn formal_waits_reference(standing: &Counts, seven_pairs: bool, limit: u32) -> u64 {
     let mut size = [0usize; 4];
     for (g, sz) in size.iter_mut().enumerate() {
         let end = if g == 3 { N_KINDS } else { g * 9 + 9 };
@@ -230,6 +323,12 @@ fn formal_waits(standing: &Counts, seven_pairs: bool, limit: u32) -> u64 {
     out
 }
 
+/// Exactly one bit set (no population count: this target may lack the instruction).
+#[inline]
+fn single_bit(x: u64) -> bool {
+    x != 0 && x & (x - 1) == 0
+}
+
 // ---------------------------------------------------------------------------------------------
 // per-situation context
 
@@ -258,14 +357,93 @@ impl Ctx<'_> {
         if let Some(u) = self.unique_wait {
             return u;
         }
-        let u = formal_waits(&self.pre, self.no_melds, 2).count_ones() == 1;
+        let u = single_bit(formal_waits(&self.pre, self.no_melds, 2));
         self.unique_wait = Some(u);
         u
     }
 }
 
-/// Whole-hand fans (suits, tile traits, rank ranges, 四归一) from all the hand's tiles.
+/// Bits of the numbered kinds whose rank (1..=9) is in `ranks` (bit r − 1), in every suit.
+const fn ranks(ranks: u16) -> u64 {
+    let r = ranks as u64 & 0x1FF;
+    r | r << 9 | r << 18
+}
+const NUMBERED: u64 = (1 << 27) - 1;
+const TERMINALS: u64 = ranks(1 << 0 | 1 << 8);
+const WINDS: u64 = 0xF << 27;
+const DRAGONS: u64 = 0x7 << 31;
+/// 绿一色: bamboo 2 3 4 6 8 and the green dragon.
+const GREEN: u64 = (0b0_1010_1110 << 18) | 1 << 32;
+/// 推不倒: dots 1 2 3 4 5 8 9, bamboo 2 4 5 6 8 9, the white dragon.
+const REVERSIBLE: u64 = (0b1_1001_1111 << 9) | (0b1_1011_1010 << 18) | 1 << 33;
+
+/// Whole-hand fans (suits, tile traits, rank ranges, 四归一) from all the hand's tiles, by masks of
+/// the kinds held.
 fn whole_hand_fans(all: &Counts, kong_tiles: u64, f: &mut FanCounts) {
+    let row = rows::Row::of(all);
+    let m = row.kinds_held();
+    let hogs = row.kinds_at_four() & !kong_tiles;
+    if hogs != 0 {
+        f[TILE_HOG] += hogs.count_ones() as u8;
+    }
+    let num = m & NUMBERED;
+    let nsuits = (0..3).filter(|s| num >> (9 * s) & 0x1FF != 0).count();
+    let (winds, dragons) = (m & WINDS != 0, m & DRAGONS != 0);
+    let honors = winds || dragons;
+    let only = |set: u64| num & !set == 0;
+    if m & !GREEN == 0 {
+        f[ALL_GREEN] = 1;
+    }
+    if nsuits == 0 {
+        f[ALL_HONORS] = 1;
+    }
+    if nsuits == 1 && !honors {
+        f[FULL_FLUSH] = 1;
+    }
+    if nsuits == 1 && honors {
+        f[HALF_FLUSH] = 1;
+    }
+    if nsuits == 2 {
+        f[ONE_VOIDED_SUIT] = 1;
+    }
+    if !honors {
+        f[NO_HONORS] = 1;
+    }
+    if nsuits == 3 && winds && dragons {
+        f[ALL_TYPES] = 1;
+    }
+    if nsuits > 0 && !honors {
+        if num & TERMINALS == 0 {
+            f[ALL_SIMPLES] = 1;
+        }
+        if only(TERMINALS) {
+            f[ALL_TERMINALS] = 1;
+        }
+        if only(ranks(0b1_1100_0000)) {
+            f[UPPER_TILES] = 1;
+        } else if only(ranks(0b1_1110_0000)) {
+            f[UPPER_FOUR] = 1;
+        }
+        if only(ranks(0b0_0011_1000)) {
+            f[MIDDLE_TILES] = 1;
+        }
+        if only(ranks(0b0_0000_0111)) {
+            f[LOWER_TILES] = 1;
+        } else if only(ranks(0b0_0000_1111)) {
+            f[LOWER_FOUR] = 1;
+        }
+    }
+    if only(TERMINALS) && nsuits > 0 && honors {
+        f[ALL_TERMINALS_AND_HONORS] = 1;
+    }
+    if m & !REVERSIBLE == 0 {
+        f[REVERSIBLE_TILES] = 1;
+    }
+}
+
+/// [`whole_hand_fans`] tile by tile (the reference of the mask version).
+#[cfg(test)]
+fn whole_hand_fans_reference(all: &Counts, kong_tiles: u64, f: &mut FanCounts) {
     let mut suits = [false; 3];
     let (mut winds, mut dragons) = (false, false);
     let (mut simple, mut terminal) = (true, true); // all simples / all terminals (numbered)
@@ -677,7 +855,7 @@ fn set_of(s: &Set) -> ScoredSet {
 }
 
 /// Fans of a regular or 组合龙 reading (before the exclusion walk).
-fn reading_fans(ctx: &mut Ctx, d: &Decomposition, buf: &mut [ScoredSet; 4]) -> FanCounts {
+fn reading_fans(ctx: &mut Ctx, d: &Reading, buf: &mut [ScoredSet; 4]) -> FanCounts {
     let rules = ctx.rules;
     let mut f = ctx.common;
     let n_sets = d.sets.len().min(4);
@@ -906,7 +1084,7 @@ fn reading_fans(ctx: &mut Ctx, d: &Decomposition, buf: &mut [ScoredSet; 4]) -> F
 }
 
 /// 组合龙 + set + pair: may a wait fan apply (switch `knitted_straight_wait_fans`, mcr.md §12.1)?
-fn knitted_wait_possible(ctx: &Ctx, d: &Decomposition) -> bool {
+fn knitted_wait_possible(ctx: &Ctx, d: &Reading) -> bool {
     let Some(perm) = d.knitted else { return false };
     let nine = knitted_tiles(perm);
     let win = ctx.win as usize;
@@ -926,12 +1104,52 @@ fn knitted_wait_possible(ctx: &Ctx, d: &Decomposition) -> bool {
         return false;
     }
     rest[win] -= 1;
-    formal_waits(&rest, false, 2).count_ones() == 1
+    single_bit(formal_waits(&rest, false, 2))
 }
 
-/// Bit set of the fans with a non-zero count (eight counts at a time).
+/// Bit set of the fans with a non-zero count (sixteen counts at a time with SSE2, else eight).
 #[inline]
 fn mask_of(f: &FanCounts) -> u128 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature is always present.
+        unsafe { mask_of_sse2(f) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        mask_of_swar(f)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+fn mask_of_sse2(f: &FanCounts) -> u128 {
+    use std::arch::x86_64::*;
+    let z = _mm_setzero_si128();
+    let mut m = 0u128;
+    let mut chunks = f.chunks_exact(16);
+    let mut shift = 0;
+    for ch in &mut chunks {
+        let mut b = [0u8; 16];
+        b.copy_from_slice(ch);
+        let v = _mm_set_epi64x(
+            i64::from_le_bytes([b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]]),
+            i64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
+        );
+        let zero = _mm_movemask_epi8(_mm_cmpeq_epi8(v, z)) as u32;
+        m |= u128::from(!zero & 0xFFFF) << shift;
+        shift += 16;
+    }
+    let rest = chunks.remainder();
+    let mut b = [0u8; 8];
+    b[..rest.len()].copy_from_slice(rest);
+    let v = _mm_cvtsi64_si128(i64::from_le_bytes(b));
+    let zero = _mm_movemask_epi8(_mm_cmpeq_epi8(v, z)) as u32;
+    m | u128::from(!zero & 0xFF) << shift
+}
+
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+fn mask_of_swar(f: &FanCounts) -> u128 {
     const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let mut m = 0u128;
@@ -1010,12 +1228,18 @@ fn flags(s: &Situation, rules: &McrRules) -> Result<(WinType, bool)> {
     let win = s.win_tile;
     let melds = s.hand.melds();
     let in_standing = s.hand.counts()[win.idx()];
-    let mut in_melds = 0u8;
-    for m in melds {
-        let mut c = [0u8; N_KINDS];
-        m.add_to(&mut c);
-        in_melds += c[win.idx()];
-    }
+    let w = win.index();
+    let in_melds: u8 = melds
+        .iter()
+        .map(|m| {
+            let t = m.tile.index();
+            match m.kind {
+                MeldKind::Chow => u8::from(w >= t && w <= t + 2 && suit(w) == suit(t)),
+                MeldKind::Pung => 3 * u8::from(w == t),
+                MeldKind::Kong => 4 * u8::from(w == t),
+            }
+        })
+        .sum();
     let has_kong = melds.iter().any(|m| m.is_kong());
     let mut wt = match s.win_type {
         WinType::AfterKongDiscard => WinType::Discard,
@@ -1098,7 +1322,7 @@ fn blessing_fan(s: &Situation, rules: &McrRules, wt: WinType) -> Result<Option<u
 ///
 /// Every reading of the hand is scored; the highest total (flowers excluded) wins. Ties keep the
 /// reading with 一色三同顺, then the one with 三同刻, then a regular reading over 七对, then the
-/// LAST reading in [`decompose`]'s enumeration order (mcr.md §7.4; this reproduces the reference
+/// LAST reading in [`crate::decompose::decompose`]'s enumeration order (mcr.md §7.4; this reproduces the reference
 /// engine on all its corpus ties, e.g. `si-unit-051..056`, where the reading with the higher pair
 /// wins).
 pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
@@ -1110,7 +1334,8 @@ pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
     let pre = *s.hand.counts();
     let mut full = pre;
     full[win as usize] += 1;
-    let decs = decompose(&full, melds, Shapes::MCR)?;
+    let mut decs = Readings::default();
+    decompose_into(&full, melds, Shapes::MCR, &mut decs)?;
     if decs.is_empty() {
         return Err(Error::hand(format!(
             "not a winning hand: {} + {}",
@@ -1293,7 +1518,7 @@ pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
         form,
         sets: best_sets[..d.sets.len().min(4)].to_vec(),
         pair: d.pair,
-        pairs: d.pairs.clone(),
+        pairs: d.pairs.to_vec(),
         knitted: d.knitted,
         win_type: wt,
         fourth_tile: fourth,
@@ -1314,6 +1539,95 @@ pub fn formal_waits_of(s: &Situation) -> Vec<Tile> {
 mod tests {
     use super::*;
 
+    /// The mask version of the whole-hand fans equals the tile-by-tile one.
+    #[test]
+    fn whole_hand_fans_equal_the_loop() {
+        let mut seed = 7u64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for iter in 0..50_000 {
+            let mut c = [0u8; N_KINDS];
+            let (base, kinds) = [
+                (0, 34),
+                (0, 9),
+                (18, 9),
+                (9, 18),
+                (27, 7),
+                (18, 16),
+                (0, 27),
+            ][iter % 7];
+            let mut k = 0;
+            while k < 14 {
+                let t = base + next(kinds) as usize;
+                if c[t] < 4 {
+                    c[t] += 1;
+                    k += 1;
+                }
+            }
+            let kongs = (0..N_KINDS)
+                .filter(|&i| c[i] == 4 && next(2) == 0)
+                .fold(0u64, |m, i| m | 1 << i);
+            let (mut a, mut b) = ([0u8; FAN_SLOTS], [0u8; FAN_SLOTS]);
+            whole_hand_fans(&c, kongs, &mut a);
+            whole_hand_fans_reference(&c, kongs, &mut b);
+            assert_eq!(a, b, "{c:?}");
+        }
+    }
+
+    /// The table-driven formal waits equal the per-group search on random 13-tile hands (and on
+    /// ready hands, with quads and fifth copies).
+    #[test]
+    fn formal_waits_equal_the_search() {
+        let mut seed = 99u64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let mut nonempty = 0;
+        for iter in 0..40_000 {
+            let kinds = [9, 18, 34, 16][iter % 4];
+            let base = if kinds == 16 { 18 } else { 0 };
+            let size = [13, 10, 7, 4, 1][iter % 5];
+            let mut c = [0u8; N_KINDS];
+            if iter % 2 == 0 {
+                // ready: sets and a pair minus one tile
+                for _ in 0..size / 3 {
+                    let t = base + next(kinds) as usize;
+                    if t < 27 && t % 9 <= 6 && next(2) == 0 {
+                        (0..3).for_each(|k| c[t + k] += 1);
+                    } else {
+                        c[t] += 3;
+                    }
+                }
+                c[base + next(kinds) as usize] += 1;
+                if c.iter().any(|&x| x > 4) {
+                    continue;
+                }
+            } else {
+                let mut k = 0;
+                while k < size {
+                    let t = base + next(kinds) as usize;
+                    if c[t] < 4 {
+                        c[t] += 1;
+                        k += 1;
+                    }
+                }
+            }
+            for (sp, limit) in [(true, 2), (false, 2), (true, 34), (false, 34)] {
+                let want = formal_waits_reference(&c, sp, limit);
+                assert_eq!(formal_waits(&c, sp, limit), want, "{c:?} {sp} {limit}");
+                nonempty += usize::from(want != 0);
+            }
+        }
+        assert!(nonempty > 20_000, "{nonempty}");
+    }
+
     #[test]
     fn mask_of_matches_the_counts() {
         let mut f = [0u8; FAN_SLOTS];
@@ -1324,5 +1638,6 @@ mod tests {
         for (i, &c) in f.iter().enumerate() {
             assert_eq!(m >> i & 1 == 1, c != 0, "{i}");
         }
+        assert_eq!(mask_of_swar(&f), m);
     }
 }

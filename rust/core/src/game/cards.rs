@@ -1,0 +1,321 @@
+//! The card-game family of the table: 斗地主, 够级 and 顶牛 (and any later card or domino game).
+//!
+//! Each game keeps its own state machine in its rule module (`rules::doudizhu::Game`,
+//! `rules::gouji::GoujiHand`, `rules::dingniu::Round`); its `rules/<game>/table.rs` wraps it in a
+//! [`CardHand`] (moves ↔ [`Action`], its records → [`Event`], its settlement → the shared
+//! [`Ledger`]) and its ruleset returns a [`CardPart`] from `Ruleset::table`
+//! (`TablePart::Cards`). [`CardTable`] is the one table around every such hand: it writes the
+//! `start` and `action` records, refuses actions of the wrong seat, counts the version and the
+//! turns, and closes the log with `end`. Nothing here names a game.
+//!
+//! Seeds: a hand is dealt from the table's seed (a seed outside `0..2^64` is folded to 64 bits
+//! by [`game_seed`]`(seed, u64::MAX)`); each game derives every random choice of the hand from it
+//! with [`super::rng::SplitMix64`]; a built-in bot draws from its own seed (see [`super::bots`]).
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::error::{Error, Result};
+use crate::scoring::ledger::Ledger;
+use crate::variant::Variant;
+
+use super::action::{Action, ActionKind, Pieces};
+use super::event::Event;
+use super::rng::{SplitMix64, game_seed};
+
+/// A card game's part of the table (what its ruleset's `table()` returns).
+pub trait CardPart: Send + Sync + std::fmt::Debug {
+    /// Seats at the table.
+    fn seats(&self) -> usize;
+    /// How the game names its pieces (codes ↔ notation).
+    fn pieces(&self) -> Pieces;
+    /// Pieces in the game (54, 216, 24): what the conservation check counts.
+    fn deck_size(&self) -> usize;
+    /// Deal a hand from `seed` with `dealer` (the seat the game starts from: 斗地主's first
+    /// bidder, 够级's and 顶牛's dealer) and the previous hand's carry (the game's own JSON, from
+    /// [`CardEnd::carry`]).
+    fn deal(&self, seed: u64, dealer: usize, carry: Option<&Value>) -> Result<Box<dyn CardHand>>;
+}
+
+/// What a finished card hand reports.
+#[derive(Clone, Debug)]
+pub struct CardEnd {
+    /// Net points per seat (zero-sum).
+    pub balances: Vec<i64>,
+    /// The winning seats (斗地主: the side that went out; 够级: the winning team; 顶牛: the winner).
+    pub winners: Vec<usize>,
+    /// The settlement in the shared zero-sum ledger.
+    pub ledger: Ledger,
+    /// The game's own result record (its keys are documented by the game).
+    pub result: Value,
+    /// The named multiplier / place events of the settlement (ids of the preset's `[[fans]]`).
+    pub fans: Vec<String>,
+    /// The settled unit (斗地主: 底分 × 倍数; 够级: the winning team's points; 顶牛: the winner's gain).
+    pub value: i64,
+    /// The next hand's dealer (`None`: the game draws it).
+    pub next_dealer: Option<usize>,
+    /// What the next hand carries (the game's own JSON), `None` when nothing.
+    pub carry: Option<Value>,
+}
+
+/// One hand of a card game, as the table drives it.
+pub trait CardHand: Send + Sync + std::fmt::Debug {
+    fn clone_box(&self) -> Box<dyn CardHand>;
+    /// The seat to decide, `None` once the hand is over.
+    fn to_act(&self) -> Option<usize>;
+    /// The phase's name (`auction`, `play` …).
+    fn phase(&self) -> &'static str;
+    /// Every legal action of `seat` now (empty for the others), in a fixed order.
+    fn legal_into(&self, seat: usize, out: &mut Vec<Action>);
+    /// The number of legal actions of the seat to act (the simulator's allocation-free path).
+    fn legal_count(&mut self) -> usize;
+    /// The `i`-th legal action of the seat to act (the order of [`Self::legal_into`]).
+    fn legal_nth(&mut self, i: usize) -> Action;
+    /// Apply an action (checked: an illegal one is an error and changes nothing) and push the
+    /// events it caused after its `action` record (which the table writes).
+    fn step(&mut self, a: &Action, out: &mut Vec<Event>) -> Result<()>;
+    /// The game's greedy bot's action for the seat to act.
+    fn greedy(&mut self, rng: &mut SplitMix64) -> Action;
+    /// The events of the deal (after `start`).
+    fn deal_events(&self, out: &mut Vec<Event>);
+    /// The result once the hand is over.
+    fn end(&self) -> Option<&CardEnd>;
+    /// `(pieces accounted for, pieces in the game)`: equal after every step.
+    fn piece_count(&self) -> (usize, usize);
+    /// The piece codes a seat holds.
+    fn hand(&self, seat: usize) -> Vec<u8>;
+    /// What `seat` may see (the game's observation record).
+    fn observation(&self, seat: usize) -> Value;
+}
+
+/// One hand of a card game at the table.
+#[derive(Debug)]
+pub struct CardTable {
+    pub variant: Arc<Variant>,
+    pub seed: i128,
+    pub dealer: usize,
+    pub seats: usize,
+    pub pieces: Pieces,
+    pub version: u64,
+    /// Decisions taken (plays and passes, bids …).
+    pub turns: u32,
+    pub events: Vec<Event>,
+    pub hand: Box<dyn CardHand>,
+    empty: Ledger,
+}
+
+impl Clone for CardTable {
+    fn clone(&self) -> Self {
+        CardTable {
+            variant: self.variant.clone(),
+            seed: self.seed,
+            dealer: self.dealer,
+            seats: self.seats,
+            pieces: self.pieces,
+            version: self.version,
+            turns: self.turns,
+            events: self.events.clone(),
+            hand: self.hand.clone_box(),
+            empty: self.empty.clone(),
+        }
+    }
+}
+
+/// A record type name as `&'static str` (card games whose records come as JSON: each distinct
+/// name is stored once).
+pub fn intern(name: &str) -> &'static str {
+    use std::collections::HashSet;
+    use std::sync::{Mutex, OnceLock};
+    static NAMES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+    let m = NAMES.get_or_init(|| Mutex::new(HashSet::new()));
+    let Ok(mut g) = m.lock() else {
+        return "record";
+    };
+    if let Some(x) = g.get(name) {
+        return x;
+    }
+    let x: &'static str = Box::leak(name.to_string().into_boxed_str());
+    g.insert(x);
+    x
+}
+
+/// A table record of a game's JSON record (its `type` names it; `seat` is kept as the seat).
+pub fn json_record(v: Value) -> Event {
+    let name = intern(v.get("type").and_then(Value::as_str).unwrap_or("record"));
+    let seat = v.get("seat").and_then(Value::as_u64).map(|s| s as u8);
+    let mut v = v;
+    if let Value::Object(m) = &mut v {
+        m.remove("type");
+        m.remove("seat");
+    }
+    Event::Card {
+        name,
+        seat,
+        tiles: Vec::new(),
+        value: None,
+        data: Some(Box::new(v)),
+    }
+}
+
+/// The 64-bit seed a card game deals with.
+pub fn hand_seed(seed: i128) -> u64 {
+    u64::try_from(seed).unwrap_or_else(|_| game_seed(seed, u64::MAX))
+}
+
+impl CardTable {
+    /// Deal a hand (`carry`: the previous hand's [`CardEnd::carry`]).
+    pub fn new(
+        variant: Arc<Variant>,
+        part: &dyn CardPart,
+        seed: i128,
+        dealer: usize,
+        carry: Option<Value>,
+        options: Arc<Value>,
+    ) -> Result<CardTable> {
+        let seats = part.seats();
+        if dealer >= seats {
+            return Err(Error::rule(format!(
+                "dealer is a seat 0..{} of {}",
+                seats - 1,
+                variant.id()
+            )));
+        }
+        let hand = part.deal(hand_seed(seed), dealer, carry.as_ref())?;
+        let mut events = Vec::with_capacity(128);
+        events.push(Event::Start {
+            variant: variant.id().to_string(),
+            options,
+            seed,
+            dealer: dealer as u8,
+            prevalent_wind: 0,
+            wall: None,
+            carry,
+            set_aside: 0,
+            position: None,
+        });
+        hand.deal_events(&mut events);
+        let empty = Ledger::new(
+            super::table::seat_names(seats),
+            crate::scoring::ledger::SettlementRules::default(),
+        )?;
+        let mut t = CardTable {
+            variant,
+            seed,
+            dealer,
+            seats,
+            pieces: part.pieces(),
+            version: 0,
+            turns: 0,
+            events,
+            hand,
+            empty,
+        };
+        t.close();
+        Ok(t)
+    }
+
+    pub fn to_act(&self) -> Option<usize> {
+        self.hand.to_act()
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.hand.to_act().is_none()
+    }
+
+    pub fn phase(&self) -> &'static str {
+        if self.is_done() {
+            "done"
+        } else {
+            self.hand.phase()
+        }
+    }
+
+    pub fn legal_actions(&self, seat: usize) -> Vec<Action> {
+        let mut v = Vec::new();
+        self.legal_into(seat, &mut v);
+        v
+    }
+
+    pub fn legal_into(&self, seat: usize, out: &mut Vec<Action>) {
+        out.clear();
+        if self.hand.to_act() == Some(seat) {
+            self.hand.legal_into(seat, out);
+        }
+    }
+
+    /// Apply one action (checked); an illegal one is `Error::IllegalAction` and changes nothing.
+    pub fn step(&mut self, a: &Action) -> Result<()> {
+        let Some(to_act) = self.hand.to_act() else {
+            return Err(Error::illegal("the hand is over"));
+        };
+        match a.kind {
+            ActionKind::AutoPlay => {
+                return Err(Error::illegal(
+                    "托管 is not played at card tables: let a bot play the seat",
+                ));
+            }
+            ActionKind::Escape if usize::from(a.seat) >= self.seats => {
+                return Err(Error::illegal(format!(
+                    "seat {} is not at the table",
+                    a.seat
+                )));
+            }
+            ActionKind::Escape => {}
+            _ if usize::from(a.seat) != to_act => {
+                return Err(Error::illegal(format!(
+                    "{}: it is seat {to_act}'s turn",
+                    a.describe(self.pieces)
+                )));
+            }
+            _ => {}
+        }
+        let n = self.events.len();
+        self.events.push(Event::Action(a.clone()));
+        if let Err(e) = self.hand.step(a, &mut self.events) {
+            self.events.truncate(n);
+            return Err(match e {
+                Error::IllegalAction(_) => e,
+                other => Error::illegal(format!("{}: {other}", a.describe(self.pieces))),
+            });
+        }
+        self.version += 1;
+        self.turns += 1;
+        self.close();
+        Ok(())
+    }
+
+    /// Apply an action taken from `legal_actions` (the games check cheaply: the same as `step`).
+    pub fn apply(&mut self, a: &Action) -> Result<()> {
+        self.step(a)
+    }
+
+    /// Write the `end` record once the hand is over.
+    fn close(&mut self) {
+        if let Some(e) = self.hand.end() {
+            if !matches!(self.events.last(), Some(Event::End { .. })) {
+                self.events.push(Event::End {
+                    winners: e.winners.iter().map(|&w| w as u8).collect(),
+                    balances: e.balances.clone(),
+                    exhausted: e.winners.is_empty(),
+                });
+            }
+        }
+    }
+
+    pub fn ledger(&self) -> &Ledger {
+        self.hand.end().map_or(&self.empty, |e| &e.ledger)
+    }
+
+    pub fn result(&self) -> Option<&CardEnd> {
+        self.hand.end()
+    }
+
+    /// The seat to act's action under a built-in bot, without listing every legal action:
+    /// `random` draws an index below the legal count from the bot's generator (as
+    /// [`super::bots::Bot::choose`] does over the list), `greedy` / `defensive` ask the game's
+    /// greedy bot.
+    pub fn bot_action(&mut self, bot: &mut super::bots::Bot) -> Action {
+        bot.card_action(self.hand.as_mut())
+    }
+}

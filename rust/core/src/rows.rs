@@ -1,0 +1,729 @@
+//! Fused batch kernels: one pass over a row of 34 counts validates it and answers.
+//!
+//! A row is read as five little-endian words (8 counts each, SWAR) and three unaligned suit words;
+//! validation (every count ≤ 4, the tile count) and the answer share those loads. Every kernel
+//! returns `None` for a row that is not a valid hand (the caller reports the first such row), and
+//! equals the single-call functions of [`crate::analysis`] on valid rows (property tests in
+//! `tests/analysis_core.rs` compare them on random rows).
+
+use crate::analysis::{self, MAX_WILDCARDS, Plan};
+use crate::decompose::{KNITTED_PERMUTATIONS, Shapes, knitted_tiles};
+use crate::tables::{self, Tables};
+use crate::tile::Counts;
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = ONES * 0x80;
+
+/// Where a row's counts are read from: a `Counts` array, or (in the bindings) memory that another
+/// thread may write meanwhile, read with volatile loads. Every kernel reads each count once, into
+/// the words of a [`Row`], and validates those values; it never reads the source again.
+pub trait RowSource {
+    /// Eight counts from `at` as a little-endian word (`at + 8 ≤ 34`).
+    fn word(&self, at: usize) -> u64;
+    /// The count at `at`.
+    fn byte(&self, at: usize) -> u8;
+}
+
+impl RowSource for Counts {
+    #[inline(always)]
+    fn word(&self, at: usize) -> u64 {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&self[at..at + 8]);
+        u64::from_le_bytes(b)
+    }
+    #[inline(always)]
+    fn byte(&self, at: usize) -> u8 {
+        self[at]
+    }
+}
+
+/// Sum of the 8 bytes of `x` (the sum must stay below 256).
+#[inline(always)]
+const fn byte_sum(x: u64) -> u64 {
+    x.wrapping_mul(ONES) >> 56
+}
+
+/// Pack the low bit of each byte of `x` (bytes 0 or 1) into 8 bits, byte 0 → bit 0.
+#[inline(always)]
+const fn pack_bits(x: u64) -> u64 {
+    x.wrapping_mul(0x0102_0408_1020_4080) >> 56
+}
+
+/// What the distance kernels need of the three suits: the base-5 indices of ranks 1-4 (`lo`,
+/// < 625) and ranks 5-9 (`hi`, < 3125); the suit's base-5 index is `lo + 625 hi`.
+struct Suits {
+    lo: [usize; 3],
+    hi: [usize; 3],
+}
+
+impl Suits {
+    #[inline(always)]
+    fn index5(&self, g: usize) -> usize {
+        self.lo[g] + 625 * self.hi[g]
+    }
+}
+
+#[inline(always)]
+fn suits(r: &Row) -> Suits {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature is always present.
+    let (lo, hi) = unsafe { suits_sse2(r.s) };
+    #[cfg(not(target_arch = "x86_64"))]
+    let (lo, hi) = {
+        let part = |w: u64| {
+            let p = (w & 0x00FF_00FF_00FF_00FF) + 5 * (w >> 8 & 0x00FF_00FF_00FF_00FF);
+            let q = (p & 0x0000_FFFF_0000_FFFF) + 25 * (p >> 16 & 0x0000_FFFF_0000_FFFF);
+            ((q & 0xFFFF_FFFF) as u32, (q >> 32) as u32)
+        };
+        let (a, b, c) = (part(r.s[0]), part(r.s[1]), part(r.s[2]));
+        ([a.0, b.0, c.0], [a.1, b.1, c.1])
+    };
+    let nine = |g: u64| 625 * (r.nines >> (8 * g) & 0xFF) as usize;
+    Suits {
+        lo: lo.map(|x| x as usize),
+        hi: [
+            hi[0] as usize + nine(0),
+            hi[1] as usize + nine(1),
+            hi[2] as usize + nine(2),
+        ],
+    }
+}
+
+/// The base-5 index of each suit and the ranks 1..8 held (the win check needs no more).
+#[inline(always)]
+fn suit_index(r: &Row) -> ([usize; 3], u64) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature is always present.
+        let (low, held) = unsafe { suit_index_sse2(r.s) };
+        let nine = |g: u64| 390_625 * (r.nines >> (8 * g) & 0xFF) as usize;
+        (
+            [
+                low[0] as usize + nine(0),
+                low[1] as usize + nine(1),
+                low[2] as usize + nine(2),
+            ],
+            held,
+        )
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let su = suits(r);
+        let nz = |x: u64| pack_bits((x | x >> 1 | x >> 2) & ONES);
+        (
+            [su.index5(0), su.index5(1), su.index5(2)],
+            nz(r.s[0]) | nz(r.s[1]) << 8 | nz(r.s[2]) << 16,
+        )
+    }
+}
+
+/// `Σ c_i 5^i` over the first eight counts of each suit word, all three at once (`pmaddwd` with
+/// 1 5 25 125, packed back, `pmaddwd` with 1 1 625 625, halves added), and the ranks held.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+fn suit_index_sse2(s: [u64; 3]) -> ([u32; 3], u64) {
+    use std::arch::x86_64::*;
+    let z = _mm_setzero_si128();
+    let w1 = _mm_setr_epi16(1, 5, 25, 125, 1, 5, 25, 125);
+    let w2 = _mm_setr_epi16(1, 1, 625, 625, 1, 1, 625, 625);
+    let ab = _mm_unpacklo_epi64(
+        _mm_cvtsi64_si128(s[0] as i64),
+        _mm_cvtsi64_si128(s[1] as i64),
+    );
+    let c = _mm_cvtsi64_si128(s[2] as i64);
+    let a4 = _mm_madd_epi16(_mm_unpacklo_epi8(ab, z), w1);
+    let b4 = _mm_madd_epi16(_mm_unpackhi_epi8(ab, z), w1);
+    let c4 = _mm_madd_epi16(_mm_unpacklo_epi8(c, z), w1);
+    let ab2 = _mm_madd_epi16(_mm_packs_epi32(a4, b4), w2);
+    let c2 = _mm_madd_epi16(_mm_packs_epi32(c4, c4), w2);
+    let ab1 = _mm_add_epi32(ab2, _mm_shuffle_epi32::<0b10_11_00_01>(ab2));
+    let c1 = _mm_add_epi32(c2, _mm_shuffle_epi32::<0b10_11_00_01>(c2));
+    let empty_ab = _mm_movemask_epi8(_mm_cmpeq_epi8(ab, z)) as u32;
+    let empty_c = _mm_movemask_epi8(_mm_cmpeq_epi8(c, z)) as u32;
+    let held = !(empty_ab | empty_c << 16) & 0xFF_FFFF;
+    (
+        [
+            _mm_cvtsi128_si32(ab1) as u32,
+            _mm_cvtsi128_si32(_mm_unpackhi_epi64(ab1, ab1)) as u32,
+            _mm_cvtsi128_si32(c1) as u32,
+        ],
+        u64::from(held),
+    )
+}
+
+/// `Σ c_i 5^i` over ranks 1-4 and (`Σ c_i 5^(i-4)`) ranks 5-8 of each suit word, all three at once
+/// (counts widened to 16 bits, `pmaddwd` with 1 5 25 125, packed back, `pmaddwd` with ones).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+fn suits_sse2(s: [u64; 3]) -> ([u32; 3], [u32; 3]) {
+    use std::arch::x86_64::*;
+    let z = _mm_setzero_si128();
+    let w1 = _mm_setr_epi16(1, 5, 25, 125, 1, 5, 25, 125);
+    let ones = _mm_set1_epi16(1);
+    // built from the words in registers (a 16-byte load of two separate 8-byte stores would stall)
+    let ab = _mm_unpacklo_epi64(
+        _mm_cvtsi64_si128(s[0] as i64),
+        _mm_cvtsi64_si128(s[1] as i64),
+    );
+    let c = _mm_cvtsi64_si128(s[2] as i64);
+    let a4 = _mm_madd_epi16(_mm_unpacklo_epi8(ab, z), w1);
+    let b4 = _mm_madd_epi16(_mm_unpackhi_epi8(ab, z), w1);
+    let c4 = _mm_madd_epi16(_mm_unpacklo_epi8(c, z), w1);
+    // each lane ≤ 4·(25 + 125) = 600: the signed 16-bit pack is exact
+    let ab2 = _mm_madd_epi16(_mm_packs_epi32(a4, b4), ones); // lo a, hi a, lo b, hi b
+    let c2 = _mm_madd_epi16(_mm_packs_epi32(c4, c4), ones);
+    let lane = |v: __m128i, k: i32| -> u32 {
+        _mm_cvtsi128_si32(match k {
+            0 => v,
+            1 => _mm_shuffle_epi32::<1>(v),
+            2 => _mm_shuffle_epi32::<2>(v),
+            _ => _mm_shuffle_epi32::<3>(v),
+        }) as u32
+    };
+    (
+        [lane(ab2, 0), lane(ab2, 2), lane(c2, 0)],
+        [lane(ab2, 1), lane(ab2, 3), lane(c2, 1)],
+    )
+}
+
+/// What a row is made of: the suit words, the word of counts 26..34 and the packed nines.
+type Words = ([u64; 3], u64, u64);
+
+/// A row read once: the three suits (eight counts each, the ninth counts packed in `nines`) and
+/// the seven honours, as SWAR words.
+#[derive(Clone, Copy)]
+pub struct Row {
+    s: [u64; 3],
+    /// Counts 26..34 (the last count of the third suit, then the honours).
+    w26: u64,
+    /// Counts of rank 9 of each suit (bytes 0, 1, 2).
+    nines: u64,
+    /// Honour counts (bytes 0..7).
+    h: u64,
+    /// The bitwise OR of all the words: bit 0 of a byte = some count is odd, bit 1 = some count is
+    /// 2 or 3, bit 2 = some count is 4.
+    any: u64,
+    /// Tile count.
+    n: u32,
+}
+
+impl Row {
+    /// Read a row; `None` when a count exceeds four.
+    #[inline(always)]
+    pub fn load<R: RowSource + ?Sized>(src: &R) -> Option<Row> {
+        let s = [src.word(0), src.word(9), src.word(18)];
+        let w26 = src.word(26);
+        let nines = u64::from(src.byte(8)) | u64::from(src.byte(17)) << 8 | (w26 & 0xFF) << 16;
+        let h = w26 >> 8;
+        let any = s[0] | s[1] | s[2] | nines | h;
+        // A byte ≥ 5 sets its high bit in (w + 123) | w (a carry only reaches a byte after a big
+        // one). The OR of the words has a byte ≥ 5 whenever a count does (and sometimes when none
+        // does: 1 | 4): only then are the words checked one by one.
+        let big = |x: u64| (x.wrapping_add(ONES * 123) | x) & HIGH;
+        if big(any) != 0 && [s[0], s[1], s[2], nines, h].iter().any(|&x| big(x) != 0) {
+            return None;
+        }
+        let n = byte_sum(s[0] + s[1] + s[2] + nines + h) as u32;
+        Some(Row {
+            s,
+            w26,
+            nines,
+            h,
+            any,
+            n,
+        })
+    }
+
+    /// The row of its words (see [`Words`]).
+    #[inline(always)]
+    fn from_words((s, w26, nines): Words) -> Row {
+        let h = w26 >> 8;
+        Row {
+            s,
+            w26,
+            nines,
+            h,
+            any: s[0] | s[1] | s[2] | nines | h,
+            n: byte_sum(s[0] + s[1] + s[2] + nines + h) as u32,
+        }
+    }
+
+    /// A row of counts already known to be at most four each.
+    #[inline(always)]
+    pub fn of(c: &Counts) -> Row {
+        let s = [c.word(0), c.word(9), c.word(18)];
+        let w26 = c.word(26);
+        let nines = u64::from(c[8]) | u64::from(c[17]) << 8 | (w26 & 0xFF) << 16;
+        let h = w26 >> 8;
+        debug_assert!(c.iter().all(|&x| x <= 4));
+        Row {
+            s,
+            w26,
+            nines,
+            h,
+            any: s[0] | s[1] | s[2] | nines | h,
+            n: byte_sum(s[0] + s[1] + s[2] + nines + h) as u32,
+        }
+    }
+
+    /// Histogram key of the honours ([`tables::honor_key`]): kinds held once, twice, three and four
+    /// times, 3 bits each.
+    #[inline(always)]
+    fn honor_key(&self) -> usize {
+        let h = self.h;
+        let (b0, b1, b2) = (h & ONES, h >> 1 & ONES, h >> 2 & ONES);
+        let (once, twice, thrice) = (b0 & !b1, b1 & !b0, b0 & b1);
+        // per byte ≤ 9, so each byte sum stays below 64
+        let low = byte_sum(once | twice << 3);
+        let high = byte_sum(thrice | b2 << 3);
+        (low + 64 * high) as usize
+    }
+
+    /// The counts (for the kernels' slower paths).
+    #[inline]
+    pub fn counts(&self) -> Counts {
+        let mut c = [0u8; 34];
+        c[0..8].copy_from_slice(&self.s[0].to_le_bytes());
+        c[8] = self.nines as u8;
+        c[9..17].copy_from_slice(&self.s[1].to_le_bytes());
+        c[17] = (self.nines >> 8) as u8;
+        c[18..26].copy_from_slice(&self.s[2].to_le_bytes());
+        c[26..34].copy_from_slice(&self.w26.to_le_bytes());
+        c
+    }
+
+    /// Tiles in the row.
+    #[inline(always)]
+    pub fn tiles(&self) -> u32 {
+        self.n
+    }
+
+    /// Tiles per group (m, p, s, honours).
+    #[inline(always)]
+    pub fn group_sizes(&self) -> [u32; 4] {
+        let n = |w: u64| byte_sum(w) as u32;
+        [
+            n(self.s[0]) + (self.nines & 0xFF) as u32,
+            n(self.s[1]) + (self.nines >> 8 & 0xFF) as u32,
+            n(self.s[2]) + (self.nines >> 16 & 0xFF) as u32,
+            n(self.h),
+        ]
+    }
+
+    /// Base-5 index of each suit ([`tables::index5`]).
+    #[inline(always)]
+    pub fn suit_index5(&self) -> [usize; 3] {
+        let su = suits(self);
+        [su.index5(0), su.index5(1), su.index5(2)]
+    }
+
+    /// Kinds held (bit k for count k > 0).
+    #[inline(always)]
+    pub fn kinds_held(&self) -> u64 {
+        self.presence()
+    }
+
+    /// Some count is odd / at least 2 / 4.
+    #[inline(always)]
+    pub fn any_odd(&self) -> bool {
+        self.any & ONES != 0
+    }
+    #[inline(always)]
+    pub fn any_doubled(&self) -> bool {
+        self.any >> 1 & ONES != 0 || self.any >> 2 & ONES != 0
+    }
+    #[inline(always)]
+    pub fn any_quad(&self) -> bool {
+        self.any >> 2 & ONES != 0
+    }
+
+    /// Kinds held at least twice.
+    #[inline(always)]
+    pub fn kinds_doubled(&self) -> u64 {
+        let two = |x: u64| pack_bits((x >> 1 | x >> 2) & ONES);
+        let n9 = two(self.nines);
+        two(self.s[0])
+            | (n9 & 1) << 8
+            | two(self.s[1]) << 9
+            | (n9 >> 1 & 1) << 17
+            | two(self.s[2]) << 18
+            | (n9 >> 2 & 1) << 26
+            | two(self.h) << 27
+    }
+
+    /// Kinds held four times.
+    #[inline(always)]
+    pub fn kinds_at_four(&self) -> u64 {
+        let four = |x: u64| pack_bits(x >> 2 & ONES);
+        let n9 = four(self.nines);
+        four(self.s[0])
+            | (n9 & 1) << 8
+            | four(self.s[1]) << 9
+            | (n9 >> 1 & 1) << 17
+            | four(self.s[2]) << 18
+            | (n9 >> 2 & 1) << 26
+            | four(self.h) << 27
+    }
+
+    /// Kinds held (bit k for count k > 0).
+    #[inline(always)]
+    fn presence(&self) -> u64 {
+        let nz = |x: u64| pack_bits((x | x >> 1 | x >> 2) & ONES);
+        let n9 = nz(self.nines);
+        nz(self.s[0])
+            | (n9 & 1) << 8
+            | nz(self.s[1]) << 9
+            | (n9 >> 1 & 1) << 17
+            | nz(self.s[2]) << 18
+            | (n9 >> 2 & 1) << 26
+            | nz(self.h) << 27
+    }
+}
+
+/// The plan of a row of `n` tiles plus `wildcards` (no melds), `None` when invalid.
+#[inline(always)]
+fn plan_of(n: u32, wildcards: u8) -> Option<Plan> {
+    // sets needed + 8 when complete, per hand size; 0xFF: not a hand
+    const PLAN: [u8; 16] = {
+        let mut t = [0xFF; 16];
+        let mut n = 0;
+        while n <= 14 {
+            t[n] = match n % 3 {
+                1 => (n / 3) as u8,
+                2 => (n / 3) as u8 | 8,
+                _ => 0xFF,
+            };
+            n += 1;
+        }
+        t
+    };
+    let n = n + u32::from(wildcards);
+    let e = PLAN[(n as usize).min(15)];
+    if e == 0xFF || wildcards > MAX_WILDCARDS {
+        return None;
+    }
+    Some(Plan {
+        sets: e & 7,
+        complete: e & 8 != 0,
+    })
+}
+
+/// Wildcard-free standard win check from the exact-decomposition flags: each suit's flags say
+/// whether it splits into sets (1) or sets and a pair (2) — 0 when neither, which the residue
+/// mod 3 implies — and the honours split iff every count is 0, 2 or 3; one pair in all.
+#[inline(always)]
+fn standard_exact(t: &Tables, r: &Row, idx: &[usize; 3]) -> bool {
+    let (f0, f1, f2) = (
+        tables::flags5(t, idx[0]),
+        tables::flags5(t, idx[1]),
+        tables::flags5(t, idx[2]),
+    );
+    let h = r.h;
+    let (b0, b1, b2) = (h & ONES, h >> 1 & ONES, h >> 2 & ONES);
+    let bad = (b0 & !b1) | b2; // a single or a quad
+    let twos = b1 & !b0;
+    let pairs = u64::from((f0 >> 1) + (f1 >> 1) + (f2 >> 1)) + byte_sum(twos);
+    (f0 != 0) & (f1 != 0) & (f2 != 0) & (bad == 0) & (pairs == 1)
+}
+
+const ORPHAN_MASK: u64 =
+    (1 << 0) | (1 << 8) | (1 << 9) | (1 << 17) | (1 << 18) | (1 << 26) | (0x7F << 27);
+const HONOR_MASK: u64 = 0x7F << 27;
+
+/// The nine kinds of each knitted assignment as bit masks.
+const KNITTED_MASKS: [u64; 6] = {
+    let mut out = [0u64; 6];
+    let mut k = 0;
+    while k < 6 {
+        let perm = KNITTED_PERMUTATIONS[k];
+        let mut suit = 0;
+        while suit < 3 {
+            let mut step = 0;
+            while step < 3 {
+                out[k] |= 1 << (suit * 9 + perm[suit] as usize + 3 * step);
+                step += 1;
+            }
+            suit += 1;
+        }
+        k += 1;
+    }
+    out
+};
+
+/// Wildcard-free win check of the special shapes, after the standard shape failed. Each shape is
+/// gated by a test on the row's words that rejects almost every other hand.
+#[cold]
+#[inline(never)]
+fn special_exact(words: Words, held: u64, sets: u8, shapes: Shapes) -> bool {
+    let r = &Row::from_words(words);
+    let full = sets == 4;
+    let (odd, pair, quad) = (
+        r.any & ONES != 0,
+        r.any >> 1 & ONES != 0,
+        r.any >> 2 & ONES != 0,
+    );
+    if full && shapes.seven_pairs && !odd && (shapes.seven_pairs_quads || !quad) {
+        return true;
+    }
+    let honors_all = (r.h | r.h >> 1 | r.h >> 2) & ONES == ONES >> 8;
+    if full && shapes.thirteen_orphans && honors_all && r.presence() == ORPHAN_MASK {
+        return true; // 14 tiles on exactly the 13 orphan kinds: one is doubled
+    }
+    if full && shapes.honors_knitted && !pair {
+        // 14 distinct kinds: the suited ones must fit one knitted assignment
+        let m = r.presence();
+        if KNITTED_MASKS.iter().any(|k| m & !HONOR_MASK & !k == 0) {
+            return true;
+        }
+    }
+    if sets >= 3 && shapes.knitted_straight {
+        // each suit must hold ranks 147, 258 or 369: bits 8 s (offset 0), 8 s + 1 (1) of `k01`, 8 s
+        // of `k2` (offset 2, rank 9 from `nines`)
+        let nines = (r.nines | r.nines >> 1 | r.nines >> 2) & 0x01_0101;
+        let k01 = held & held >> 3 & held >> 6;
+        let k2 = held >> 2 & held >> 5 & nines;
+        if (k01 | k01 >> 1 | k2) & 0x01_0101 != 0x01_0101 {
+            return false;
+        }
+        let offsets = |g: usize| (k01 >> (8 * g) & 3) | (k2 >> (8 * g) & 1) << 2;
+        let (k0, k1, k2) = (offsets(0), offsets(1), offsets(2));
+        for perm in KNITTED_PERMUTATIONS {
+            if (k0 >> perm[0]) & (k1 >> perm[1]) & (k2 >> perm[2]) & 1 == 0 {
+                continue;
+            }
+            let mut rest = r.counts();
+            for i in knitted_tiles(perm) {
+                rest[i] -= 1;
+            }
+            if analysis::is_standard_exact(&rest) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Standard-shape distances of a row (`[m]`: `m` sets and a pair, `m` = 0..=4): the suits' classes
+/// by rank, the honours' by histogram, then three small pair and final tables.
+#[inline(always)]
+pub fn standard_distances<'t>(t: &'t Tables, r: &Row) -> &'t [u8; 8] {
+    let su = suits(r);
+    let class = |g: usize| t.suit_class[tables::rank_of(t, su.lo[g], su.hi[g])] as usize;
+    let ab = tables::ab_of(t, class(0), class(1));
+    let sh = tables::sh_of(t, class(2), t.honor_class[r.honor_key()] as usize);
+    tables::final_of(t, ab, sh)
+}
+
+/// What the special shapes' distances need, from byte sums over the row's words (no per-kind loop).
+struct Specials {
+    /// Kinds held, kinds held at least twice, Σ count / 2, Σ count % 2.
+    distinct: u8,
+    doubled: u8,
+    halves: u8,
+    odd: u8,
+    /// Terminal and honour kinds held, and whether one of them is held twice.
+    orphans: u8,
+    orphan_pair: bool,
+    /// Honour kinds held.
+    honors: u8,
+    /// `knit[s][o]`: ranks `o+1`, `o+4`, `o+7` of suit `s` held (0..=3); zero unless asked for.
+    knit: [[u8; 3]; 3],
+}
+
+impl Specials {
+    #[inline(always)]
+    fn of(r: &Row, knitted: bool) -> Specials {
+        let words = [r.s[0], r.s[1], r.s[2], r.nines, r.h];
+        let nz = words.map(|w| (w | w >> 1 | w >> 2) & ONES);
+        let ge2 = words.map(|w| (w >> 1 | w >> 2) & ONES);
+        let sum = |x: [u64; 5]| byte_sum(x[0] + x[1] + x[2] + x[3] + x[4]) as u8;
+        let knit = if knitted {
+            [0, 1, 2].map(|g| {
+                let t = nz[g] + (nz[g] >> 24) + (nz[g] >> 48);
+                [
+                    (t & 0xFF) as u8,
+                    (t >> 8 & 0xFF) as u8,
+                    (t >> 16 & 0xFF) as u8 + (nz[3] >> (8 * g) & 1) as u8,
+                ]
+            })
+        } else {
+            [[0; 3]; 3]
+        };
+        Specials {
+            distinct: sum(nz),
+            doubled: sum(ge2),
+            halves: sum(words.map(|w| w >> 1 & (ONES * 0x7F))),
+            odd: sum(words.map(|w| w & ONES)),
+            orphans: ((nz[0] & 1) + (nz[1] & 1) + (nz[2] & 1) + byte_sum(nz[3] + nz[4])) as u8,
+            orphan_pair: ((ge2[0] | ge2[1] | ge2[2]) & 1) | ge2[3] | ge2[4] != 0,
+            honors: byte_sum(nz[4]) as u8,
+            knit,
+        }
+    }
+
+    /// Knitted tiles held for each assignment of [`KNITTED_PERMUTATIONS`].
+    #[inline(always)]
+    fn knitted_held(&self) -> [u8; 6] {
+        KNITTED_PERMUTATIONS.map(|p| {
+            self.knit[0][p[0] as usize] + self.knit[1][p[1] as usize] + self.knit[2][p[2] as usize]
+        })
+    }
+
+    #[inline(always)]
+    fn seven_pairs(&self, quads: bool) -> u8 {
+        let (pairs, singles) = if quads {
+            (self.halves, self.odd)
+        } else {
+            (self.doubled, self.distinct - self.doubled)
+        };
+        let p = pairs.min(7);
+        (7 - p) + (7 - p).saturating_sub(singles)
+    }
+
+    #[inline(always)]
+    fn thirteen_orphans(&self) -> u8 {
+        14 - self.orphans - u8::from(self.orphan_pair)
+    }
+
+    #[inline(always)]
+    fn honors_knitted(&self, knitted: &[u8; 6]) -> u8 {
+        let best = knitted.iter().copied().max().unwrap_or(0);
+        14 - (best + self.honors).min(14)
+    }
+}
+
+/// The smallest distance over the allowed forms of a row needing `sets` sets (every count ≤ 4):
+/// the core of shanten (`shanten = max(0, distance − wildcards) − 1`).
+#[inline]
+pub fn min_distance(t: &Tables, r: &Row, sets: u8, shapes: Shapes) -> u8 {
+    let full = sets == 4;
+    let mut best = tables::INF * 2;
+    let mut rest_lb = 0;
+    if shapes.standard {
+        let f = standard_distances(t, r);
+        best = f[sets as usize];
+        if sets >= 3 {
+            rest_lb = f[sets as usize - 3];
+        }
+    }
+    let want_special =
+        full && (shapes.seven_pairs || shapes.thirteen_orphans || shapes.honors_knitted);
+    let want_ks = sets >= 3 && shapes.knitted_straight;
+    if !want_special && !want_ks {
+        return best;
+    }
+    let sp = Specials::of(r, want_ks || full && shapes.honors_knitted);
+    let knitted = sp.knitted_held();
+    if full {
+        if shapes.seven_pairs {
+            best = best.min(sp.seven_pairs(shapes.seven_pairs_quads));
+        }
+        if shapes.thirteen_orphans {
+            best = best.min(sp.thirteen_orphans());
+        }
+        if shapes.honors_knitted {
+            best = best.min(sp.honors_knitted(&knitted));
+        }
+    }
+    if want_ks && best > 0 {
+        // 组合龙: the missing knitted tiles plus the rest's distance to `sets − 3` sets and a pair
+        // (at least `rest_lb`: removing tiles never lowers a distance).
+        for (k, perm) in KNITTED_PERMUTATIONS.iter().enumerate() {
+            let missing = 9 - knitted[k];
+            if missing + rest_lb >= best {
+                continue;
+            }
+            best = best.min(missing + knitted_rest(t, r, *perm, sets - 3));
+        }
+    }
+    best
+}
+
+/// Standard distance of what is left after one copy of each held knitted tile of `perm`.
+#[cold]
+#[inline(never)]
+fn knitted_rest(t: &Tables, r: &Row, perm: [u8; 3], sets: u8) -> u8 {
+    let mut rest = r.counts();
+    for i in knitted_tiles(perm) {
+        rest[i] = rest[i].saturating_sub(1);
+    }
+    standard_distances(t, &Row::of(&rest))[sets as usize]
+}
+
+/// The plan of a loaded row (no melds), `None` when the size is not a hand.
+#[inline(always)]
+pub fn row_plan(r: &Row, wildcards: u8) -> Option<Plan> {
+    plan_of(r.n, wildcards)
+}
+
+/// Batch kernel of `is_winning` (no melds): `None` for an invalid row, else whether it is complete.
+#[inline(always)]
+pub fn win_row<R: RowSource + ?Sized>(
+    t: &Tables,
+    src: &R,
+    wildcards: u8,
+    shapes: Shapes,
+) -> Option<bool> {
+    if wildcards > 0 {
+        return win_row_wild(t, src, wildcards, shapes);
+    }
+    let r = Row::load(src)?;
+    let p = plan_of(r.n, 0)?;
+    Some(p.complete && is_winning(t, &r, 0, p.sets, shapes))
+}
+
+/// [`win_row`] with wildcards (kept out of line: the wildcard-free loop stays in registers).
+#[inline(never)]
+fn win_row_wild<R: RowSource + ?Sized>(
+    t: &Tables,
+    src: &R,
+    wildcards: u8,
+    shapes: Shapes,
+) -> Option<bool> {
+    let r = Row::load(src)?;
+    let p = plan_of(r.n, wildcards)?;
+    Some(p.complete && min_distance(t, &r, p.sets, shapes) <= wildcards)
+}
+
+/// Whether a complete (`3n+2`) row needing `sets` sets is a win.
+#[inline(always)]
+pub fn is_winning(t: &Tables, r: &Row, wildcards: u8, sets: u8, shapes: Shapes) -> bool {
+    // The row's words stay in registers here: the slower paths get them by value and rebuild the
+    // row (taking its address in this function would spill it to the stack, and reading the suit
+    // words back as one 16-byte vector from two 8-byte stores stalls the load).
+    let words = (r.s, r.w26, r.nines);
+    if wildcards > 0 {
+        return wild_winning(t, words, wildcards, sets, shapes);
+    }
+    // The early return is an unpredictable branch on a typical batch (half the rows complete), but
+    // computing the special shapes' gates on every row costs more than its mispredictions.
+    let (idx, held) = suit_index(r);
+    if shapes.standard && standard_exact(t, r, &idx) {
+        return true;
+    }
+    let special = shapes.seven_pairs
+        || shapes.thirteen_orphans
+        || shapes.honors_knitted
+        || shapes.knitted_straight;
+    special && special_exact(words, held, sets, shapes)
+}
+
+/// [`is_winning`] with wildcards: the distance of the best form.
+#[inline(never)]
+fn wild_winning(t: &Tables, words: Words, wildcards: u8, sets: u8, shapes: Shapes) -> bool {
+    min_distance(t, &Row::from_words(words), sets, shapes) <= wildcards
+}
+
+/// Batch kernel of `shanten` (no melds): `None` for an invalid row or one no allowed shape fits.
+#[inline(always)]
+pub fn shanten_row<R: RowSource + ?Sized>(
+    t: &Tables,
+    src: &R,
+    wildcards: u8,
+    shapes: Shapes,
+) -> Option<i8> {
+    let r = Row::load(src)?;
+    let p = plan_of(r.n, wildcards).filter(|p| p.fits(shapes))?;
+    let d = min_distance(t, &r, p.sets, shapes);
+    Some(d.saturating_sub(wildcards) as i8 - 1)
+}

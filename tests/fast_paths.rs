@@ -1,0 +1,253 @@
+//! Every fast path of the core against the slower, simpler function it replaces, on random hands:
+//! the batch row kernels ([`hupai_core::rows`]) against the single-call analysis functions.
+
+use hupai_core::analysis::{self, row_plan};
+use hupai_core::decompose::{KNITTED_PERMUTATIONS, Shapes, knitted_tiles};
+use hupai_core::hand::{Meld, MeldKind};
+use hupai_core::rows;
+use hupai_core::tables::tables;
+use hupai_core::tile::Tile;
+use hupai_core::tile::{Counts, N_KINDS};
+use hupai_core::{decompose, decompose_wild};
+
+/// Small deterministic PRNG (xorshift).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// `n` random tiles (at most four copies) from kinds `< kinds`.
+fn random_hand(rng: &mut Rng, n: usize, kinds: usize) -> Counts {
+    let mut c = [0u8; N_KINDS];
+    let mut k = 0;
+    while k < n {
+        let t = rng.below(kinds as u64) as usize;
+        if c[t] < 4 {
+            c[t] += 1;
+            k += 1;
+        }
+    }
+    c
+}
+
+/// `sets` random sets (chows or pungs) and a pair, or `None` when a kind would exceed four.
+fn complete_hand(rng: &mut Rng, sets: usize, kinds: usize) -> Option<Counts> {
+    let mut c = [0u8; N_KINDS];
+    for _ in 0..sets {
+        let t = rng.below(kinds as u64) as usize;
+        if t < 27 && t % 9 <= 6 && rng.below(2) == 0 {
+            for k in 0..3 {
+                c[t + k] += 1;
+            }
+        } else {
+            c[t] += 3;
+        }
+    }
+    c[rng.below(kinds as u64) as usize] += 2;
+    c.iter().all(|&x| x <= 4).then_some(c)
+}
+
+/// A hand of one of the special shapes (possibly broken by a swapped tile).
+fn special_hand(rng: &mut Rng) -> Option<Counts> {
+    let mut c = [0u8; N_KINDS];
+    match rng.below(4) {
+        0 => {
+            // seven pairs (a quad now and then)
+            for _ in 0..7 {
+                c[rng.below(34) as usize] += 2;
+            }
+        }
+        1 => {
+            // thirteen orphans
+            for i in [0usize, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33] {
+                c[i] = 1;
+            }
+            c[[0usize, 8, 9, 17, 18, 26, 27, 33][rng.below(8) as usize]] += 1;
+        }
+        2 => {
+            // honours and knitted tiles: 14 of the 16 kinds
+            let perm = KNITTED_PERMUTATIONS[rng.below(6) as usize];
+            let mut kinds: Vec<usize> = knitted_tiles(perm).to_vec();
+            kinds.extend(27..34);
+            while kinds.len() > 14 {
+                kinds.swap_remove(rng.below(kinds.len() as u64) as usize);
+            }
+            for k in kinds {
+                c[k] = 1;
+            }
+        }
+        _ => {
+            // knitted straight + a set + a pair
+            let perm = KNITTED_PERMUTATIONS[rng.below(6) as usize];
+            for i in knitted_tiles(perm) {
+                c[i] += 1;
+            }
+            let rest = complete_hand(rng, 1, 34)?;
+            for (a, b) in c.iter_mut().zip(rest) {
+                *a += b;
+            }
+        }
+    }
+    if rng.below(4) == 0 {
+        // break it: move one tile
+        let from = (0..N_KINDS).find(|&k| c[k] > 0)?;
+        c[from] -= 1;
+        c[rng.below(34) as usize] += 1;
+    }
+    c.iter().all(|&x| x <= 4).then_some(c)
+}
+
+fn shape_sets() -> Vec<Shapes> {
+    let none = Shapes {
+        standard: false,
+        seven_pairs: false,
+        seven_pairs_quads: false,
+        thirteen_orphans: false,
+        honors_knitted: false,
+        knitted_straight: false,
+    };
+    vec![
+        Shapes::ALL,
+        Shapes::STANDARD,
+        Shapes {
+            seven_pairs_quads: false,
+            honors_knitted: false,
+            knitted_straight: false,
+            ..Shapes::ALL
+        },
+        Shapes {
+            seven_pairs: true,
+            ..none
+        },
+        Shapes {
+            thirteen_orphans: true,
+            ..none
+        },
+        Shapes {
+            honors_knitted: true,
+            ..none
+        },
+        Shapes {
+            knitted_straight: true,
+            ..none
+        },
+        Shapes {
+            standard: false,
+            ..Shapes::ALL
+        },
+    ]
+}
+
+/// Rows of every kind: random sizes (valid or not), complete hands, special shapes, counts above 4.
+fn rows(rng: &mut Rng, n: usize) -> Vec<(Counts, u8)> {
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let w = [0u8, 0, 0, 1, 2, 9][rng.below(6) as usize];
+        let kinds = [34, 27, 9, 18][rng.below(4) as usize];
+        let sets = 1 + rng.below(4) as usize;
+        let c = match rng.below(6) {
+            0 | 1 => {
+                let size = (rng.below(16) as usize).saturating_sub(w as usize);
+                random_hand(rng, size, kinds)
+            }
+            2 | 3 => match complete_hand(rng, sets, kinds) {
+                Some(mut c) => {
+                    // drop w tiles for the wildcards
+                    for _ in 0..w {
+                        if let Some(k) = (0..N_KINDS).find(|&k| c[k] > 0) {
+                            c[k] -= 1;
+                        }
+                    }
+                    c
+                }
+                None => continue,
+            },
+            4 => match special_hand(rng) {
+                Some(c) => c,
+                None => continue,
+            },
+            _ => {
+                let mut c = random_hand(rng, 14, kinds);
+                c[rng.below(34) as usize] = [5, 6, 7, 8, 128, 200, 255][rng.below(7) as usize];
+                c
+            }
+        };
+        out.push((c, w));
+    }
+    out
+}
+
+/// `n` declared pungs standing for the sets a short hand does not need.
+fn dummy_melds(n: usize) -> Vec<Meld> {
+    (0..n)
+        .map(|i| Meld::new(MeldKind::Pung, Tile::new_unchecked(27 + i as u8), false, 1).unwrap())
+        .collect()
+}
+
+/// The exact enumerators' answer: a decomposition exists (with wildcards: some assignment).
+fn decomposes(c: &Counts, wildcards: u8, sets: u8, shapes: Shapes) -> bool {
+    let melds = dummy_melds(4 - sets as usize);
+    if wildcards == 0 {
+        decompose(c, &melds, shapes).is_ok_and(|d| !d.is_empty())
+    } else {
+        decompose_wild(c, wildcards, &melds, shapes).is_ok_and(|d| !d.is_empty())
+    }
+}
+
+#[test]
+fn win_row_equals_decomposition() {
+    let t = tables();
+    let mut rng = Rng(0x5eed);
+    let shapes = shape_sets();
+    let mut wins = 0;
+    for (i, (c, w)) in rows(&mut rng, 40_000).into_iter().enumerate() {
+        let s = shapes[i % shapes.len()];
+        let want = row_plan(&c, w).map(|p| p.complete && decomposes(&c, w, p.sets, s));
+        assert_eq!(rows::win_row(t, &c, w, s), want, "{c:?} w={w} {s:?}");
+        wins += usize::from(want == Some(true));
+    }
+    assert!(wins > 3_000, "too few complete rows generated: {wins}");
+}
+
+#[test]
+fn row_load_validates_and_rebuilds() {
+    let mut rng = Rng(77);
+    for (c, w) in rows(&mut rng, 20_000) {
+        let r = rows::Row::load(&c);
+        assert_eq!(r.is_some(), c.iter().all(|&x| x <= 4), "{c:?}");
+        if let Some(r) = r {
+            assert_eq!(r.counts(), c);
+            assert_eq!(
+                r.tiles(),
+                c.iter().map(|&x| u32::from(x)).sum::<u32>(),
+                "{c:?}"
+            );
+            assert_eq!(rows::row_plan(&r, w), analysis::row_plan(&c, w));
+        }
+    }
+}
+
+/// Shanten of a row by brute force over the forms: the smallest distance of `form_distances`
+/// (which measures the special shapes with the per-kind definitions of `analysis`).
+#[test]
+fn shanten_row_equals_form_minimum() {
+    let t = tables();
+    let mut rng = Rng(4242);
+    let shapes = shape_sets();
+    for (i, (c, w)) in rows(&mut rng, 30_000).into_iter().enumerate() {
+        let s = shapes[i % shapes.len()];
+        let want = row_plan(&c, w).filter(|p| p.fits(s)).map(|p| {
+            let d = analysis::form_distances(&c, p.sets, s).min();
+            d.saturating_sub(w) as i8 - 1
+        });
+        assert_eq!(rows::shanten_row(t, &c, w, s), want, "{c:?} w={w} {s:?}");
+    }
+}
