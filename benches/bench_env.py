@@ -68,6 +68,31 @@ def rlcard_round(seconds: float, seed: int) -> tuple[float, float, float]:
     return steps / el, hands / el, 1.0
 
 
+def riichienv_round(seconds: float, seed: int) -> tuple[float, float, float]:
+    """riichienv's env, one-round games (``4p-red-single``, mjai logging off), every seat random
+    among its legal actions; a step is one seat's decision (seats answering a claim together are
+    one decision each)."""
+    import random
+
+    import riichienv
+
+    env = riichienv.RiichiEnv(game_mode="4p-red-single", skip_mjai_logging=True, seed=seed)
+    rng = random.Random(seed)
+    steps = hands = 0
+    t0 = time.perf_counter()
+    while True:
+        obs = env.reset()
+        while not env.done():
+            acts = {pid: rng.choice(o.legal_actions()) for pid, o in obs.items()}
+            steps += len(acts)
+            obs = env.step(acts)
+        hands += 1
+        el = time.perf_counter() - t0
+        if el >= seconds:
+            break
+    return steps / el, hands / el, 1.0
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=5, help="timed rounds per engine (median reported; default 5)")
@@ -100,7 +125,7 @@ def main() -> None:
     try:
         import riichienv  # noqa: F401
 
-        peers.append("riichienv is installed but its env is not timed by this script yet")
+        med("riichienv RiichiEnv", "1 env, one-round riichi games, every seat random", lambda r: riichienv_round(args.seconds, r))
     except ImportError:
         peers.append("riichienv is not installed on this machine (`pip show riichienv`), so it is not timed")
 
