@@ -363,6 +363,7 @@ pub fn env_encoding<'py>(
         match e.family {
             Family::Mahjong => "mahjong",
             Family::Zipai => "zipai",
+            Family::Cards => "cards",
         },
     )?;
     d.set_item("seats", e.seats)?;
@@ -422,7 +423,7 @@ pub fn logs_to_arrays<'py>(
             serde_json::from_str::<Value>(s.to_str()?)
                 .map_err(|e| rule(format!("log {i}: not JSON ({e})")))?
         } else {
-            py_to_json(&x)?
+            py_to_json(&x, &format!("log {i}"))?
         };
         match v {
             Value::Array(a) => all.push(a),

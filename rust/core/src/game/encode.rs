@@ -125,6 +125,10 @@ impl Encoding {
     pub fn new(c: &Compiled) -> Result<Encoding> {
         let seats = c.seats();
         match c.family {
+            Family::Cards => Err(Error::rule(format!(
+                "{}: the RL encoding covers the tile games (mahjong and 字牌); the card games have none yet",
+                c.variant.id()
+            ))),
             Family::Zipai => {
                 let mut names: Vec<String> = (0..ZP_WIDTH)
                     .map(|k| format!("discard {}", card_name(k)))
@@ -253,6 +257,7 @@ impl Encoding {
         let id = match t {
             Table::Mahjong(m) => self.mj_id(m, a),
             Table::Zipai(_) => zp_id(a),
+            Table::Cards(_) => None,
         };
         id.ok_or_else(|| {
             Error::illegal(format!(
@@ -333,7 +338,7 @@ impl Encoding {
                 }
                 _ => None,
             },
-            ActionKind::Escape | ActionKind::AutoPlay => None,
+            _ => None,
         };
         id.filter(|&id| id < self.names.len())
     }
@@ -344,6 +349,7 @@ impl Encoding {
         match t {
             Table::Mahjong(m) => mj_observe(m, seat, out),
             Table::Zipai(z) => zp_observe(z, seat, out),
+            Table::Cards(_) => {}
         }
     }
 
@@ -352,6 +358,7 @@ impl Encoding {
         let rows: &[(&str, &str, usize)] = match self.family {
             Family::Mahjong => MJ_ROWS,
             Family::Zipai => ZP_ROWS,
+            Family::Cards => &[],
         };
         let mut out = Vec::new();
         for &(n, d, k) in rows {
