@@ -409,11 +409,21 @@ impl Table {
                 })]
             }
             Table::Cards(c) => match c.result() {
-                Some(r) if !r.winners.is_empty() => vec![json!({
-                    "seats": r.winners,
-                    "value": r.value,
-                    "fans": r.fans,
-                })],
+                Some(r) if !r.winners.is_empty() => {
+                    // `[id, count]` pairs, as every family writes them (a repeated event counts)
+                    let mut fans: Vec<(&str, u32)> = Vec::new();
+                    for f in &r.fans {
+                        match fans.iter_mut().find(|x| x.0 == f) {
+                            Some(x) => x.1 += 1,
+                            None => fans.push((f, 1)),
+                        }
+                    }
+                    vec![json!({
+                        "seats": r.winners,
+                        "value": r.value,
+                        "fans": fans,
+                    })]
+                }
                 _ => Vec::new(),
             },
         }
