@@ -19,9 +19,11 @@ from __future__ import annotations
 import argparse
 import inspect
 import math
+import os
 import random
 import signal
 import sys
+import tempfile
 import time
 import types
 from collections import Counter
@@ -382,6 +384,8 @@ def main(argv: list[str] | None = None) -> int:
         for t in targets():
             print(t.name)
         return 0
+    # callables that write the file they are given write it in a scratch directory
+    os.chdir(tempfile.mkdtemp(prefix="hupai-fuzz-"))
     start = time.monotonic()
     n, findings, per = run(a.inputs, a.seed, a.timeout, progress=True)
     took = time.monotonic() - start

@@ -27,6 +27,16 @@ TARGETS = fz.targets()
 KNOWN: dict[str, set[str]] = {}
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _in_a_scratch_dir(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """Callables that write the file they are given (a path drawn by the fuzzer) write it here,
+    not into the checkout."""
+    old = os.getcwd()
+    os.chdir(tmp_path_factory.mktemp("fuzz-cwd"))
+    yield
+    os.chdir(old)
+
+
 def kind(f: fz.Finding) -> str:
     return f.error.split(":")[0]
 

@@ -7,6 +7,7 @@ mod compat;
 mod convert;
 mod dingniu;
 mod doudizhu;
+mod env;
 mod errors;
 mod fastcall;
 mod flow;
@@ -52,6 +53,8 @@ mod _core {
         ddz_profiles, ddz_readings, ddz_replay, ddz_settle, ddz_simulate, ddz_simulate_hand,
         ddz_split, ddz_to_counts, ddz_variants,
     };
+    #[pymodule_export]
+    use crate::env::{PyVecEnv, env_encoding, logs_to_arrays, table_encode};
     #[pymodule_export]
     use crate::errors::{
         HupaiError, IllegalActionError, InvalidHandError, InvalidTileError, ReplayError,

@@ -500,7 +500,7 @@ fn interned(py: Python<'_>, a: &Action, pieces: Pieces) -> PyResult<Py<PyAction>
     Ok(obj)
 }
 
-fn action_list<'py>(
+pub(crate) fn action_list<'py>(
     py: Python<'py>,
     legal: &[Action],
     pieces: Pieces,

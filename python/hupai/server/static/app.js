@@ -110,7 +110,9 @@ async function load(text, situation) {
 // the situation keys of the form, then those of the "more" JSON field (which win)
 function situation() {
   let s;
-  if (isZipai()) {
+  if (isRaw()) {
+    s = {}; // a card game's situation is only what the JSON field says (the tile form is hidden)
+  } else if (isZipai()) {
     s = { win_card: state.win, win_type: $("zipai_win_type").value, melds: state.melds.map((m) => `${m.type}:${m.tiles.join("")}`) };
   } else {
     s = { win_type: $("win_type").value };

@@ -16,6 +16,8 @@ pub mod action;
 pub mod bots;
 pub mod cards;
 pub mod dispatch;
+pub mod encode;
+pub mod env;
 pub mod event;
 pub mod facts;
 pub mod flow;

@@ -209,7 +209,7 @@ pub fn check_end(t: &Table) -> Result<()> {
     Ok(())
 }
 
-fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>> {
+pub(crate) fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>> {
     static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
     let m = POOLS.get_or_init(|| Mutex::new(HashMap::new()));
     let mut g = m

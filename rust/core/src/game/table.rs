@@ -410,12 +410,12 @@ impl Table {
             }
             Table::Cards(c) => match c.result() {
                 Some(r) if !r.winners.is_empty() => {
-                    // `[id, count]` pairs like the other families' fans, first occurrence order.
+                    // `[id, count]` pairs, as every family writes them (a repeated event counts)
                     let mut fans: Vec<(&str, u32)> = Vec::new();
                     for f in &r.fans {
-                        match fans.iter_mut().find(|(id, _)| *id == f.as_str()) {
+                        match fans.iter_mut().find(|x| x.0 == f) {
                             Some(x) => x.1 += 1,
-                            None => fans.push((f.as_str(), 1)),
+                            None => fans.push((f, 1)),
                         }
                     }
                     vec![json!({
