@@ -125,3 +125,53 @@ def test_human_seat_out_of_range_is_one_line() -> None:
     r = subprocess.run([sys.executable, "-m", "hupai", "play", "--variant", "erren", "--human", "2"], capture_output=True, text=True, timeout=60)
     assert r.returncode == 2
     assert r.stderr.strip().count("\n") == 0 and "human" in r.stderr and "0..1" in r.stderr
+
+
+def test_play_a_doudizhu_hand_in_a_pseudo_terminal(tmp_path: Path) -> None:
+    """斗地主 in the terminal: the board shows the person's cards, each seat's cards left and the
+    move on the table; a move typed in the game's notation (``33``) is taken; the log replays."""
+    log = tmp_path / "ddz.jsonl"
+    term = Term([sys.executable, "-m", "hupai", "play", "--variant", "doudizhu_qq", "--human", "0", "--seed", "3", "--log", str(log)])
+    transcript = b""
+    answers: list[str] = []
+    typed = False
+    try:
+        while True:
+            m = term.read_until(PROMPT)
+            screen = term.buf
+            transcript += screen
+            if m is None:
+                break
+            text = screen.decode("utf-8", "replace")
+            assert "张" in text and "上一手" in text  # cards left per seat, each seat's latest decision
+            menu = dict(re.findall(r"(\d+)\) (\S+(?: \S+)*?)(?=\s{2,}|\r?\n|$)", text))
+            ans = "1"
+            if "叫分 3" in menu.values():  # bid 3: the person is the landlord and leads
+                ans = next(k for k, v in menu.items() if v == "叫分 3")
+            elif not typed:
+                # type the first multi-card move of the menu in the notation, cards apart (a bare
+                # number picks a menu line)
+                for label in menu.values():
+                    cards = label.split(" ")
+                    if cards[0] == "出牌" and len(cards) >= 3:
+                        ans, typed = " ".join(cards[1:]), True
+                        break
+            answers.append(ans)
+            term.send(ans + "\n")
+            assert len(answers) < 200
+    finally:
+        code = term.close()
+    out = transcript.decode("utf-8", "replace")
+    assert code == 0, out[-2000:]
+    assert "== 结算 Settlement ==" in out and "赢家 winners:" in out and "收支 net:" in out
+    assert re.search(r"剩 \d+ 张", out) and "桌面 " in out
+    records = read_jsonl(log)
+    t = hupai.replay(records)
+    assert t.done and records[0]["variant"] == "doudizhu_qq"
+    mine = [r for r in records if r["type"] == "action" and r["seat"] == 0]
+    assert len(mine) == len(answers) and typed
+    typed_answer = next(a for a in answers if " " in a)
+    assert any(r.get("tiles") == typed_answer.split() for r in mine)
+    net = re.search(r"收支 net: (.*)", out)
+    assert net is not None
+    assert [int(x) for x in re.findall(r"[东南西北] ([+-]?\d+)", net.group(1))] == list(t.balances)

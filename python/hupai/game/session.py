@@ -60,6 +60,17 @@ KIND_ZH: dict[str, str] = {
     "auto_play": "托管",
     "bid": "叫分",
     "play": "出牌",
+    "call": "叫地主",
+    "rob": "抢地主",
+    "show": "明牌",
+    "yield": "让牌",
+    "revolt": "革命",
+    "head": "要头",
+    "xuan_dian": "宣点",
+    "return": "还贡",
+    "open": "开牌",
+    "lay": "接牌",
+    "kou": "扣牌",
 }
 
 #: Event types worth a line in a caption, in Chinese (a declaration or a kong shows as its action).
@@ -140,6 +151,11 @@ def _meld_tiles(kind: str, tile: str, kong: str | None) -> list[str]:
     return [tile] * 3
 
 
+def _action_of(rec: Mapping[str, Any]) -> Action:
+    """An action record as an ``Action`` (a card game's names kept as written)."""
+    return Action(str(rec.get("kind")), int(rec.get("seat", 0)), rec.get("tile"), rec.get("tiles"), rec.get("value"))
+
+
 def event_text(rec: Mapping[str, Any], names: Sequence[str]) -> str | None:
     """One caption line for a log record (``None`` for records not worth a line)."""
     k = rec.get("type")
@@ -148,8 +164,7 @@ def event_text(rec: Mapping[str, Any], names: Sequence[str]) -> str | None:
     if k == "action":
         if rec.get("kind") == "win":
             return None  # the win record that follows says it all
-        a = Action.from_json(rec)
-        return f"{who} {action_label(a)}"
+        return f"{who} {action_label(_action_of(rec))}"
     if k == "win":
         how = WIN_TYPE_ZH.get(str(rec.get("win_type")), str(rec.get("win_type", "")))
         src = rec.get("from")
@@ -170,9 +185,12 @@ def board(t: Table, viewer: int | None = None, *, reveal: bool = False) -> dict[
     """The public state of a table as plain JSON, seen from ``viewer`` (its hand shown, the others'
     counted) or from above (``reveal=True``: every hand, as a replay shows it). The hand's end
     reveals every hand. Keys: ``variant``, ``name``, ``family``, ``n``, ``dealer``, ``to_act``,
-    ``phase``, ``done``, ``wall`` (tiles left), ``last_discard``, ``seats`` (``name``, ``hand``,
-    ``count``, ``melds``, ``discards``, ``flowers``, ``void``, ``declared``, ``dealer``; pieces by
-    their core names), ``zh`` (the Chinese name of every piece named),
+    ``phase``, ``done``, ``wall`` (tiles left), ``last_discard``, ``last_play`` (card games: the
+    latest move that put cards on the table — ``seat``, ``name``, ``kind``, ``tiles``, ``label`` —
+    else ``None``), ``seats`` (``name``, ``hand``, ``count`` (pieces held: a card game's cards
+    left), ``melds``, ``discards``, ``flowers``, ``void``, ``declared``, ``dealer``,
+    ``last_action`` (card games: the seat's latest decision as a label); pieces by their core
+    names), ``zh`` (the Chinese name of every piece named),
     ``legal`` (the viewer's actions: ``i``, ``kind``, ``tile``, ``tiles``, ``value``, ``label``)
     and ``result`` (winners, balances, wins with fans, the ledger's payments) once over."""
     n = t.n
@@ -206,6 +224,7 @@ def board(t: Table, viewer: int | None = None, *, reveal: bool = False) -> dict[
             "dealer": s == t.dealer,
             "count": len(hand),
             "hand": _pieces(hand) if visible else None,
+            "last_action": None,
         }
         if zp is not None:
             p = zp[s]
@@ -239,6 +258,18 @@ def board(t: Table, viewer: int | None = None, *, reveal: bool = False) -> dict[
                 {"i": i, "kind": a.kind, "tile": a.tile, "tiles": list(a.tiles), "value": a.value, "label": action_label(a)}
             )
     last = None
+    last_play = None
+    if t.family == "cards":
+        # each seat's latest decision and the latest move that put cards on the table (the log's
+        # action records; which moves are legal and what beats what stays the core's)
+        for rec in t.log:
+            if rec.get("type") != "action" or not isinstance(rec.get("seat"), int) or not 0 <= rec["seat"] < n:
+                continue
+            label = action_label(_action_of(rec)) if rec.get("kind") in KIND_ZH else str(rec.get("kind"))
+            seats[rec["seat"]]["last_action"] = label
+            cards = list(rec.get("tiles") or ([rec["tile"]] if rec.get("tile") else []))
+            if cards and rec.get("kind") in ("play", "open", "lay"):
+                last_play = {"seat": rec["seat"], "name": names[rec["seat"]], "kind": rec["kind"], "tiles": _pieces(cards), "label": label}
     if t.family == "mahjong" and t.last_discard is not None:
         for rec in reversed(t.log):
             if rec.get("type") == "action" and rec.get("kind") in ("discard", "declare_ting", "declare_ready"):
@@ -259,6 +290,7 @@ def board(t: Table, viewer: int | None = None, *, reveal: bool = False) -> dict[
         "done": done,
         "wall": t.wall_remaining,
         "last_discard": last,
+        "last_play": last_play,
         "drawn": drawn,
         "seats": seats,
         "legal": legal,
@@ -316,10 +348,11 @@ def _result(t: Table, names: Sequence[str]) -> dict[str, Any]:
     wins = []
     for w in res.get("wins", []):
         seat = w.get("seat")
+        group = [names[k] for k in w.get("seats", []) if isinstance(k, int) and 0 <= k < len(names)]  # card games
         wins.append(
             {
                 "seat": seat,
-                "name": names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "",
+                "name": names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else " ".join(group),
                 "tile": w.get("tile"),
                 "zh": piece_zh(str(w["tile"])) if w.get("tile") else "",
                 "win_type": w.get("win_type"),

@@ -4,7 +4,7 @@ Plain text and ``input()`` — it works over ssh, in any terminal and through a 
 drawn before each of the person's decisions: every seat's melds, flowers and river (the last
 discard marked), the person's hand in Chinese, then the legal actions numbered (the core's
 ``Table.legal_actions``; nothing of the rules is here). Answer with a number, with a tile name to
-discard it (``5m``), ``?`` to draw the board again or ``q`` to leave. At the end: the wins with
+discard it (``5m``), a card game's move written out (``3 3``, ``TT``; a bare number picks a line), ``?`` to draw the board again or ``q`` to leave. At the end: the wins with
 their fans, each seat's balance and the payments of the ledger.
 """
 
@@ -62,6 +62,14 @@ def _seat_lines(d: dict[str, Any], human: int, b: dict[str, Any], st: _Style) ->
         lines.append(f"    副露 {melds}")
     if d["flowers"]:
         lines.append(f"    花   {_pieces(d['flowers'], b['zh'])}")
+    if b["family"] == "cards":  # card games: cards left, the seat's latest decision
+        lp = b.get("last_play")
+        mine = lp is not None and lp["seat"] == d["seat"] and not b["done"]
+        act = d.get("last_action") or "—"
+        if d["seat"] == human or d["hand"] is not None:
+            lines.append(f"    剩 {d['count']} 张")
+        lines.append(f"    上一手 {st(act, '31;1') if mine else act}")
+        return lines
     river = [b["zh"].get(p, p) for p in d["discards"]]
     last = b["last_discard"]
     if river and last is not None and last["seat"] == d["seat"] and not b["done"]:
@@ -72,7 +80,13 @@ def _seat_lines(d: dict[str, Any], human: int, b: dict[str, Any], st: _Style) ->
 
 def render(b: dict[str, Any], human: int, st: _Style) -> str:
     """The board as text, the person's seat last."""
-    out = [st(f"== {b['name']} ({b['variant']}) · 牌墙 {b['wall']} ==", "1;32")]
+    if b["family"] == "cards":
+        out = [st(f"== {b['name']} ({b['variant']}) · {b['phase']} ==", "1;32")]
+        lp = b.get("last_play")
+        if lp is not None and not b["done"]:
+            out.append(f"桌面 {lp['name']}: {st(_pieces(lp['tiles'], b['zh']), '1;31')}")
+    else:
+        out = [st(f"== {b['name']} ({b['variant']}) · 牌墙 {b['wall']} ==", "1;32")]
     if b.get("laizi"):
         out.append(f"癞子 {b['laizi']['zh']}")
     n = b["n"]
@@ -105,15 +119,22 @@ def _prompt_text(b: dict[str, Any]) -> str:
         return "定缺: 选一门花色"
     if "discard" in kinds:
         return "轮到你: 打一张牌 (数字或牌名, 例如 5m)"
+    if b["family"] == "cards" and kinds & {"play", "lay", "open", "kou"}:
+        return "轮到你: 数字, 或写出要出的牌, 空格分开 (例如 3 3 或 T T; 过 = pass)"
     return "轮到你:"
 
 
 def _result_text(b: dict[str, Any], st: _Style) -> str:
     r = b["result"]
     out = [st("== 结算 Settlement ==", "1;32")]
-    if not r["wins"]:
+    if b["family"] == "cards":
+        out.append("赢家 winners: " + (" ".join(r["winners"]) or "—"))
+        for w in r["wins"]:
+            fans = "、".join(f"{f}{'×' + str(c) if c > 1 else ''}" for f, c in w["fans"])
+            out.append(f"{w['name']} {w['value']}" + (f": {fans}" if fans else ""))
+    elif not r["wins"]:
         out.append("荒庄: 没有人胡 (the wall ran out)")
-    for w in r["wins"]:
+    for w in r["wins"] if b["family"] != "cards" else []:
         how = f"{w['how']} ← {w['from']}" if w["from"] else w["how"]
         fans = "、".join(f"{f}{'×' + str(c) if c > 1 else ''}" for f, c in w["fans"])
         out.append(f"{w['name']} 胡 {w['zh']} ({how}) {w['value']}" + (f": {fans}" if fans else ""))
@@ -199,6 +220,11 @@ def _choice(ans: str, legal: list[dict[str, Any]]) -> int | None:
         return k if 0 <= k < len(legal) else None
     for a in legal:
         if a["kind"] == "discard" and a["tile"] == ans:
+            return int(a["i"])
+    typed = "".join(ans.split())
+    for a in legal:  # a card game's move written out ("3 3", "TTT2"): the same cards, any order
+        cards = a["tiles"] or ([a["tile"]] if a["tile"] else [])
+        if a["kind"] in ("play", "lay", "open", "kou") and cards and sorted("".join(cards)) == sorted(typed):
             return int(a["i"])
     for a in legal:  # a kind by name: "win", "pass", "pung" (or its label's Chinese, 胡 过 碰)
         if ans in (a["kind"], a["label"].split(" ")[0]):

@@ -77,7 +77,7 @@ fn piece_of(obj: &Bound<'_, PyAny>) -> BindResult<(Pieces, u8)> {
         }
         return Err(BindError::Core(CoreError::tile(
             s,
-            "not a tile (\"5m\", \"E\", \"f1\") or a 字牌 card (\"x5\", \"d10\", \"K\")",
+            "not a tile (\"5m\", \"E\", \"f1\"), a 字牌 card (\"x5\", \"d10\", \"K\") or cards of a card game (\"33\", \"TTT 2\", \"56\")",
         )));
     }
     Err(BindError::Py(PyTypeError::new_err(format!(
@@ -129,6 +129,60 @@ fn pieces_in(obj: &Bound<'_, PyAny>, pieces: Pieces, what: &str) -> BindResult<V
     Ok(out)
 }
 
+/// The notations of the registered card games (their tables' `Pieces::Named`), read once.
+fn card_notations() -> &'static [Pieces] {
+    static NOTATIONS: OnceLock<Vec<Pieces>> = OnceLock::new();
+    NOTATIONS.get_or_init(|| {
+        let mut out: Vec<Pieces> = Vec::new();
+        for (id, _, _) in hupai_core::rules::REGISTRY {
+            let Ok(v) = Variant::load(id) else { continue };
+            let Ok(c) = Compiled::new(Arc::new(v)) else {
+                continue;
+            };
+            let p = c.pieces();
+            if matches!(p, Pieces::Named(_)) && !out.contains(&p) {
+                out.push(p);
+            }
+        }
+        out
+    })
+}
+
+/// Piece codes of a card game's move written in its notation: one name (`"56"`), names apart
+/// (`"T T 2"`), or names run together (`"33"`, `"TTT2"`: the longest name first).
+fn parse_named(pieces: Pieces, text: &str) -> hupai_core::Result<Vec<u8>> {
+    let Pieces::Named(names) = pieces else {
+        return Ok(vec![pieces.parse(text)?]);
+    };
+    let mut out = Vec::new();
+    for word in text.split_whitespace() {
+        if let Ok(c) = pieces.parse(word) {
+            out.push(c);
+            continue;
+        }
+        let mut rest = word;
+        while !rest.is_empty() {
+            let best = names
+                .iter()
+                .enumerate()
+                .filter(|(_, n)| !n.is_empty() && rest.starts_with(**n))
+                .max_by_key(|(_, n)| n.len());
+            let Some((i, n)) = best else {
+                return Err(CoreError::tile(
+                    word,
+                    format!("cards of this game: {}", names.join(" ")),
+                ));
+            };
+            out.push(i as u8);
+            rest = &rest[n.len()..];
+        }
+    }
+    if out.is_empty() {
+        return Err(CoreError::tile(text, "at least one card"));
+    }
+    Ok(out)
+}
+
 /// A card table seat's pieces as counts per code.
 fn card_counts(c: &hupai_core::game::cards::CardTable, seat: usize) -> Vec<u32> {
     let mut v = vec![0u32; c.pieces.codes()];
@@ -159,10 +213,19 @@ fn names(pieces: Pieces, cs: &[u8]) -> Vec<String> {
 ///
 /// ``kind`` is ``discard``, ``win``, ``pass``, ``pung``, ``kong``, ``chow``, ``concealed_kong``,
 /// ``added_kong``, ``exchange``, ``declare_void``, ``declare_ting``, ``declare_pao_zi``,
-/// ``escape``, ``auto_play``, ``pizi_kong``, ``declare_ready`` or ``declare_piao``; ``tile`` names
-/// the tile or card concerned (the lowest tile of a mahjong chow), ``tiles`` several (换三张, a
-/// 字牌 吃 with its 比 groups), ``value`` a number (定缺 suit 0 m / 1 p / 2 s, 炮子, 漂, 托管 1/0).
+/// ``escape``, ``auto_play``, ``pizi_kong``, ``declare_ready`` or ``declare_piao``; the card
+/// games add ``play``, ``bid``, ``call``, ``rob``, ``show``, ``yield``, ``revolt``, ``head``,
+/// ``xuan_dian``, ``return``, ``open``, ``lay`` and ``kou``. ``tile`` names the tile or card
+/// concerned (the lowest tile of a mahjong chow), ``tiles`` several (换三张, a 字牌 吃 with its 比
+/// groups), ``value`` a number (定缺 suit 0 m / 1 p / 2 s, 炮子, 漂, 托管 1/0, a bid, a 顶牛 end).
 /// Frozen and compared by value; pick actions from ``table.legal_actions(seat)``.
+///
+/// A move of a card game may be typed in the game's notation: ``Action("play", 0, "33")``
+/// (斗地主: a pair of 3s), ``Action("play", 0, "TTT 2")`` (够级), ``Action("lay", 1, "56",
+/// value=0)`` (顶牛). The names are kept as written and resolved by ``Table.step`` against the
+/// seat's legal actions (the one with the same kind and the same cards; ``value`` narrows a
+/// choice such as the reading or the end); a move matching none or several is
+/// ``IllegalActionError`` naming the candidates.
 #[pyclass(
     frozen,
     eq,
@@ -174,14 +237,21 @@ fn names(pieces: Pieces, cs: &[u8]) -> Vec<String> {
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct PyAction {
     pub(crate) a: Action,
-    /// The family its pieces belong to (`None`: no piece).
+    /// The family its pieces belong to (`None`: no piece, or names not yet resolved).
     pub(crate) pieces: Option<Pieces>,
+    /// Piece names as typed (`tile`, then `tiles`), kept when one is not a tile or 字牌 card:
+    /// a card game's move, resolved by `Table.step` in the table's notation.
+    pub(crate) typed: Option<Box<(Option<String>, Vec<String>)>>,
 }
 
 impl PyAction {
     fn of(a: Action, pieces: Pieces) -> PyAction {
         let p = (a.tile.is_some() || !a.tiles.is_empty()).then_some(pieces);
-        PyAction { a, pieces: p }
+        PyAction {
+            a,
+            pieces: p,
+            typed: None,
+        }
     }
     fn pieces(&self) -> Pieces {
         self.pieces.unwrap_or(Pieces::Tiles)
@@ -211,7 +281,59 @@ impl PyAction {
                 }
             }
         };
-        let tile = match tile.filter(|t| !t.is_none()) {
+        // Strings that are neither tiles nor 字牌 cards but read in a registered card game's
+        // notation are a card game's move: kept as typed (anything else: the tile error).
+        let typed_name = |x: &Bound<'_, PyAny>| -> BindResult<Option<String>> {
+            let Ok(s) = x.cast::<PyString>() else {
+                return Ok(None);
+            };
+            let Ok(s) = s.to_str() else {
+                return Ok(None);
+            };
+            if Pieces::Tiles.parse(s).is_ok() || Pieces::Cards.parse(s).is_ok() {
+                return Ok(None);
+            }
+            if s.len() <= 256 && card_notations().iter().any(|&p| parse_named(p, s).is_ok()) {
+                return Ok(Some(s.to_string()));
+            }
+            Ok(None)
+        };
+        let tile = tile.filter(|t| !t.is_none());
+        let list: Vec<Bound<'_, PyAny>> = match tiles.filter(|t| !t.is_none()) {
+            None => Vec::new(),
+            Some(l) if l.is_instance_of::<PyString>() => {
+                return Err(illegal("tiles: a sequence of tile names, not one string"));
+            }
+            Some(l) => l.try_iter()?.collect::<PyResult<_>>()?,
+        };
+        let mut any_typed = false;
+        for x in tile.into_iter().chain(list.iter()) {
+            any_typed |= typed_name(x)?.is_some();
+        }
+        let value = value
+            .map(|v| v.within("value", -1_000_000, 1_000_000, illegal))
+            .transpose()?;
+        if any_typed {
+            let text = |x: &Bound<'_, PyAny>| -> BindResult<String> {
+                x.cast::<PyString>()
+                    .map(|s| s.to_string())
+                    .map_err(|_| illegal("a card game's move names its cards as strings"))
+            };
+            let t = tile.map(text).transpose()?;
+            let ts = list.iter().map(text).collect::<BindResult<Vec<_>>>()?;
+            return Ok(PyAction {
+                a: Action {
+                    kind,
+                    seat,
+                    tile: None,
+                    tiles: Vec::new(),
+                    value,
+                },
+                pieces: None,
+                typed: Some(Box::new((t, ts))),
+            });
+        }
+        let tile = match tile {
             None => None,
             Some(t) => {
                 let (p, c) = piece_of(t)?;
@@ -220,19 +342,11 @@ impl PyAction {
             }
         };
         let mut ts = Vec::new();
-        if let Some(list) = tiles.filter(|t| !t.is_none()) {
-            if list.is_instance_of::<PyString>() {
-                return Err(illegal("tiles: a sequence of tile names, not one string"));
-            }
-            for x in list.try_iter()? {
-                let (p, c) = piece_of(&x?)?;
-                check(p)?;
-                ts.push(c);
-            }
+        for x in &list {
+            let (p, c) = piece_of(x)?;
+            check(p)?;
+            ts.push(c);
         }
-        let value = value
-            .map(|v| v.within("value", -1_000_000, 1_000_000, illegal))
-            .transpose()?;
         Ok(PyAction {
             a: Action {
                 kind,
@@ -242,6 +356,7 @@ impl PyAction {
                 value,
             },
             pieces: fam,
+            typed: None,
         })
     }
 
@@ -256,11 +371,17 @@ impl PyAction {
     /// The tile / card concerned (its name), or ``None``.
     #[getter]
     fn tile(&self) -> Option<String> {
+        if let Some(t) = &self.typed {
+            return t.0.clone();
+        }
         self.a.tile.map(|t| name(self.pieces(), t))
     }
     /// Several tiles / cards (names).
     #[getter]
     fn tiles<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        if let Some(t) = &self.typed {
+            return PyTuple::new(py, &t.1);
+        }
         PyTuple::new(py, names(self.pieces(), &self.a.tiles))
     }
     #[getter]
@@ -269,7 +390,16 @@ impl PyAction {
     }
     /// The action record of the event log.
     fn to_json<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        json_to_py(py, &self.a.to_json(self.pieces()))
+        let mut v = self.a.to_json(self.pieces());
+        if let (Some(t), Value::Object(m)) = (&self.typed, &mut v) {
+            if let Some(x) = &t.0 {
+                m.insert("tile".into(), Value::from(x.as_str()));
+            }
+            if !t.1.is_empty() {
+                m.insert("tiles".into(), Value::from(t.1.clone()));
+            }
+        }
+        json_to_py(py, &v)
     }
     /// An action from its record (``{"kind", "seat", "tile"?, "tiles"?, "value"?}``).
     #[staticmethod]
@@ -289,6 +419,19 @@ impl PyAction {
     }
     fn __repr__(&self) -> String {
         let mut s = format!("Action({:?}, {}", self.a.kind.name(), self.a.seat);
+        if let Some(t) = &self.typed {
+            if let Some(x) = &t.0 {
+                s.push_str(&format!(", {x:?}"));
+            }
+            if !t.1.is_empty() {
+                s.push_str(&format!(", tiles={:?}", t.1));
+            }
+            if let Some(v) = self.a.value {
+                s.push_str(&format!(", value={v}"));
+            }
+            s.push(')');
+            return s.replace('"', "'");
+        }
         if let Some(t) = self.a.tile {
             s.push_str(&format!(", {:?}", name(self.pieces(), t)));
         }
@@ -310,6 +453,16 @@ impl PyAction {
         s.replace('"', "'")
     }
     fn __str__(&self) -> String {
+        if let Some(t) = &self.typed {
+            let mut w: Vec<&str> = t.0.iter().map(String::as_str).collect();
+            w.extend(t.1.iter().map(String::as_str));
+            return format!(
+                "seat {} {} {}",
+                self.a.seat,
+                self.a.kind.name(),
+                w.join(" ")
+            );
+        }
         self.a.describe(self.pieces())
     }
 }
@@ -608,6 +761,109 @@ impl PyTable {
         match &self.t {
             Table::Zipai(z) => Some(z),
             Table::Mahjong(_) | Table::Cards(_) => None,
+        }
+    }
+
+    /// A card game's move typed in its notation (`Action("play", 0, "33")`): the seat's one
+    /// legal action of that kind with the same cards (and `value`, when given).
+    fn resolve_typed(
+        &mut self,
+        a: &Action,
+        typed: &(Option<String>, Vec<String>),
+    ) -> BindResult<Action> {
+        let pieces = self.t.pieces();
+        let written = || {
+            let mut w: Vec<&str> = typed.0.iter().map(String::as_str).collect();
+            w.extend(typed.1.iter().map(String::as_str));
+            w.join(" ")
+        };
+        if !matches!(pieces, Pieces::Named(_)) {
+            return Err(illegal(format!(
+                "{:?} names no tile of this game (tiles and 字牌 cards are written \"5m\", \"x5\")",
+                written()
+            )));
+        }
+        let codes = |text: &str| -> BindResult<Vec<u8>> {
+            parse_named(pieces, text).map_err(|e| illegal(e.to_string()))
+        };
+        let main = typed.0.as_deref().map(codes).transpose()?;
+        let mut listed = Vec::new();
+        for x in &typed.1 {
+            listed.extend(codes(x)?);
+        }
+        // The cards of the move: `tiles` when given (then `tile` is the main piece), else `tile`.
+        let (cards, main_piece) = if listed.is_empty() {
+            (main.clone().unwrap_or_default(), None)
+        } else {
+            (listed, main.clone())
+        };
+        let mut want = cards;
+        want.sort_unstable();
+        let seat = usize::from(a.seat);
+        let legal = self.legal_vec(seat).to_vec();
+        let mut hits: Vec<Action> = legal
+            .iter()
+            .filter(|l| l.kind == a.kind && (a.value.is_none() || l.value == a.value))
+            .filter(|l| {
+                let mut got: Vec<u8> = if l.tiles.is_empty() {
+                    l.tile.into_iter().collect()
+                } else {
+                    l.tiles.clone()
+                };
+                got.sort_unstable();
+                got == want
+                    && match &main_piece {
+                        None => true,
+                        Some(m) => m.len() == 1 && l.tile == m.first().copied(),
+                    }
+            })
+            .cloned()
+            .collect();
+        match hits.len() {
+            1 => Ok(hits.remove(0)),
+            0 => {
+                let same_kind: Vec<String> = legal
+                    .iter()
+                    .filter(|l| l.kind == a.kind)
+                    .take(12)
+                    .map(|l| l.describe(pieces))
+                    .collect();
+                Err(illegal(if self.t.to_act() != Some(seat) {
+                    format!(
+                        "seat {seat} {} {}: it is not seat {seat}'s turn",
+                        a.kind.name(),
+                        written()
+                    )
+                } else if same_kind.is_empty() {
+                    format!(
+                        "seat {seat} {} {}: no {} is legal now",
+                        a.kind.name(),
+                        written(),
+                        a.kind.name()
+                    )
+                } else {
+                    format!(
+                        "seat {seat} {} {}: not a legal move now; legal: {}{}",
+                        a.kind.name(),
+                        written(),
+                        same_kind.join(", "),
+                        if same_kind.len() == 12 { ", …" } else { "" }
+                    )
+                }))
+            }
+            _ => Err(illegal(format!(
+                "seat {seat} {} {} is ambiguous: give value= to choose one of {}",
+                a.kind.name(),
+                written(),
+                hits.iter()
+                    .map(|l| format!(
+                        "{} (value={})",
+                        l.describe(pieces),
+                        l.value.map_or("None".into(), |v| v.to_string())
+                    ))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))),
         }
     }
 
@@ -997,6 +1253,24 @@ impl PyTable {
             ))
         })?;
         let a = a.get();
+        if let Some(typed) = &a.typed {
+            let resolved = self.resolve_typed(&a.a, typed)?;
+            let first = self.apply_checked(&resolved)?;
+            let pieces = self.t.pieces();
+            return Ok(event_list(py, &self.t.events()[first..], pieces)?);
+        }
+        // A card game's names that also read as tiles or 字牌 cards ("W", "66"): read them again
+        // in the table's notation.
+        if let Some(p) = a.pieces
+            && p != self.t.pieces()
+            && matches!(self.t.pieces(), Pieces::Named(_))
+        {
+            let typed = (a.a.tile.map(|t| p.name(t)), names(p, &a.a.tiles));
+            let resolved = self.resolve_typed(&a.a, &typed)?;
+            let first = self.apply_checked(&resolved)?;
+            let pieces = self.t.pieces();
+            return Ok(event_list(py, &self.t.events()[first..], pieces)?);
+        }
         if let Some(p) = a.pieces
             && p != self.t.pieces()
         {
@@ -1656,6 +1930,33 @@ impl PyObservation {
                 .unwrap_or_default()
         })
     }
+    /// A card game's own observation record (斗地主: the landlord, the move to beat, cards left
+    /// per seat …; keys documented by the game), ``None`` at mahjong and 字牌 tables.
+    #[getter]
+    fn game<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let v = self.with(py, |t| match &t.t {
+            Table::Cards(c) => Some(c.hand.observation(self.seat)),
+            _ => None,
+        });
+        v.map(|v| json_to_py(py, &v)).transpose()
+    }
+    /// Pieces each seat holds (card games: cards left; mahjong and 字牌: concealed tiles).
+    #[getter]
+    fn hand_sizes(&self, py: Python<'_>) -> Vec<usize> {
+        self.with(py, |t| match &t.t {
+            Table::Cards(c) => (0..c.seats).map(|k| c.hand.hand(k).len()).collect(),
+            Table::Mahjong(m) => m
+                .seats
+                .iter()
+                .map(|s| s.counts.iter().map(|&x| usize::from(x)).sum())
+                .collect(),
+            Table::Zipai(z) => z
+                .players
+                .iter()
+                .map(|p| p.hand.iter().map(|&x| usize::from(x)).sum())
+                .collect(),
+        })
+    }
     /// The observation as JSON-ready data.
     fn to_json<'py>(&self, py: Python<'py>) -> BindResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
@@ -1670,6 +1971,10 @@ impl PyObservation {
         d.set_item("wall_remaining", self.wall_remaining(py))?;
         d.set_item("phase", self.phase(py))?;
         d.set_item("balances", self.balances(py))?;
+        d.set_item("hand_sizes", self.hand_sizes(py))?;
+        if let Some(g) = self.game(py)? {
+            d.set_item("game", g)?;
+        }
         Ok(d)
     }
     fn __repr__(&self, py: Python<'_>) -> String {

@@ -92,7 +92,12 @@ export function drawBoard(root, b, opts = {}) {
       flags,
       bal !== null ? el("span", { class: `bal ${bal > 0 ? "plus" : bal < 0 ? "minus" : ""}`, text: (bal > 0 ? "+" : "") + bal }) : null);
     const last = b.last_discard;
-    const river = el("div", { class: "river" }, s.discards.map((p, i) => {
+    const cards = b.family === "cards";  // card games: cards left and the seat's latest decision, not a river
+    const river = cards
+      ? el("div", { class: "river", "data-last": s.seat },
+          el("span", { class: "count", text: `剩 ${s.count} 张 · ` }),
+          el("span", { class: b.last_play && b.last_play.seat === s.seat && !b.done ? "last" : "", text: s.last_action || "—" }))
+      : el("div", { class: "river" }, s.discards.map((p, i) => {
       const isLast = last && last.seat === s.seat && i === s.discards.length - 1;
       return piece(p, "tiny", isLast ? "last" : "");
     }));
@@ -107,10 +112,11 @@ export function drawBoard(root, b, opts = {}) {
   }
   const centre = el("section", { class: "centre" },
     el("div", { class: "variant", text: b.name }),
-    el("div", { class: "wall", text: `牌墙 ${b.wall}` }),
+    b.family === "cards" ? null : el("div", { class: "wall", text: `牌墙 ${b.wall}` }),
+    b.last_play && !b.done ? el("div", { class: "lastd", "data-last-play": b.last_play.seat }, `${b.last_play.name} `, b.last_play.tiles.map((t) => piece(t, "small"))) : null,
     b.laizi ? el("div", { class: "wall" }, "癞子 ", piece(b.laizi, "tiny")) : null,
     b.last_discard && !b.done ? el("div", { class: "lastd" }, `${b.last_discard.name} 打 `, piece(b.last_discard.tile, "small")) : null,
-    b.done ? el("div", { class: "over", text: b.result && b.result.winners.length ? `${b.result.winners.join(" ")} 胡` : "荒庄 draw" }) : null);
+    b.done ? el("div", { class: "over", text: b.result && b.result.winners.length ? `${b.result.winners.join(" ")} ${b.family === "cards" ? "赢" : "胡"}` : "荒庄 draw" }) : null);
   root.append(centre);
 }
 
@@ -122,7 +128,14 @@ export function drawResult(root, b) {
   root.hidden = false;
   root.append(el("h2", { text: "结算 Settlement" }));
   if (!r.wins.length) root.append(el("p", { text: r.exhausted ? "荒庄 — the wall ran out, nobody won." : "没有人胡 no win." }));
-  for (const w of r.wins) {
+  if (b.family === "cards") {
+    for (const w of r.wins) {
+      const fans = w.fans.map(([f, c]) => `${f}${c > 1 ? "×" + c : ""}`).join("、");
+      root.append(el("div", { class: "win-line" }, el("b", { text: `${w.name} 赢 win ` }), el("span", { text: ` · ${w.value}` }),
+        fans ? el("div", { class: "fans", text: fans }) : null));
+    }
+  }
+  for (const w of b.family === "cards" ? [] : r.wins) {
     const how = w.from ? `${w.how} ← ${w.from}` : w.how;
     const fans = w.fans.map(([f, c]) => `${f}${c > 1 ? "×" + c : ""}`).join("、");
     root.append(el("div", { class: "win-line" },

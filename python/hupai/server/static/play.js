@@ -77,6 +77,7 @@ function prompt(b) {
   }
   if (kinds.has("exchange")) return "换三张: 选三张同花色的牌 Choose three tiles of one suit to pass.";
   if (kinds.has("declare_void")) return "定缺: 选一门不要的花色 Choose the suit you will not keep.";
+  if (b.family === "cards" && b.last_play) return el("span", {}, el("b", { text: `桌面 ${b.last_play.name}: ` }), b.last_play.tiles.map((t) => piece(t, "small")), el("span", { text: " — 轮到你 Your move:" }));
   if (kinds.has("discard")) return kinds.has("win") ? "可以胡! 胡 or discard a tile." : "轮到你: 点一张牌打出 Your turn: click a tile (or a button) to discard.";
   return "轮到你 Your decision:";
 }

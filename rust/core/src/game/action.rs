@@ -363,6 +363,15 @@ impl Action {
                     .collect();
                 format!("seat {s} chow {names}{}", &pieces.name(t)[1..])
             }
+            // a card play: its cards (the main piece in `tile` is part of them)
+            ActionKind::Play if !self.tiles.is_empty() => format!(
+                "seat {s} play {}",
+                self.tiles
+                    .iter()
+                    .map(|&t| pieces.name(t))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
             _ => {
                 let mut out = format!("seat {s} {k}");
                 if let Some(t) = self.tile {
