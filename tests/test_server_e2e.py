@@ -14,11 +14,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import socket
-import subprocess
-import sys
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,15 +24,12 @@ import pytest
 pytest.importorskip("uvicorn")
 webdriver = pytest.importorskip("selenium.webdriver")
 
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 import hupai  # noqa: E402
 import hupai.zipai  # noqa: E402
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
+from tests.browser import CHROMEDRIVER, CHROMIUM, chromium, serving  # noqa: E402
 
 if not (CHROMIUM and CHROMEDRIVER):
     if os.environ.get("CI"):
@@ -45,56 +37,18 @@ if not (CHROMIUM and CHROMEDRIVER):
     pytest.skip("chromium / chromedriver not installed", allow_module_level=True)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    port = _free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "hupai", "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "1"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(300):  # readiness poll, not a timing assertion
-            if proc.poll() is not None:
-                raise RuntimeError(f"server exited: {proc.stderr.read().decode() if proc.stderr else ''}")
-            try:
-                with urllib.request.urlopen(base + "/healthz") as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            raise RuntimeError("server did not become ready")
-        assert proc.stdout is not None
+    with serving() as base:
         # `hupai serve` says where it listens before anything else
-        assert proc.stdout.readline().decode().strip().startswith(f"hupai: serving the fan calculator at {base}/")
+        assert base.banner.startswith(f"hupai: serving the fan calculator at {base}/"), base.banner
         yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1300,900"):
-        opts.add_argument(a)
-    d = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
-    try:
+    with chromium(1300, 900) as d:
         yield d
-    finally:
-        d.quit()
 
 
 def _click_tile(d: Any, tile: str) -> None:
