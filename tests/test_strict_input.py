@@ -32,7 +32,7 @@ def fan_ids(case: dict[str, Any]) -> set[str]:
         (lambda: hupai.score({"hand": WIN, "situation": {"selfdrawn": True}}), r"selfdrawn.*expected one of `self_drawn`"),
         (
             lambda: hupai.score({"hand": {"concealed": STANDING, "melds": [{"type": "pung", "tiles": ["E"] * 3, "offer": 1, "x": 1}], "win_tile": "5s"}}),
-            r"unknown field `x`, expected one of `type`, `tile`, `tiles`, `offer`, `concealed`",
+            r"hand\.melds\[0\]: unknown field `x`, expected one of `type`, `tile`, `tiles`, `offer`, `concealed`",
         ),
         (lambda: hupai.score(kong_hand(offer=1, concealed=True)), r"concealed kong .*'offer' must be 0"),
         (lambda: hupai.score(WIN, "mcr", self_drawn=True, discarder=2), r"discarder: a self_draw win has no discarder"),

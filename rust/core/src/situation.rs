@@ -172,6 +172,23 @@ impl MeldInput {
 }
 
 /// The `situation` object, naming the key whose value serde refuses.
+/// The hand object of a case; an error names where it is (`hand.melds[2]: unknown field ...`).
+fn hand_from_value(h: &serde_json::Value) -> Result<HandInput> {
+    HandInput::deserialize(h).map_err(|e| {
+        let meld = h
+            .get("melds")
+            .and_then(serde_json::Value::as_array)
+            .and_then(|ms| {
+                ms.iter().enumerate().find_map(|(i, m)| {
+                    MeldInput::deserialize(m)
+                        .err()
+                        .map(|me| format!("hand.melds[{i}]: {me}"))
+                })
+            });
+        Error::hand(meld.unwrap_or_else(|| format!("hand: {e}")))
+    })
+}
+
 fn flags_from_value(v: &serde_json::Value) -> Result<FlagsInput> {
     FlagsInput::deserialize(v).map_err(|e| {
         let bad = v.as_object().and_then(|o| {
@@ -471,7 +488,7 @@ impl Situation {
         let hand = match o.get("hand") {
             None => return Err(Error::hand("a situation needs the key 'hand'")),
             Some(serde_json::Value::String(t)) => HandInput::from_notation(t)?,
-            Some(h) => HandInput::deserialize(h).map_err(|e| Error::hand(format!("hand: {e}")))?,
+            Some(h) => hand_from_value(h)?,
         };
         let situation = match o.get("situation") {
             None | Some(serde_json::Value::Null) => default_flags(),
@@ -983,5 +1000,18 @@ mod tests {
                 "{b}"
             );
         }
+    }
+
+    /// A wrong key in a meld names the meld (`hand.melds[1]`), not only the hand.
+    #[test]
+    fn a_meld_error_names_the_meld() {
+        let case = serde_json::json!({"hand": {"concealed": ["1m","2m","3m","4m","5m","6m","7m","8m","9m","2p"],
+            "melds": [{"type": "pung", "tile": "E", "offer": 1}, {"type": "pung", "tile": "S", "offer": 1, "bogus": 1}],
+            "win_tile": "2p"}});
+        let e = Situation::from_case(&case).unwrap_err().to_string();
+        assert!(e.contains("hand.melds[1]") && e.contains("bogus"), "{e}");
+        let bad_hand = serde_json::json!({"hand": {"concealed": [], "bogus": 1, "win_tile": "2p"}});
+        let e = Situation::from_case(&bad_hand).unwrap_err().to_string();
+        assert!(e.contains("hand: ") && e.contains("bogus"), "{e}");
     }
 }
