@@ -1083,6 +1083,16 @@ mod tests {
     use super::*;
     use crate::tile::{parse_tiles, to_counts};
 
+    /// 全不靠 needs 14 distinct kinds: quads on knitted ranks are not singles (a hypothesis case:
+    /// 3333s 6666s 9999s E 1m was read as 全不靠).
+    #[test]
+    fn quads_are_not_honors_knitted() {
+        let c = to_counts(&parse_tiles("333366669999sE1m").unwrap()).unwrap();
+        assert!(!is_winning(&c, 0, 0, Shapes::ALL).unwrap());
+        let ok = to_counts(&parse_tiles("147m258p369sESWNC").unwrap()).unwrap();
+        assert!(is_winning(&ok, 0, 0, Shapes::ALL).unwrap());
+    }
+
     fn counts(s: &str) -> Counts {
         to_counts(&parse_tiles(s).unwrap()).unwrap()
     }

@@ -469,8 +469,9 @@ fn special_exact(words: Words, held: u64, sets: u8, shapes: Shapes) -> bool {
     if full && shapes.thirteen_orphans && honors_all && r.presence() == ORPHAN_MASK {
         return true; // 14 tiles on exactly the 13 orphan kinds: one is doubled
     }
-    if full && shapes.honors_knitted && !pair {
-        // 14 distinct kinds: the suited ones must fit one knitted assignment
+    if full && shapes.honors_knitted && !pair && !quad {
+        // 14 distinct kinds (no kind twice: a quad's count sets the quad bit, not the pair bit):
+        // the suited ones must fit one knitted assignment
         let m = r.presence();
         if KNITTED_MASKS.iter().any(|k| m & !HONOR_MASK & !k == 0) {
             return true;
