@@ -12,6 +12,7 @@
 //! by [`game_seed`]`(seed, u64::MAX)`); each game derives every random choice of the hand from it
 //! with [`super::rng::SplitMix64`]; a built-in bot draws from its own seed (see [`super::bots`]).
 
+use std::any::Any;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -122,27 +123,105 @@ impl Clone for CardTable {
     }
 }
 
-/// A record type name as `&'static str` (card games whose records come as JSON: each distinct
-/// name is stored once).
-pub fn intern(name: &str) -> &'static str {
-    use std::collections::HashSet;
-    use std::sync::{Mutex, OnceLock};
-    static NAMES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
-    let m = NAMES.get_or_init(|| Mutex::new(HashSet::new()));
-    let Ok(mut g) = m.lock() else {
-        return "record";
-    };
-    if let Some(x) = g.get(name) {
-        return x;
-    }
-    let x: &'static str = Box::leak(name.to_string().into_boxed_str());
-    g.insert(x);
-    x
+/// A card game's own record kept typed in the table's log ([`Event::Card`]'s `data`): it becomes
+/// JSON only when a log is asked for (`to_json`), so simulating never builds JSON per event.
+pub trait CardRecord: Send + Sync + std::fmt::Debug {
+    /// The record's keys as a JSON object (`type` and `seat` are ignored: the table's record
+    /// carries them).
+    fn to_json(&self) -> Value;
+    fn clone_box(&self) -> Box<dyn CardRecord>;
+    /// For equality between records (replay checks).
+    fn as_any(&self) -> &dyn Any;
+    fn same(&self, other: &dyn CardRecord) -> bool;
 }
 
-/// A table record of a game's JSON record (its `type` names it; `seat` is kept as the seat).
-pub fn json_record(v: Value) -> Event {
-    let name = intern(v.get("type").and_then(Value::as_str).unwrap_or("record"));
+/// A typed record: the game's value and the function that writes its JSON.
+#[derive(Clone, Debug)]
+pub struct Typed<T: 'static> {
+    pub rec: T,
+    pub render: fn(&T) -> Value,
+}
+
+impl<T> CardRecord for Typed<T>
+where
+    T: Clone + PartialEq + Send + Sync + std::fmt::Debug + 'static,
+{
+    fn to_json(&self) -> Value {
+        (self.render)(&self.rec)
+    }
+    fn clone_box(&self) -> Box<dyn CardRecord> {
+        Box::new(self.clone())
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn same(&self, other: &dyn CardRecord) -> bool {
+        other
+            .as_any()
+            .downcast_ref::<Self>()
+            .is_some_and(|o| o.rec == self.rec)
+    }
+}
+
+/// The further keys of a card record: JSON, or a typed record rendered on demand.
+#[derive(Debug)]
+pub enum CardData {
+    Json(Box<Value>),
+    Rec(Box<dyn CardRecord>),
+}
+
+impl CardData {
+    /// The keys as a JSON object.
+    pub fn to_json(&self) -> Value {
+        match self {
+            CardData::Json(v) => (**v).clone(),
+            CardData::Rec(r) => r.to_json(),
+        }
+    }
+}
+
+impl Clone for CardData {
+    fn clone(&self) -> Self {
+        match self {
+            CardData::Json(v) => CardData::Json(v.clone()),
+            CardData::Rec(r) => CardData::Rec(r.clone_box()),
+        }
+    }
+}
+
+impl PartialEq for CardData {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (CardData::Json(a), CardData::Json(b)) => a == b,
+            (CardData::Rec(a), CardData::Rec(b)) => a.same(&**b),
+            (a, b) => a.to_json() == b.to_json(),
+        }
+    }
+}
+
+/// A table record of a game's typed record `rec` (type `name`, seat `seat`), its JSON written
+/// by `render` when a log is asked for.
+pub fn typed_record<T>(
+    name: &'static str,
+    seat: Option<u8>,
+    rec: T,
+    render: fn(&T) -> Value,
+) -> Event
+where
+    T: Clone + PartialEq + Send + Sync + std::fmt::Debug + 'static,
+{
+    Event::Card {
+        name,
+        seat,
+        tiles: Vec::new(),
+        value: None,
+        data: Some(CardData::Rec(Box::new(Typed { rec, render }))),
+    }
+}
+
+/// A table record of a game's JSON record named `name` (its `type` key, if any, is dropped;
+/// `seat` is kept as the seat).
+pub fn json_record(name: &'static str, v: Value) -> Event {
     let seat = v.get("seat").and_then(Value::as_u64).map(|s| s as u8);
     let mut v = v;
     if let Value::Object(m) = &mut v {
@@ -154,7 +233,7 @@ pub fn json_record(v: Value) -> Event {
         seat,
         tiles: Vec::new(),
         value: None,
-        data: Some(Box::new(v)),
+        data: Some(CardData::Json(Box::new(v))),
     }
 }
 

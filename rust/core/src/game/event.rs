@@ -154,7 +154,7 @@ pub enum Event {
         seat: Option<u8>,
         tiles: Vec<u8>,
         value: Option<i64>,
-        data: Option<Box<Value>>,
+        data: Option<super::cards::CardData>,
     },
     /// The end of the hand.
     End {
@@ -419,10 +419,10 @@ impl Event {
                     m.insert("value".into(), json!(v));
                 }
                 if let Some(d) = data {
-                    if let Value::Object(o) = &**d {
+                    if let Value::Object(o) = d.to_json() {
                         for (k, v) in o {
-                            if k != "type" {
-                                m.insert(k.clone(), v.clone());
+                            if k != "type" && k != "seat" {
+                                m.insert(k, v);
                             }
                         }
                     }

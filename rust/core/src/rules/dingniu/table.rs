@@ -15,7 +15,7 @@ use super::rules::DingniuRules;
 use super::tile::{N_KINDS, Side, Tile};
 use crate::error::{Error, Result};
 use crate::game::action::{Action, ActionKind, Pieces};
-use crate::game::cards::{CardEnd, CardHand, CardPart, json_record};
+use crate::game::cards::{CardEnd, CardHand, CardPart, typed_record};
 use crate::game::event::Event;
 use crate::game::rng::SplitMix64;
 
@@ -129,7 +129,16 @@ fn records(r: &Round, from: usize, out: &mut Vec<Event>) {
             e,
             DEvent::Open { .. } | DEvent::Lay { .. } | DEvent::Kou { .. }
         ) {
-            out.push(json_record(e.to_json()));
+            let seat = match e {
+                DEvent::Zhang { seat, .. } => Some(*seat),
+                _ => None,
+            };
+            let name = match e {
+                DEvent::Deal { .. } => "deal",
+                DEvent::Zhang { .. } => "zhang",
+                _ => "end",
+            };
+            out.push(typed_record(name, seat, e.clone(), DEvent::to_json));
         }
     }
 }

@@ -228,7 +228,7 @@ fn card(name: &'static str, seat: Option<u8>, tiles: Vec<u8>, value: Option<i64>
 
 fn with(mut e: Event, d: Value) -> Event {
     if let Event::Card { data, .. } = &mut e {
-        *data = Some(Box::new(d));
+        *data = Some(crate::game::cards::CardData::Json(Box::new(d)));
     }
     e
 }

@@ -414,6 +414,119 @@ pub enum Event {
 }
 
 impl Event {
+    /// The record's type name (the `type` of its JSON record).
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Event::Deal => "DEAL",
+            Event::Tribute { .. } => "TRIBUTE",
+            Event::Return { .. } => "RETURN",
+            Event::Show { .. } => "SHOW",
+            Event::NoShow { .. } => "NO_SHOW",
+            Event::FirstLeader { .. } => "FIRST_LEADER",
+            Event::BuyThree { .. } => "BUY_THREE",
+            Event::AskThree { .. } => "ASK_THREE",
+            Event::NoThree { .. } => "NO_THREE",
+            Event::Revolt { .. } => "REVOLT",
+            Event::NoRevolt { .. } => "NO_REVOLT",
+            Event::Void => "VOID",
+            Event::Head { .. } => "HEAD",
+            Event::XuanDian { .. } => "XUANDIAN",
+            Event::Play { .. } => "PLAY",
+            Event::Pass { .. } => "PASS",
+            Event::Yield { .. } => "YIELD",
+            Event::BurnStart { .. } => "BURN_START",
+            Event::BurnLift { .. } => "BURN_LIFT",
+            Event::BurnSuccess { .. } => "BURN_SUCCESS",
+            Event::BurnFail { .. } => "BURN_FAIL",
+            Event::Kaidian { .. } => "KAIDIAN",
+            Event::Men { .. } => "MEN",
+            Event::Out { .. } => "OUT",
+            Event::RoundEnd { .. } => "ROUND_END",
+            Event::LuanchanStart => "LUANCHAN_START",
+            Event::HandEnd => "HAND_END",
+        }
+    }
+
+    /// The `seat` key of the event's record, if it has one.
+    pub fn record_seat(&self) -> Option<u8> {
+        match *self {
+            Event::Show { seat, .. }
+            | Event::NoShow { seat }
+            | Event::FirstLeader { seat, .. }
+            | Event::NoThree { seat }
+            | Event::Revolt { seat, .. }
+            | Event::NoRevolt { seat }
+            | Event::Head { seat, .. }
+            | Event::XuanDian { seat, .. }
+            | Event::Play { seat, .. }
+            | Event::Pass { seat, .. }
+            | Event::Yield { seat }
+            | Event::BurnFail { seat, .. }
+            | Event::Kaidian { seat }
+            | Event::Out { seat, .. } => Some(seat),
+            _ => None,
+        }
+    }
+
+    /// The JSON record of an event that needs nothing of the hand (every event but `DEAL` and
+    /// `HAND_END`, whose records carry the deal and the outcome: [`GoujiHand::events_json`];
+    /// for those two this gives only the type).
+    pub fn json(&self) -> Value {
+        let s = |x: u8| json!(x);
+        match *self {
+            Event::Deal | Event::HandEnd => json!({"type": self.type_name()}),
+            Event::Tribute { ob, cards } => json!({"type": "TRIBUTE", "kind": ob.kind.zh(),
+                "from": ob.from, "to": ob.to, "n": ob.n, "cards": format_counts(&cards)}),
+            Event::Return { from, to, rank } => json!({"type": "RETURN", "from": from, "to": to,
+                "card": super::card::rank_char(usize::from(rank)).to_string()}),
+            Event::Show { seat, count } => json!({"type": "SHOW", "seat": s(seat), "count": count}),
+            Event::NoShow { seat } => json!({"type": "NO_SHOW", "seat": s(seat)}),
+            Event::FirstLeader { seat, shown } => {
+                json!({"type": "FIRST_LEADER", "seat": s(seat), "shown": shown})
+            }
+            Event::BuyThree { buyer, from, pay } => json!({"type": "BUY_THREE", "buyer": buyer,
+                "from": from, "pay": super::card::rank_char(usize::from(pay)).to_string()}),
+            Event::AskThree { buyer, from } => {
+                json!({"type": "ASK_THREE", "buyer": buyer, "from": from})
+            }
+            Event::NoThree { seat } => json!({"type": "NO_THREE", "seat": s(seat)}),
+            Event::Revolt { seat, auto } => {
+                json!({"type": "REVOLT", "seat": s(seat), "auto": auto})
+            }
+            Event::NoRevolt { seat } => json!({"type": "NO_REVOLT", "seat": s(seat)}),
+            Event::Void => json!({"type": "VOID"}),
+            Event::Head { seat, yaotou } => json!({"type": "HEAD", "seat": s(seat),
+                "choice": if yaotou { "要头" } else { "无头" }}),
+            Event::XuanDian { seat, declared } => {
+                json!({"type": "XUANDIAN", "seat": s(seat), "declared": declared})
+            }
+            Event::Play { seat, play, burn } => {
+                json!({"type": "PLAY", "seat": s(seat), "cards": play.cards(), "burn": burn})
+            }
+            Event::Pass { seat, burn } => json!({"type": "PASS", "seat": s(seat), "burn": burn}),
+            Event::Yield { seat } => json!({"type": "YIELD", "seat": s(seat)}),
+            Event::BurnStart { burner, victim } => {
+                json!({"type": "BURN_START", "burner": burner, "victim": victim})
+            }
+            Event::BurnLift { burner, by } => {
+                json!({"type": "BURN_LIFT", "burner": burner, "by": by})
+            }
+            Event::BurnSuccess { burner, victim } => {
+                json!({"type": "BURN_SUCCESS", "burner": burner, "victim": victim})
+            }
+            Event::BurnFail { seat, play, place } => json!({"type": "BURN_FAIL", "seat": s(seat),
+                "cards": play.cards(), "place": PLACE_NAMES[usize::from(place)]}),
+            Event::Kaidian { seat } => json!({"type": "KAIDIAN", "seat": s(seat)}),
+            Event::Men { victim, beater } => {
+                json!({"type": "MEN", "victim": victim, "beater": beater})
+            }
+            Event::Out { seat, place } => json!({"type": "OUT", "seat": s(seat),
+                "place": PLACE_NAMES[usize::from(place)]}),
+            Event::RoundEnd { leader } => json!({"type": "ROUND_END", "leader": leader}),
+            Event::LuanchanStart => json!({"type": "LUANCHAN_START"}),
+        }
+    }
+
     /// The seat and action this event records, for the decision events (replay).
     pub fn as_action(&self) -> Option<(usize, Action)> {
         let (s, a) = match *self {
@@ -432,6 +545,59 @@ impl Event {
         };
         Some((usize::from(s), a))
     }
+}
+
+/// The record of the deal (the first of a hand's log).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DealRecord {
+    rules: GoujiRules,
+    seed: u64,
+    carry: Carry,
+    dealt: [Counts; SEATS],
+    position: Option<PositionInfo>,
+}
+
+impl DealRecord {
+    /// The `DEAL` record: variant, switches (non-default), seed, carry, the dealt hands and
+    /// the position a scenario started from.
+    pub fn json(&self) -> Value {
+        let sw: serde_json::Map<String, Value> = super::rules_switches(&self.rules)
+            .into_iter()
+            .map(|(k, v)| {
+                let v = match v {
+                    SwitchValue::Bool(b) => json!(b),
+                    SwitchValue::Int(i) => json!(i),
+                    SwitchValue::Str(t) => json!(t),
+                };
+                (k, v)
+            })
+            .collect();
+        let mut v = json!({"type": "DEAL", "variant": "gouji", "switches": sw,
+               "seed": self.seed, "carry": self.carry,
+               "hands": self.dealt.iter().map(format_counts).collect::<Vec<_>>()});
+        if let Some((leader, out, rev)) = &self.position {
+            v["position"] = json!({"leader": leader, "out": out,
+                "revolution": rev.map(|(r, _)| r), "yaotou": rev.is_some_and(|(_, y)| y)});
+        }
+        v
+    }
+}
+
+/// The outcome as JSON (`places`: seats from 头科 to 大落), `null` while the hand runs.
+pub fn outcome_json(o: &Option<Outcome>) -> Value {
+    match o {
+        None => Value::Null,
+        Some(o) => {
+            json!({"places": o.places, "revolution": o.revolution, "void": o.void,
+                   "kaidian": o.kaidian, "xuandian": o.xuandian, "burns": o.burns,
+                   "men": o.men, "chuan_san_hu": o.chuan_san_hu, "scores": o.scores})
+        }
+    }
+}
+
+/// The `HAND_END` record of a hand with outcome `o`.
+pub fn end_json(o: &Option<Outcome>) -> Value {
+    json!({"type": "HAND_END", "outcome": outcome_json(o)})
 }
 
 /// How a hand built by [`GoujiHand::from_position`] started: leader, seats out, (革命, 要头).
@@ -796,6 +962,13 @@ impl GoujiHand {
 
     /// [`GoujiHand::legal_actions`] into a buffer (cleared first; no allocation once warm).
     pub fn legal_actions_into(&mut self, seat: usize, out: &mut Vec<Action>) {
+        let mut buf = std::mem::take(&mut self.buf);
+        self.legal_actions_with(seat, &mut buf, out);
+        self.buf = buf;
+    }
+
+    /// [`Self::legal_actions_into`] with the caller's play buffer (a shared hand).
+    pub fn legal_actions_with(&self, seat: usize, buf: &mut Vec<Play>, out: &mut Vec<Action>) {
         out.clear();
         let Some(d) = self.queue.front().filter(|_| self.phase != Phase::Over) else {
             return;
@@ -817,23 +990,23 @@ impl GoujiHand {
             Ask::Head => out.extend([Action::Head(true), Action::Head(false)]),
             Ask::XuanDian => out.extend([Action::XuanDian(true), Action::XuanDian(false)]),
             Ask::Lead => {
-                self.buf.clear();
-                leads_into(&hand, self.rules.bie_san, &mut self.buf);
-                out.extend(self.buf.iter().map(|&p| Action::Play(p)));
+                buf.clear();
+                leads_into(&hand, self.rules.bie_san, buf);
+                out.extend(buf.iter().map(|&p| Action::Play(p)));
             }
             Ask::Burn => {
                 if let Some(t) = self.top {
-                    self.buf.clear();
-                    burn_options_into(&hand, &t.play, &self.rules, &mut self.buf);
-                    out.extend(self.buf.iter().map(|&p| Action::Play(p)));
+                    buf.clear();
+                    burn_options_into(&hand, &t.play, &self.rules, buf);
+                    out.extend(buf.iter().map(|&p| Action::Play(p)));
                 }
                 out.push(Action::Pass);
             }
             Ask::Turn | Ask::Answer | Ask::YieldReply | Ask::YieldBack => {
                 if let Some(t) = self.top {
-                    self.buf.clear();
-                    beating_into(&hand, &t.play, self.rules.mixed_jokers, &mut self.buf);
-                    out.extend(self.buf.iter().map(|&p| Action::Play(p)));
+                    buf.clear();
+                    beating_into(&hand, &t.play, self.rules.mixed_jokers, buf);
+                    out.extend(buf.iter().map(|&p| Action::Play(p)));
                 }
                 out.push(Action::Pass);
                 if self.may_yield(seat, d.ask) {
@@ -1724,94 +1897,29 @@ impl GoujiHand {
             .collect()
     }
 
-    fn event_json(&self, e: &Event) -> Value {
-        let s = |x: u8| json!(x);
+    /// The JSON record of one of the hand's events.
+    pub fn event_json(&self, e: &Event) -> Value {
         match *e {
-            Event::Deal => {
-                let sw: serde_json::Map<String, Value> = self
-                    .switches()
-                    .into_iter()
-                    .map(|(k, v)| {
-                        let v = match v {
-                            SwitchValue::Bool(b) => json!(b),
-                            SwitchValue::Int(i) => json!(i),
-                            SwitchValue::Str(t) => json!(t),
-                        };
-                        (k, v)
-                    })
-                    .collect();
-                let mut v = json!({"type": "DEAL", "variant": "gouji", "switches": sw,
-                       "seed": self.seed, "carry": self.carry,
-                       "hands": self.dealt.iter().map(format_counts).collect::<Vec<_>>()});
-                if let Some((leader, out, rev)) = &self.position {
-                    v["position"] = json!({"leader": leader, "out": out,
-                        "revolution": rev.map(|(r, _)| r), "yaotou": rev.is_some_and(|(_, y)| y)});
-                }
-                v
-            }
-            Event::Tribute { ob, cards } => json!({"type": "TRIBUTE", "kind": ob.kind.zh(),
-                "from": ob.from, "to": ob.to, "n": ob.n, "cards": format_counts(&cards)}),
-            Event::Return { from, to, rank } => json!({"type": "RETURN", "from": from, "to": to,
-                "card": super::card::rank_char(usize::from(rank)).to_string()}),
-            Event::Show { seat, count } => json!({"type": "SHOW", "seat": s(seat), "count": count}),
-            Event::NoShow { seat } => json!({"type": "NO_SHOW", "seat": s(seat)}),
-            Event::FirstLeader { seat, shown } => {
-                json!({"type": "FIRST_LEADER", "seat": s(seat), "shown": shown})
-            }
-            Event::BuyThree { buyer, from, pay } => json!({"type": "BUY_THREE", "buyer": buyer,
-                "from": from, "pay": super::card::rank_char(usize::from(pay)).to_string()}),
-            Event::AskThree { buyer, from } => {
-                json!({"type": "ASK_THREE", "buyer": buyer, "from": from})
-            }
-            Event::NoThree { seat } => json!({"type": "NO_THREE", "seat": s(seat)}),
-            Event::Revolt { seat, auto } => {
-                json!({"type": "REVOLT", "seat": s(seat), "auto": auto})
-            }
-            Event::NoRevolt { seat } => json!({"type": "NO_REVOLT", "seat": s(seat)}),
-            Event::Void => json!({"type": "VOID"}),
-            Event::Head { seat, yaotou } => json!({"type": "HEAD", "seat": s(seat),
-                "choice": if yaotou { "要头" } else { "无头" }}),
-            Event::XuanDian { seat, declared } => {
-                json!({"type": "XUANDIAN", "seat": s(seat), "declared": declared})
-            }
-            Event::Play { seat, play, burn } => {
-                json!({"type": "PLAY", "seat": s(seat), "cards": play.cards(), "burn": burn})
-            }
-            Event::Pass { seat, burn } => json!({"type": "PASS", "seat": s(seat), "burn": burn}),
-            Event::Yield { seat } => json!({"type": "YIELD", "seat": s(seat)}),
-            Event::BurnStart { burner, victim } => {
-                json!({"type": "BURN_START", "burner": burner, "victim": victim})
-            }
-            Event::BurnLift { burner, by } => {
-                json!({"type": "BURN_LIFT", "burner": burner, "by": by})
-            }
-            Event::BurnSuccess { burner, victim } => {
-                json!({"type": "BURN_SUCCESS", "burner": burner, "victim": victim})
-            }
-            Event::BurnFail { seat, play, place } => json!({"type": "BURN_FAIL", "seat": s(seat),
-                "cards": play.cards(), "place": PLACE_NAMES[usize::from(place)]}),
-            Event::Kaidian { seat } => json!({"type": "KAIDIAN", "seat": s(seat)}),
-            Event::Men { victim, beater } => {
-                json!({"type": "MEN", "victim": victim, "beater": beater})
-            }
-            Event::Out { seat, place } => json!({"type": "OUT", "seat": s(seat),
-                "place": PLACE_NAMES[usize::from(place)]}),
-            Event::RoundEnd { leader } => json!({"type": "ROUND_END", "leader": leader}),
-            Event::LuanchanStart => json!({"type": "LUANCHAN_START"}),
-            Event::HandEnd => json!({"type": "HAND_END", "outcome": self.outcome_json()}),
+            Event::Deal => self.deal_record().json(),
+            Event::HandEnd => end_json(&self.outcome),
+            _ => e.json(),
+        }
+    }
+
+    /// What the `DEAL` record says (its JSON: [`DealRecord::json`]).
+    pub fn deal_record(&self) -> DealRecord {
+        DealRecord {
+            rules: self.rules,
+            seed: self.seed,
+            carry: self.carry.clone(),
+            dealt: self.dealt,
+            position: self.position.clone(),
         }
     }
 
     /// The outcome as JSON (`places`: seats from 头科 to 大落), `null` while the hand runs.
     pub fn outcome_json(&self) -> Value {
-        match &self.outcome {
-            None => Value::Null,
-            Some(o) => {
-                json!({"places": o.places, "revolution": o.revolution, "void": o.void,
-                       "kaidian": o.kaidian, "xuandian": o.xuandian, "burns": o.burns,
-                       "men": o.men, "chuan_san_hu": o.chuan_san_hu, "scores": o.scores})
-            }
-        }
+        outcome_json(&self.outcome)
     }
 
     /// What `seat` may see: his own cards, everybody's card count, the table and the flags.

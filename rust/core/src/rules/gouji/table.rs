@@ -9,20 +9,18 @@
 //! docs/gouji.md) without the decisions, then `end`. The table's dealer is not used: 够级 decides
 //! who leads (上班, the tribute) itself; the carry is the game's tribute session.
 
-use std::sync::Mutex;
-
 use serde_json::{Value, json};
 
 use super::bots::{BotKind as GBot, choose};
 use super::card::{BIG, N_RANKS, Rng, SMALL, TWO};
-use super::hand::{Action as GAction, Carry, GoujiHand};
+use super::hand::{Action as GAction, Carry, DealRecord, Event as GEvent, GoujiHand, end_json};
 use super::outcome::{SEATS, team};
 use super::play::{NO_BASE, Play};
 use super::rules::GoujiRules;
 use super::ruleset::PLACE_FANS;
 use crate::error::{Error, Result};
 use crate::game::action::{Action, ActionKind, Pieces};
-use crate::game::cards::{CardEnd, CardHand, CardPart, json_record};
+use crate::game::cards::{CardEnd, CardHand, CardPart, typed_record};
 use crate::game::event::Event;
 use crate::game::rng::SplitMix64;
 use crate::scoring::ledger::{Ledger, SettlementRules};
@@ -56,10 +54,11 @@ impl CardPart for GoujiPart {
         };
         let h = GoujiHand::new(self.rules, seed, c, true)?;
         Ok(Box::new(GoujiTableHand {
-            h: Mutex::new(h),
+            h,
             seen: 0,
             end: None,
             buf: Vec::with_capacity(64),
+            fresh: false,
         }))
     }
 }
@@ -97,6 +96,45 @@ pub fn to_table(seat: u8, a: &GAction) -> Action {
     }
 }
 
+/// Whether `a` is the table's action of `g` (what `to_table(a.seat, g) == *a` says, without
+/// building it).
+fn same_action(a: &Action, g: &GAction) -> bool {
+    let (kind, tile) = match g {
+        GAction::Play(_) => (ActionKind::Play, None),
+        GAction::Pass => (ActionKind::Pass, None),
+        GAction::Yield => (ActionKind::Yield, None),
+        GAction::Show | GAction::NoShow => (ActionKind::Show, None),
+        GAction::Revolt | GAction::NoRevolt => (ActionKind::Revolt, None),
+        GAction::Head(_) => (ActionKind::Head, None),
+        GAction::XuanDian(_) => (ActionKind::XuanDian, None),
+        GAction::Return(r) => (ActionKind::Return, Some(*r)),
+    };
+    if a.kind != kind || a.tile != tile || a.value != Some(g.id() as i32) {
+        return false;
+    }
+    match g {
+        GAction::Play(p) => {
+            let base = if p.base == NO_BASE { 0 } else { p.n_base };
+            let parts = [
+                (p.base, base),
+                (TWO as u8, p.n2),
+                (SMALL as u8, p.small),
+                (BIG as u8, p.big),
+            ];
+            let mut it = a.tiles.iter();
+            for (code, n) in parts {
+                for _ in 0..n {
+                    if it.next() != Some(&code) {
+                        return false;
+                    }
+                }
+            }
+            it.next().is_none()
+        }
+        _ => a.tiles.is_empty(),
+    }
+}
+
 /// The game action of a table action (its `value` id, checked against the rest).
 pub fn from_table(a: &Action) -> Result<GAction> {
     let g = a
@@ -109,7 +147,7 @@ pub fn from_table(a: &Action) -> Result<GAction> {
                 a.kind.name()
             ))
         })?;
-    if to_table(a.seat, &g) != *a {
+    if !same_action(a, &g) {
         return Err(Error::illegal(format!(
             "{} {:?}: the id {} is {}",
             a.kind.name(),
@@ -124,23 +162,29 @@ pub fn from_table(a: &Action) -> Result<GAction> {
 /// One 够级 hand at the table.
 #[derive(Debug)]
 pub struct GoujiTableHand {
-    h: Mutex<GoujiHand>,
+    h: GoujiHand,
     /// Game events already turned into table records.
     seen: usize,
     end: Option<CardEnd>,
+    /// The legal actions of the seat to act, when `fresh` (listed by `legal_count`).
     buf: Vec<GAction>,
+    fresh: bool,
 }
 
 impl GoujiTableHand {
-    fn with<R>(&self, f: impl FnOnce(&mut GoujiHand) -> R) -> Option<R> {
-        self.h.lock().ok().map(|mut g| f(&mut g))
-    }
-
+    /// The table records of the game's events from `from` on (decisions are the table's
+    /// `action` records): typed, their JSON written only when a log is asked for; the deal and
+    /// the end carry the hand's state and are written at once.
     fn records(h: &GoujiHand, from: usize, out: &mut Vec<Event>) {
-        for (e, j) in h.events()[from..].iter().zip(h.events_json_from(from)) {
-            if e.as_action().is_none() {
-                out.push(json_record(j));
+        for e in h.events().get(from..).unwrap_or(&[]) {
+            if e.as_action().is_some() {
+                continue;
             }
+            out.push(match e {
+                GEvent::Deal => typed_record("DEAL", None, h.deal_record(), DealRecord::json),
+                GEvent::HandEnd => typed_record("HAND_END", None, h.outcome().cloned(), end_json),
+                _ => typed_record(e.type_name(), e.record_seat(), *e, GEvent::json),
+            });
         }
     }
 
@@ -193,35 +237,38 @@ impl GoujiTableHand {
 
 impl CardHand for GoujiTableHand {
     fn clone_box(&self) -> Box<dyn CardHand> {
-        let h = self.with(|g| g.clone()).unwrap_or_else(unreachable_hand);
         Box::new(GoujiTableHand {
-            h: Mutex::new(h),
+            h: self.h.clone(),
             seen: self.seen,
             end: self.end.clone(),
             buf: Vec::new(),
+            fresh: false,
         })
     }
     fn to_act(&self) -> Option<usize> {
-        self.with(|g| g.to_act()).flatten()
+        self.h.to_act()
     }
     fn phase(&self) -> &'static str {
-        self.with(|g| g.phase().name()).unwrap_or("over")
+        self.h.phase().name()
     }
     fn legal_into(&self, seat: usize, out: &mut Vec<Action>) {
         let mut v = Vec::new();
-        self.with(|g| g.legal_actions_into(seat, &mut v));
+        let mut plays = Vec::new();
+        self.h.legal_actions_with(seat, &mut plays, &mut v);
         out.extend(v.iter().map(|a| to_table(seat as u8, a)));
     }
     fn legal_count(&mut self) -> usize {
-        let h = self.h.get_mut().unwrap_or_else(|e| e.into_inner());
-        let Some(s) = h.to_act() else { return 0 };
-        h.legal_actions_into(s, &mut self.buf);
+        let Some(s) = self.h.to_act() else { return 0 };
+        self.h.legal_actions_into(s, &mut self.buf);
+        self.fresh = true;
         self.buf.len()
     }
     fn legal_nth(&mut self, i: usize) -> Action {
-        let h = self.h.get_mut().unwrap_or_else(|e| e.into_inner());
-        let s = h.to_act().unwrap_or(0);
-        h.legal_actions_into(s, &mut self.buf);
+        let s = self.h.to_act().unwrap_or(0);
+        if !self.fresh {
+            self.h.legal_actions_into(s, &mut self.buf);
+            self.fresh = true;
+        }
         let a = self.buf[i.min(self.buf.len().saturating_sub(1))];
         to_table(s as u8, &a)
     }
@@ -230,63 +277,52 @@ impl CardHand for GoujiTableHand {
             return Err(Error::illegal("够级 has no 逃跑"));
         }
         let g = from_table(a)?;
-        let h = self.h.get_mut().unwrap_or_else(|e| e.into_inner());
-        h.step(g)?;
-        Self::records(h, self.seen, out);
-        self.seen = h.events().len();
-        if h.is_over() && self.end.is_none() {
-            self.end = Some(Self::make_end(h)?);
+        self.h.step(g)?;
+        self.fresh = false;
+        Self::records(&self.h, self.seen, out);
+        self.seen = self.h.events().len();
+        if self.h.is_over() && self.end.is_none() {
+            self.end = Some(Self::make_end(&self.h)?);
         }
         Ok(())
     }
     fn greedy(&mut self, rng: &mut SplitMix64) -> Action {
-        let h = self.h.get_mut().unwrap_or_else(|e| e.into_inner());
+        let h = &mut self.h;
         let s = h.to_act().unwrap_or(0);
         h.legal_actions_into(s, &mut self.buf);
+        self.fresh = true;
         let mut r = Rng(*rng);
         let a = choose(GBot::Greedy, &mut r, h, &self.buf);
         *rng = r.0;
         to_table(s as u8, &a)
     }
     fn deal_events(&self, out: &mut Vec<Event>) {
-        self.with(|g| Self::records(g, 0, out));
+        Self::records(&self.h, 0, out);
     }
     fn end(&self) -> Option<&CardEnd> {
         self.end.as_ref()
     }
     fn piece_count(&self) -> (usize, usize) {
-        let ok = self.with(|g| g.cards_conserved()).unwrap_or(false);
-        (if ok { 216 } else { 217 }, 216)
+        (if self.h.cards_conserved() { 216 } else { 217 }, 216)
     }
     fn hand(&self, seat: usize) -> Vec<u8> {
-        self.with(|g| {
-            let mut v = Vec::new();
-            for (r, &n) in g.hands()[seat % SEATS].iter().enumerate() {
-                v.extend(std::iter::repeat_n(r as u8, usize::from(n)));
-            }
-            v
-        })
-        .unwrap_or_default()
+        let mut v = Vec::new();
+        for (r, &n) in self.h.hands()[seat % SEATS].iter().enumerate() {
+            v.extend(std::iter::repeat_n(r as u8, usize::from(n)));
+        }
+        v
     }
     fn observation(&self, seat: usize) -> Value {
-        self.with(|g| {
-            json!({
-                "seat": seat,
-                "phase": g.phase().name(),
-                "to_act": g.to_act(),
-                "hand": super::card::format_counts(&g.hands()[seat % SEATS]),
-                "cards_left": g.hands().iter().map(|h| h.iter().map(|&x| u32::from(x)).sum::<u32>()).collect::<Vec<_>>(),
-                "active": g.active(),
-            })
+        let g = &self.h;
+        json!({
+            "seat": seat,
+            "phase": g.phase().name(),
+            "to_act": g.to_act(),
+            "hand": super::card::format_counts(&g.hands()[seat % SEATS]),
+            "cards_left": g.hands().iter().map(|h| h.iter().map(|&x| u32::from(x)).sum::<u32>()).collect::<Vec<_>>(),
+            "active": g.active(),
         })
-        .unwrap_or(Value::Null)
     }
-}
-
-fn unreachable_hand() -> GoujiHand {
-    // A poisoned lock only follows a panic elsewhere; deal a fresh default hand.
-    GoujiHand::new(GoujiRules::default(), 0, Carry::default(), false)
-        .unwrap_or_else(|e| panic!("够级: {e}"))
 }
 
 #[cfg(test)]
