@@ -70,6 +70,26 @@ def test_doudizhu_play_actions_name_cards_and_reading() -> None:
     assert t.log[-1]["type"] == "action" or t.log[-1]["type"] in ("double", "settle", "end")
 
 
+def _always_pass(obs: object, legal: list[hupai.Action]) -> hupai.Action:
+    return next((a for a in legal if a.kind == "pass"), legal[0])
+
+
+@pytest.mark.parametrize(("cap", "deals"), [(None, 10), (1, 1), (4, 4)])
+def test_doudizhu_all_pass_redeals_up_to_the_cap_then_ends_as_a_draw(cap: int | None, deals: int) -> None:
+    v = hupai.Variant("doudizhu_qq") if cap is None else hupai.Variant("doudizhu_qq", redeal_cap=cap)
+    t = hupai.Table(v, seed=4)
+    res = t.run([_always_pass] * 3)
+    assert res["result"] == "no_game" and res["balances"] == [0, 0, 0] and res["winners"] == []
+    assert res["turns"] == 3 * deals
+    assert sum(r["type"] == "redeal" for r in t.log) == deals - 1
+    assert t.log[-1] == {"type": "end", "winners": [], "balances": [0, 0, 0], "exhausted": True}
+    assert hupai.replay(t.log).result["balances"] == [0, 0, 0]
+    sim = hupai.simulate(v, 5, agents=_always_pass, seed=1)
+    assert all(r["exhausted"] and r["balances"] == [0, 0, 0] and r["turns"] == 3 * deals for r in sim.records)
+    with pytest.raises(hupai.HupaiError):
+        hupai.Variant("doudizhu_qq", redeal_cap=0)
+
+
 @pytest.mark.parametrize(
     ("variant", "agents", "n"),
     [

@@ -194,7 +194,8 @@ pub enum OutcomeKind {
     FarmersWon,
     /// A player escaped (逃跑).
     Escape(u8),
-    /// Nobody bid under `all_pass = end_zero`.
+    /// Nobody bid under `all_pass = end_zero`, or `redeal_cap` all-pass deals in a row under
+    /// `all_pass = redeal` (流局: no score).
     NoGame,
 }
 
@@ -1072,15 +1073,9 @@ impl Game {
     fn all_pass(&mut self) {
         self.all_pass_run += 1;
         match self.rules.all_pass {
-            AllPass::EndZero => {
-                self.end(Outcome {
-                    kind: OutcomeKind::NoGame,
-                    scores: [0; 3],
-                    house: 0,
-                    settlement: None,
-                    coins: None,
-                });
-            }
+            AllPass::EndZero => self.no_game(),
+            // the seed redeals without a limit; `redeal_cap` ends a run of all-pass deals as 流局
+            AllPass::Redeal if self.all_pass_run >= self.rules.redeal_cap => self.no_game(),
             AllPass::RandomLandlordAfter3 if self.all_pass_run >= 3 => {
                 let mut rng = Rng::fork(self.seed ^ 0x5EED_u64, u64::from(self.deal_no));
                 let l = rng.below(3) as u8;
@@ -1092,6 +1087,17 @@ impl Game {
                 self.start_deal();
             }
         }
+    }
+
+    /// Nobody is landlord: the hand ends with no score.
+    fn no_game(&mut self) {
+        self.end(Outcome {
+            kind: OutcomeKind::NoGame,
+            scores: [0; 3],
+            house: 0,
+            settlement: None,
+            coins: None,
+        });
     }
 
     fn finish(&mut self, winner: u8) {

@@ -120,6 +120,8 @@ pub struct DdzRules {
     pub bid_once: bool,
     pub max_bid: u8,
     pub all_pass: AllPass,
+    /// `all_pass = redeal`: all-pass deals in a row after which the hand ends with no score.
+    pub redeal_cap: u32,
     pub auction: AuctionKind,
     pub rob: bool,
     pub rob_back: bool,
@@ -268,6 +270,10 @@ impl DdzRules {
                 "random_landlord_after_3" => AllPass::RandomLandlordAfter3,
                 _ => AllPass::EndZero,
             },
+            redeal_cap: u32::try_from(o.int("redeal_cap")?)
+                .ok()
+                .filter(|&c| c >= 1)
+                .ok_or_else(|| Error::rule("redeal_cap is a number of deals, 1..1000"))?,
             auction: match o.str("auction")? {
                 "bid" => AuctionKind::Bid,
                 _ => AuctionKind::CallRob,

@@ -473,6 +473,7 @@ mod tests {
     use std::sync::Arc;
 
     use crate::Variant;
+    use crate::game::action::ActionKind;
     use crate::game::bots::BotKind;
     use crate::game::matches::Match;
     use crate::game::sim::{SimOptions, check_run, simulate};
@@ -506,6 +507,68 @@ mod tests {
                 for (a, b) in fast.iter().zip(&checked) {
                     assert_eq!((a.balances.clone(), a.steps), (b.balances.clone(), b.steps));
                 }
+            }
+        }
+    }
+
+    /// Players who always pass: under `redeal` the hand is redealt `redeal_cap` times and then
+    /// ends as 流局 (no landlord, no score); `end_zero` ends at once; `random_landlord_after_3`
+    /// makes a landlord after three all-pass deals and the hand is played out. Every log replays.
+    #[test]
+    fn always_passing_players_end_the_hand() {
+        use crate::preset::SwitchValue;
+        for (all_pass, cap, deals) in [
+            ("redeal", 10, Some(10)),
+            ("redeal", 1, Some(1)),
+            ("redeal", 3, Some(3)),
+            ("end_zero", 10, Some(1)),
+            ("random_landlord_after_3", 10, None),
+        ] {
+            let v = Variant::with_options(
+                "doudizhu_qq",
+                [
+                    ("all_pass", SwitchValue::Str(all_pass.into())),
+                    ("redeal_cap", SwitchValue::Int(cap)),
+                ],
+            )
+            .unwrap();
+            let c = Compiled::new(Arc::new(v)).unwrap();
+            for seed in 0..5 {
+                let mut t = c
+                    .table(TableSetup {
+                        seed,
+                        ..TableSetup::default()
+                    })
+                    .unwrap();
+                let mut steps = 0;
+                while let Some(s) = t.to_act() {
+                    let legal = t.legal_actions(s);
+                    let a = legal
+                        .iter()
+                        .find(|a| a.kind == ActionKind::Pass)
+                        .unwrap_or(&legal[0]);
+                    t.step(a).unwrap();
+                    steps += 1;
+                    assert!(steps < 2000, "{all_pass}: the hand does not end");
+                }
+                let log = t.log_json();
+                let redeals = log.iter().filter(|r| r["type"] == "redeal").count();
+                let b = t.balances().unwrap();
+                match deals {
+                    Some(n) => {
+                        assert_eq!(redeals + 1, n, "{all_pass} cap {cap}");
+                        assert_eq!(b, vec![0, 0, 0]);
+                        assert!(t.winners().is_empty());
+                        assert_eq!(steps, 3 * n);
+                    }
+                    None => {
+                        assert_eq!(redeals, 2);
+                        assert!(!t.winners().is_empty());
+                        assert_eq!(b.iter().sum::<i64>(), 0);
+                    }
+                }
+                let r = replay(&log).unwrap();
+                assert_eq!(r.balances(), t.balances());
             }
         }
     }
