@@ -1,7 +1,10 @@
 """斗地主, 够级 and 顶牛 at the one table engine: ``Table``, ``Match``, ``simulate``, ``replay`` and the
 checking simulator (cards accounted for after every step, legal moves only, zero-sum ledgers,
-identical replays). ``HUPAI_CARD_GAMES`` scales the invariant run (CI default below; the run of
-50,000 斗地主 games + 3,000 够级 and 顶牛 hands takes about 40 s on one core of the shared machine)."""
+identical replays, and each game's own invariants: 斗地主 54 cards and the multiplier equal to the product
+of the recorded doublings, 够级 tribute moving the right cards, a complete finishing order and points as
+gouji.md §7 says, 顶牛 payments zero-sum and points equal to the 扣 pips). The invariant run has the
+issues' sizes by default: 50,000 斗地主 games (``HUPAI_CARD_GAMES`` changes it), 20,000 够级 hands and
+50,000 顶牛 rounds with random bots, plus greedy runs — about 30 CPU-seconds in all."""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ import pytest
 import hupai
 from hupai._core import check_games
 
+DDZ_GAMES = int(os.environ.get("HUPAI_CARD_GAMES", "50000"))
 CARD_GAMES = ["doudizhu_qq", "doudizhu_contest", "gouji", "dingniu"]
 SEATS = {"doudizhu_qq": 3, "doudizhu_contest": 3, "gouji": 6, "dingniu": 4}
 
@@ -93,15 +97,26 @@ def test_doudizhu_all_pass_redeals_up_to_the_cap_then_ends_as_a_draw(cap: int | 
 @pytest.mark.parametrize(
     ("variant", "agents", "n"),
     [
-        ("doudizhu_qq", "random", int(os.environ.get("HUPAI_CARD_GAMES", "30000"))),
-        ("doudizhu_qq", "greedy", int(os.environ.get("HUPAI_CARD_GAMES", "30000")) // 3),
-        ("doudizhu_contest", "random", int(os.environ.get("HUPAI_CARD_GAMES", "30000")) // 3),
-        ("gouji", "random", 1500),
-        ("gouji", "greedy", 1500),
-        ("dingniu", "random", 1500),
-        ("dingniu", "greedy", 1500),
+        ("doudizhu_qq", "random", DDZ_GAMES),
+        ("doudizhu_qq", "greedy", DDZ_GAMES // 5),
+        ("doudizhu_contest", "random", DDZ_GAMES // 5),
+        ("gouji", "random", 20000),
+        ("gouji", "greedy", 4000),
+        ("dingniu", "random", 50000),
+        ("dingniu", "greedy", 10000),
     ],
 )
 def test_invariants_over_many_hands(variant: str, agents: str, n: int) -> None:
     stats = check_games(variant, [agents] * SEATS[variant], 7, n, 2, 97)
     assert stats["hands"] == n
+
+
+@pytest.mark.parametrize("variant", CARD_GAMES)
+def test_simulate_check_runs_the_games_own_invariants(variant: str) -> None:
+    checked = hupai.simulate(variant, 60, agents="random", seed=9, check=True, workers=2)
+    fast = hupai.simulate(variant, 60, agents="random", seed=9)
+    assert checked.records == fast.records  # checking changes nothing
+    with pytest.raises(hupai.HupaiError, match="built-in agents"):
+        hupai.simulate(variant, 1, agents=_always_pass, check=True)
+    with pytest.raises(TypeError):
+        hupai.simulate(variant, 1, agents="random", check="yes")  # type: ignore[arg-type]

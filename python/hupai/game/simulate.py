@@ -77,9 +77,11 @@ def play_game(variant: Variant, agents: Sequence[AgentSpec], master: int, index:
     return rec
 
 
-def _shard(spec: tuple[str, dict[str, Any]], agents: list[str], master: int, lo: int, hi: int, traj: bool) -> tuple[list[dict[str, Any]], dict[str, list[Any]] | None]:
+def _shard(
+    spec: tuple[str, dict[str, Any]], agents: list[str], master: int, lo: int, hi: int, traj: bool, check: bool = False
+) -> tuple[list[dict[str, Any]], dict[str, list[Any]] | None]:
     """Games ``lo..hi`` in the core on one thread (a Ray task)."""
-    return simulate_games(_make_variant(spec), agents, master, lo, hi, 1, traj)
+    return simulate_games(_make_variant(spec), agents, master, lo, hi, 1, traj, check)
 
 
 @dataclass
@@ -258,6 +260,7 @@ def simulate(
     progress: bool | None = None,
     ray_address: str | None = None,
     chunk: int | None = None,
+    check: bool = False,
 ) -> SimResult:
     """Simulate ``n_games`` hands (dealer rotating with the game index) and aggregate them.
 
@@ -266,7 +269,13 @@ def simulate(
     summaries to ``.parquet`` (pyarrow) or ``.jsonl``; ``trajectories``: every event to ``.parquet``
     or ``.jsonl`` (one row per event, schema in the module docstring); ``keep_logs``: add each
     game's event log (JSON text) to its record; ``progress``: hands done, rate and ETA on stderr
-    (default: on for runs of 2000+ hands in a terminal).
+    (default: on for runs of 2000+ hands in a terminal). ``check``: the checking mode — after every
+    step every piece is accounted for and the action was legal, the game's own invariants hold (斗地主:
+    54 cards, the multiplier equal to the product of the recorded doublings; 够级: 216 cards, tribute
+    moving the right cards, a complete finishing order, points as gouji.md §7 says; 顶牛: 24 tiles,
+    payments zero-sum, points equal to the 扣 pips), every ledger event and hand is zero-sum and the
+    hand replays identically from its events; a violation raises ``HupaiError`` naming the game and
+    its seed (built-in agents only).
     """
     for path, option in ((out, "out"), (trajectories, "trajectories")):
         if path is not None:
@@ -285,6 +294,10 @@ def simulate(
             raise RuleConfigError(f"unknown agent {a!r} (random, greedy, defensive, or a callable)")
     if not isinstance(n_games, int) or n_games < 0 or not isinstance(workers, int) or workers < 1:
         raise RuleConfigError("n_games must be ≥ 0 and workers ≥ 1")
+    if not isinstance(check, bool):
+        raise TypeError(f"check must be True or False, not {type(check).__name__}")
+    if check and any(callable(a) for a in specs):
+        raise RuleConfigError("check=True runs in the core: give built-in agents (random, greedy, defensive)")
     if backend not in ("local", "ray"):
         raise RuleConfigError(f"backend {backend!r} (local, ray)")
     names = [a if isinstance(a, str) else getattr(a, "__name__", type(a).__name__) for a in specs]
@@ -326,7 +339,7 @@ def simulate(
             bounds = [(n_games * i // n_shards, n_games * (i + 1) // n_shards) for i in range(n_shards)]
             task = ray.remote(_shard)
             spec = _variant_spec(v)
-            futures = [task.remote(spec, names, seed, lo, hi, want_traj) for lo, hi in bounds if hi > lo]
+            futures = [task.remote(spec, names, seed, lo, hi, want_traj, check) for lo, hi in bounds if hi > lo]
             for f in futures:  # in order: records stay in game order
                 part, cols = ray.get(f)
                 take(part, cols)
@@ -334,7 +347,7 @@ def simulate(
             step = chunk or max(min(n_games // 100, 5000), 256 * workers)
             for lo in range(0, n_games, step):
                 hi = min(lo + step, n_games)
-                part, cols = simulate_games(v, names, seed, lo, hi, workers, want_traj)
+                part, cols = simulate_games(v, names, seed, lo, hi, workers, want_traj, check)
                 take(part, cols)
     finally:
         bar.close()

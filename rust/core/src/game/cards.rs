@@ -88,6 +88,14 @@ pub trait CardHand: Send + Sync + std::fmt::Debug {
     fn hand(&self, seat: usize) -> Vec<u8>;
     /// What `seat` may see (the game's observation record).
     fn observation(&self, seat: usize) -> Value;
+    /// The game's own invariants, checked by the simulator's checking mode after the deal and
+    /// after every step (斗地主: 54 cards and the multiplier equal to the product of the recorded
+    /// doublings; 够级: tribute moving the right cards, a complete finishing order, points as
+    /// §7 says; 顶牛: 24 tiles, payments zero-sum, points equal to 扣 pips). An error names the
+    /// broken invariant.
+    fn check(&self) -> Result<()> {
+        Ok(())
+    }
 }
 
 /// One hand of a card game at the table.

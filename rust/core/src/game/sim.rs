@@ -93,6 +93,15 @@ pub fn play_game(
     let mut buf: Vec<Action> = Vec::with_capacity(32);
     let mut steps = 0u32;
     let fail = |what: String| Error::rule(format!("game {index} (seed {seed}): {what}"));
+    let game_check = |t: &Table| -> Result<()> {
+        match t {
+            Table::Cards(c) => c.hand.check().map_err(|e| fail(e.to_string())),
+            _ => Ok(()),
+        }
+    };
+    if opt.check {
+        game_check(&t)?;
+    }
     while let Some(s) = t.to_act() {
         if let (Table::Cards(c), false) = (&mut t, opt.check) {
             // A card hand's legal list can be long: the bot picks without listing it.
@@ -118,6 +127,7 @@ pub fn play_game(
                     buf[i].describe(t.pieces())
                 )));
             }
+            game_check(&t)?;
         } else {
             t.apply(&buf[i])?;
         }

@@ -259,6 +259,13 @@ impl CardHand for DingniuHand {
     fn observation(&self, seat: usize) -> Value {
         self.r.observation_json(seat as u8)
     }
+    fn check(&self) -> Result<()> {
+        super::sim::check_tiles(&self.r, 0)?;
+        if self.r.is_over() {
+            super::sim::check_outcome(&self.r, 0)?;
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

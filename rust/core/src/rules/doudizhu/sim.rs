@@ -113,7 +113,7 @@ pub fn play_hand(
     Ok((g, steps))
 }
 
-fn check_cards(g: &Game, seed: u64) -> Result<()> {
+pub(crate) fn check_cards(g: &Game, seed: u64) -> Result<()> {
     let mut total = g.bottom_pending();
     for s in 0..3u8 {
         total = total.plus(g.hand(s)).plus(g.played()[s as usize]);
@@ -167,7 +167,7 @@ fn check_action(g: &mut Game, seat: u8, a: Action, seed: u64) -> Result<()> {
     Ok(())
 }
 
-fn check_end(g: &Game, seed: u64) -> Result<()> {
+pub(crate) fn check_end(g: &Game, seed: u64) -> Result<()> {
     let o = g
         .outcome()
         .ok_or_else(|| Error::hand(format!("seed {seed}: over without an outcome")))?;

@@ -466,6 +466,13 @@ impl CardHand for DdzHand {
     fn observation(&self, seat: usize) -> Value {
         self.g.observation(seat as u8)
     }
+    fn check(&self) -> Result<()> {
+        super::sim::check_cards(&self.g, self.g.seed())?;
+        if self.g.is_over() {
+            super::sim::check_end(&self.g, self.g.seed())?;
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

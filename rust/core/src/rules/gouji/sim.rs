@@ -102,7 +102,7 @@ fn check_action(h: &GoujiHand, seat: usize, a: &Action, legal: &[Action]) -> Res
 }
 
 /// Check the finished hand: complete places, scores per §7.
-fn check_outcome(h: &GoujiHand, o: &Outcome) -> Result<()> {
+pub(crate) fn check_outcome(h: &GoujiHand, o: &Outcome) -> Result<()> {
     let seed = h.seed();
     if o.void {
         return Ok(());
@@ -163,7 +163,7 @@ fn check_outcome(h: &GoujiHand, o: &Outcome) -> Result<()> {
 
 /// Check the start of the hand from its log: tribute gives the giver's highest cards, and the
 /// hands at the first lead are the dealt hands moved by the logged tribute, returns and 买三.
-fn check_start(h: &GoujiHand) -> Result<u64> {
+pub(crate) fn check_start(h: &GoujiHand) -> Result<u64> {
     let seed = h.seed();
     let mut shadow: [Counts; SEATS] = *h.dealt();
     let mut moved = 0u64;
@@ -241,7 +241,12 @@ fn check_start(h: &GoujiHand) -> Result<u64> {
 }
 
 /// Check the carry of the next hand against the outcome (§8.1–8.2).
-fn check_carry(rules: &GoujiRules, prev: &Carry, o: &Outcome, next: &Carry) -> Result<()> {
+pub(crate) fn check_carry(
+    rules: &GoujiRules,
+    prev: &Carry,
+    o: &Outcome,
+    next: &Carry,
+) -> Result<()> {
     if o.void {
         return if next == prev {
             Ok(())

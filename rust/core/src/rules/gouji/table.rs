@@ -323,6 +323,20 @@ impl CardHand for GoujiTableHand {
             "active": g.active(),
         })
     }
+    fn check(&self) -> Result<()> {
+        let h = &self.h;
+        if !h.cards_conserved() {
+            return Err(Error::rule("够级: the 216 cards are not accounted for"));
+        }
+        super::sim::check_start(h)?;
+        if let Some(o) = h.outcome() {
+            super::sim::check_outcome(h, o)?;
+            if let Some(next) = h.next_carry() {
+                super::sim::check_carry(h.rules(), h.carry(), o, &next)?;
+            }
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -333,6 +347,38 @@ mod tests {
     use crate::game::bots::BotKind;
     use crate::game::sim::check_run;
     use crate::game::table::Compiled;
+
+    /// The table's check path runs the game's own invariants: a tribute that does not give the
+    /// giver's highest cards is found.
+    #[test]
+    fn the_check_path_finds_a_forged_tribute() {
+        use super::super::hand::{Carry, GoujiHand};
+        use super::super::outcome::{Obligation, TributeKind};
+        use super::super::rules::GoujiRules;
+        use super::GoujiTableHand;
+        use crate::game::cards::CardHand;
+        let carry = Carry {
+            hand_in_session: 1,
+            obligations: vec![Obligation {
+                kind: TributeKind::Luo,
+                from: 0,
+                to: 1,
+                n: 2,
+            }],
+        };
+        let h = GoujiHand::new(GoujiRules::default(), 4, carry, true).unwrap();
+        let mut t = GoujiTableHand {
+            h,
+            seen: 0,
+            end: None,
+            buf: Vec::new(),
+            fresh: false,
+        };
+        assert!(t.check().is_ok());
+        t.h.forge_first_tribute_for_test();
+        let e = t.check().unwrap_err().to_string();
+        assert!(e.contains("tribute"), "{e}");
+    }
 
     /// 够级 hands at the table: 216 cards accounted for after every step, legal moves only,
     /// zero-sum ledgers, identical replays; random and greedy bots.
