@@ -68,19 +68,24 @@ impl<I, O> Shared<I, O> {
                         .unwrap_or_else(std::sync::PoisonError::into_inner);
                 }
             };
-            // A panic in the core must not leave the caller waiting for this chunk forever: it
-            // becomes an error of the batch (and is reported by the panic hook as usual).
-            let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                chunk.into_iter().map(work).collect::<Vec<O>>()
-            }))
-            .ok();
-            let mut st = self.lock();
-            if let Some(slot) = st.done.get_mut(idx) {
-                *slot = Some(out);
-            }
-            drop(st);
-            self.out.notify_all();
+            self.run_job(idx, chunk, work);
         }
+    }
+
+    /// Work one chunk and publish its outputs.
+    fn run_job(&self, idx: usize, chunk: Vec<I>, work: &(impl Fn(I) -> O + Sync)) {
+        // A panic in the core must not leave the caller waiting for this chunk forever: it
+        // becomes an error of the batch (and is reported by the panic hook as usual).
+        let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            chunk.into_iter().map(work).collect::<Vec<O>>()
+        }))
+        .ok();
+        let mut st = self.lock();
+        if let Some(slot) = st.done.get_mut(idx) {
+            *slot = Some(out);
+        }
+        drop(st);
+        self.out.notify_all();
     }
 }
 
@@ -108,7 +113,7 @@ pub fn run<'py, I: Send, O: Send>(
     let shared = &shared;
     let work = &work;
     let mut main = || -> PyResult<()> {
-        let result = feed(py, shared, &mut produce, &mut consume);
+        let result = feed(py, shared, work, &mut produce, &mut consume);
         if result.is_err() {
             shared.lock().queue.clear();
         }
@@ -144,6 +149,7 @@ fn spawn_workers<'scope, I: Send, O: Send>(
 fn feed<I: Send, O: Send>(
     py: Python<'_>,
     shared: &Shared<I, O>,
+    work: &(impl Fn(I) -> O + Sync),
     produce: &mut impl FnMut() -> PyResult<Option<I>>,
     consume: &mut impl FnMut(O) -> PyResult<()>,
 ) -> PyResult<()> {
@@ -193,11 +199,19 @@ fn feed<I: Send, O: Send>(
     }
     shared.close();
     while next < submitted {
+        // Wait for the next chunk in order; meanwhile work queued chunks here (a busy machine may
+        // not schedule the workers soon: then this thread does the work itself).
         let chunk = py.detach(|| {
             let mut st = shared.lock();
             loop {
                 if let Some(c) = st.done.get_mut(next).and_then(Option::take) {
                     return c;
+                }
+                if let Some((idx, job)) = st.queue.pop_front() {
+                    drop(st);
+                    shared.run_job(idx, job, work);
+                    st = shared.lock();
+                    continue;
                 }
                 st = shared
                     .out

@@ -524,7 +524,7 @@ pub(crate) use crate::convert::json_arg;
 #[pyfunction]
 pub fn score_json<'py>(py: Python<'py>, case: &Bound<'py, PyAny>) -> BindResult<Bound<'py, PyAny>> {
     let v = json_arg(case, "case")?;
-    let (sc, id) = request::score_request(&v, None)?;
+    let (sc, id) = request::score_request(v, None)?;
     let out = json_to_py(py, &sc.to_json_value())?;
     if let Some(id) = id {
         out.set_item("id", json_to_py(py, &id)?)?;
@@ -691,7 +691,7 @@ pub fn score_batch<'py>(
         match p {
             Pending::Ok(Ok(s)) => default_v.ruleset().score(CaseRef::Tiles(&s)),
             Pending::Ok(Err(v)) => {
-                let r = request::parse(&v, Some(&default_v))?;
+                let r = request::parse(v, Some(&default_v))?;
                 r.variant.ruleset().score(r.case.as_ref())
             }
             Pending::Err(e) => Err(e),
