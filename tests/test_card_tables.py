@@ -120,3 +120,11 @@ def test_simulate_check_runs_the_games_own_invariants(variant: str) -> None:
         hupai.simulate(variant, 1, agents=_always_pass, check=True)
     with pytest.raises(TypeError):
         hupai.simulate(variant, 1, agents="random", check="yes")  # type: ignore[arg-type]
+
+
+def test_cli_simulate_check(capsys: pytest.CaptureFixture[str]) -> None:
+    from hupai.cli import main
+
+    assert main(["simulate", "--variant", "gouji", "-n", "50", "--agents", "random", "--check", "--quiet", "--json"]) == 0
+    out = capsys.readouterr().out
+    assert '"n_games": 50' in out

@@ -267,7 +267,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--log", metavar="FILE", help="write the event log (JSON lines) to FILE")
     p.set_defaults(func=_cmd_play)
 
-    s = dsub.add_parser("simulate", parents=[sw], help="simulate hands with the built-in bots (Rust, all cores)")
+    s = dsub.add_parser("simulate", parents=[sw], help="顶牛's own simulator (顶牛 statistics); the table engine: hupai simulate --variant dingniu [--check]")
     s.add_argument("n", type=int, help="number of hands")
     s.add_argument("--bots", default="greedy", help="random or greedy, or four comma-separated (default greedy)")
     s.add_argument("--seed", type=int, default=0, help="seed (default 0)")

@@ -264,7 +264,7 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--first-bidder", type=int, default=0, help="first bidder of the first deal (rotate rule)")
     p.add_argument("--log", help="write the event log (JSON) to this file")
     p.set_defaults(func=_cmd_play)
-    s = ds.add_parser("simulate", help="simulate many hands with the built-in bots (in Rust)", parents=[common])
+    s = ds.add_parser("simulate", help="斗地主's own simulator (斗地主 statistics); the table engine: hupai simulate --variant doudizhu_qq [--check]", parents=[common])
     s.add_argument("-n", type=int, default=10000, help="number of hands")
     s.add_argument("--bots", default="random", help="random or greedy: one, or three comma-separated")
     s.add_argument("--seed", type=int, default=0, help="base seed")

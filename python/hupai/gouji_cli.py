@@ -276,7 +276,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     lp.add_argument("--json", action="store_true", help="print JSON")
     lp.set_defaults(func=_cmd_legal)
 
-    s = gs.add_parser("simulate", parents=[common], help="simulate hands with the built-in bots (all in Rust)")
+    s = gs.add_parser("simulate", parents=[common], help="够级's own simulator (matches with the tribute carried, 够级 statistics); the table engine: hupai simulate --variant gouji [--check]")
     s.add_argument("n", type=int, help="number of hands")
     s.add_argument("--bots", default="random", help="random, greedy, or six comma-separated names (default random)")
     s.add_argument("--seed", type=int, default=0, help="seed (default 0)")

@@ -45,6 +45,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         trajectories=args.trajectories,
         progress=not args.quiet,
         ray_address=args.ray_address,
+        check=args.check,
     )
     print(json.dumps(res.to_json(), ensure_ascii=False) if args.json else res.summary())
     return 0
@@ -159,6 +160,11 @@ def add_parsers(sub: Any, default_variant: str) -> None:
     s.add_argument("--trajectories", metavar="FILE", help="every event, one row each: FILE.parquet or FILE.jsonl; checked before any hand is played")
     s.add_argument("--json", action="store_true", help="print the summary as JSON")
     s.add_argument("--quiet", action="store_true", help="no progress line (hands done, hands/s, ETA)")
+    s.add_argument(
+        "--check",
+        action="store_true",
+        help="checking mode: pieces accounted for and legal actions after every step, the game's own invariants, zero-sum, identical replays",
+    )
     s.set_defaults(func=_cmd_simulate)
     p = sub.add_parser("play", help="play one hand and print it turn by turn", parents=[common])
     p.add_argument(
