@@ -128,3 +128,26 @@ def test_cli_simulate_check(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--variant", "gouji", "-n", "50", "--agents", "random", "--check", "--quiet", "--json"]) == 0
     out = capsys.readouterr().out
     assert '"n_games": 50' in out
+
+
+@pytest.mark.parametrize(("variant", "module", "n"), [("doudizhu_qq", "doudizhu", 300), ("gouji", "gouji", 60), ("dingniu", "dingniu", 300)])
+def test_per_game_summaries_from_the_table_results(variant: str, module: str, n: int) -> None:
+    summary = getattr(hupai, module).summary
+    sim = hupai.simulate(variant, n, agents="greedy", seed=3, results=True, check=True)
+    st = summary(sim)
+    assert st == summary(sim.records)
+    seats = SEATS[variant]
+    totals = [sum(r["balances"][s] for r in sim.records) for s in range(seats)]
+    if module == "doudizhu":
+        assert st["hands"] == n and st["scores"] == totals
+        assert st["landlord_wins"] + st["farmer_wins"] + st["no_game"] + st["escapes"] == n
+        assert st["bombs"] == sum(r["fans"].count("BOMB") for r in sim.records)
+    elif module == "gouji":
+        assert st["hands"] + st["voids"] == n and st["scores"] == totals
+        assert all(sum(row) == st["hands"] for row in st["places"])
+    else:
+        assert st["rounds"] == n and st["net"] == totals and sum(st["wins"]) == n
+    assert st["decisions"] == sum(r["steps"] for r in sim.records)
+    with pytest.raises(hupai.HupaiError, match="results=True"):
+        summary(hupai.simulate(variant, 2, agents="random"))
+    assert "result" not in hupai.simulate(variant, 2, agents="random").records[0]

@@ -854,6 +854,7 @@ def simulate_games(
     threads: int = 1,
     trajectories: bool = False,
     check: bool = False,
+    results: bool = False,
 ) -> tuple[list[dict[str, Any]], dict[str, list[Any]] | None]: ...
 def check_games(
     variant: _VariantLike,

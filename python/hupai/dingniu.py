@@ -28,7 +28,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -66,6 +66,7 @@ __all__ = [
     "settle",
     "silan",
     "simulate",
+    "summary",
     "tile_set",
     "zhang_settle",
 ]
@@ -503,3 +504,43 @@ def replay(events: Sequence[dict[str, Any]], *, variant: str = "dingniu", **swit
     raises ``InvalidHandError`` at the first difference."""
     r = rules(variant, **switches)
     return Game._wrap(_core.dingniu_replay(r, _items(events, "events")), r)
+
+
+def _table_results(sim: Any) -> list[dict[str, Any]]:
+    """The per-hand records of a table simulation (``hupai.simulate(..., results=True)``)."""
+    records = getattr(sim, "records", sim)
+    out = _items(records, "records")
+    for r in out:
+        if not isinstance(r, Mapping) or "result" not in r:
+            raise _core.RuleConfigError("summary: give hupai.simulate(variant, n, results=True) (or its records)")
+    return out
+
+
+def summary(sim: Any) -> dict[str, Any]:
+    """顶牛 statistics of a table simulation, built from each round's result record: the one table
+    engine plays the rounds (``hupai.simulate("dingniu", n, agents=…, results=True[, check=True])``),
+    this tallies them — ``rounds``, ``decisions``, ``played_out``, ``zhang_success``, ``baozhuang``,
+    ``silan``, ``zhang`` (算帐 by kind), ``wins`` and ``net`` per seat.
+
+    >>> import hupai
+    >>> st = summary(hupai.simulate("dingniu", 100, agents="random", seed=1, results=True))
+    >>> st["rounds"], sum(st["net"])
+    (100, 0)
+    """
+    st: dict[str, Any] = {"rounds": 0, "decisions": 0, "played_out": 0, "zhang_success": 0, "baozhuang": 0, "silan": 0,
+                          "zhang": {}, "wins": [0] * 4, "net": [0] * 4}
+    for rec in _table_results(sim):
+        st["rounds"] += 1
+        st["decisions"] += rec.get("steps", rec.get("turns", 0))
+        o = rec["result"]
+        st["played_out"] += o["reason"] == "played_out"
+        st["zhang_success"] += o.get("success") is True
+        st["baozhuang"] += bool(o.get("baozhuang"))
+        st["silan"] += o.get("silan_by") is not None
+        if o.get("zhang"):
+            k = o["zhang"]["kind"]
+            st["zhang"][k] = st["zhang"].get(k, 0) + 1
+        st["wins"][o["winner"]] += 1
+        for s in range(4):
+            st["net"][s] += o["pay"][s]
+    return st

@@ -76,6 +76,7 @@ __all__ = [
     "replay",
     "settle",
     "simulate",
+    "summary",
     "simulated_hand",
     "split",
     "to_counts",
@@ -437,3 +438,50 @@ def counts_batch(hands: Iterable[str]) -> npt.NDArray[np.uint8]:
     """``(N, 15)`` uint8 counts of card strings (input of the batch functions)."""
     rows = [to_counts(h) for h in hands]
     return np.stack(rows) if rows else np.zeros((0, 15), np.uint8)
+
+
+def _table_results(sim: Any) -> list[dict[str, Any]]:
+    """The per-hand records of a table simulation (``hupai.simulate(..., results=True)``)."""
+    records = getattr(sim, "records", sim)
+    out = _items(records, "records")
+    for r in out:
+        if not isinstance(r, Mapping) or "result" not in r:
+            raise _core.RuleConfigError("summary: give hupai.simulate(variant, n, results=True) (or its records)")
+    return out
+
+
+def summary(sim: Any) -> dict[str, Any]:
+    """斗地主 statistics of a table simulation, built from each hand's result record: the one table
+    engine plays the hands (``hupai.simulate("doudizhu_qq", n, agents=…, results=True[, check=True])``),
+    this tallies them — ``hands``, ``landlord_wins``, ``farmer_wins``, ``no_game`` (流局),
+    ``escapes``, ``decisions``, ``bombs``, ``rockets``, ``springs``, ``anti_springs``,
+    ``max_multiplier``, ``scores`` per seat and ``landlord_points``.
+
+    >>> import hupai
+    >>> st = summary(hupai.simulate("doudizhu_qq", 50, agents="random", seed=1, results=True))
+    >>> st["hands"], sum(st["scores"])
+    (50, 0)
+    """
+    st: dict[str, Any] = {"hands": 0, "landlord_wins": 0, "farmer_wins": 0, "no_game": 0, "escapes": 0, "decisions": 0,
+                          "bombs": 0, "rockets": 0, "springs": 0, "anti_springs": 0, "max_multiplier": 0,
+                          "scores": [0, 0, 0], "landlord_points": 0}
+    for rec in _table_results(sim):
+        st["hands"] += 1
+        st["decisions"] += rec.get("steps", rec.get("turns", 0))
+        o = rec["result"]
+        kind = o["result"]
+        st["landlord_wins"] += kind == "landlord_won"
+        st["farmer_wins"] += kind == "farmers_won"
+        st["no_game"] += kind == "no_game"
+        st["escapes"] += o.get("escaped") is not None
+        st["springs"] += o.get("spring") == "spring"
+        st["anti_springs"] += o.get("spring") == "anti_spring"
+        st["max_multiplier"] = max(st["max_multiplier"], o.get("multiplier") or 0)
+        fans = rec.get("fans", [])
+        st["bombs"] += fans.count("BOMB")
+        st["rockets"] += fans.count("ROCKET")
+        for s in range(3):
+            st["scores"][s] += o["scores"][s]
+        if o.get("landlord") is not None:
+            st["landlord_points"] += o["scores"][o["landlord"]]
+    return st

@@ -95,6 +95,7 @@ __all__ = [
     "replay",
     "score",
     "simulate",
+    "summary",
     "tribute",
     "tribute_cards",
 ]
@@ -686,3 +687,46 @@ def simulate(
     (20, 0)
     """
     return _core.gouji_simulate(n_hands, _rules(rules, variant, switches), seed, bots, check, hands_per_match, parallel)
+
+
+def _table_results(sim: Any) -> list[dict[str, Any]]:
+    """The per-hand records of a table simulation (``hupai.simulate(..., results=True)``)."""
+    records = getattr(sim, "records", sim)
+    out = _items(records, "records")
+    for r in out:
+        if not isinstance(r, Mapping) or "result" not in r:
+            raise _core.RuleConfigError("summary: give hupai.simulate(variant, n, results=True) (or its records)")
+    return out
+
+
+def summary(sim: Any) -> dict[str, Any]:
+    """够级 statistics of a table simulation, built from each hand's result record: the one table
+    engine plays the hands (``hupai.simulate("gouji", n, agents=…, results=True[, check=True])``),
+    this tallies them — ``hands`` (played to the end), ``voids`` (two 革命), ``decisions``,
+    ``scores`` and ``places[seat][place]`` per seat, ``burns``, ``kaidian``, ``men``,
+    ``revolutions``, ``chuan_san_hu``.
+
+    >>> import hupai
+    >>> st = summary(hupai.simulate("gouji", 20, agents="random", seed=1, results=True))
+    >>> st["hands"] + st["voids"], sum(st["scores"])
+    (20, 0)
+    """
+    st: dict[str, Any] = {"hands": 0, "voids": 0, "decisions": 0, "scores": [0] * 6, "places": [[0] * 6 for _ in range(6)],
+                          "burns": 0, "kaidian": 0, "men": 0, "revolutions": 0, "chuan_san_hu": 0}
+    for rec in _table_results(sim):
+        st["decisions"] += rec.get("steps", rec.get("turns", 0))
+        o = rec["result"]
+        if o["void"]:
+            st["voids"] += 1
+            continue
+        st["hands"] += 1
+        for s in range(6):
+            st["scores"][s] += o["scores"][s]
+        for place, seat in enumerate(o["places"]):
+            st["places"][seat][place] += 1
+        st["burns"] += len(o["burns"])
+        st["kaidian"] += sum(bool(k) for k in o["kaidian"])
+        st["men"] += len(o["men"])
+        st["revolutions"] += o["revolution"] is not None
+        st["chuan_san_hu"] += bool(o["chuan_san_hu"])
+    return st

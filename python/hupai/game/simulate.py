@@ -78,10 +78,17 @@ def play_game(variant: Variant, agents: Sequence[AgentSpec], master: int, index:
 
 
 def _shard(
-    spec: tuple[str, dict[str, Any]], agents: list[str], master: int, lo: int, hi: int, traj: bool, check: bool = False
+    spec: tuple[str, dict[str, Any]],
+    agents: list[str],
+    master: int,
+    lo: int,
+    hi: int,
+    traj: bool,
+    check: bool = False,
+    results: bool = False,
 ) -> tuple[list[dict[str, Any]], dict[str, list[Any]] | None]:
     """Games ``lo..hi`` in the core on one thread (a Ray task)."""
-    return simulate_games(_make_variant(spec), agents, master, lo, hi, 1, traj, check)
+    return simulate_games(_make_variant(spec), agents, master, lo, hi, 1, traj, check, results)
 
 
 @dataclass
@@ -261,6 +268,7 @@ def simulate(
     ray_address: str | None = None,
     chunk: int | None = None,
     check: bool = False,
+    results: bool = False,
 ) -> SimResult:
     """Simulate ``n_games`` hands (dealer rotating with the game index) and aggregate them.
 
@@ -275,7 +283,9 @@ def simulate(
     moving the right cards, a complete finishing order, points as gouji.md §7 says; 顶牛: 24 tiles,
     payments zero-sum, points equal to the 扣 pips), every ledger event and hand is zero-sum and the
     hand replays identically from its events; a violation raises ``HupaiError`` naming the game and
-    its seed (built-in agents only).
+    its seed (built-in agents only). ``results``: add each card hand's own result record to its
+    record (``record["result"]``, the game's keys — what the per-game summaries such as
+    :func:`hupai.gouji.summary` tally; built-in agents only).
     """
     for path, option in ((out, "out"), (trajectories, "trajectories")):
         if path is not None:
@@ -296,8 +306,11 @@ def simulate(
         raise RuleConfigError("n_games must be ≥ 0 and workers ≥ 1")
     if not isinstance(check, bool):
         raise TypeError(f"check must be True or False, not {type(check).__name__}")
-    if check and any(callable(a) for a in specs):
-        raise RuleConfigError("check=True runs in the core: give built-in agents (random, greedy, defensive)")
+    if not isinstance(results, bool):
+        raise TypeError(f"results must be True or False, not {type(results).__name__}")
+    if (check or results) and any(callable(a) for a in specs):
+        what = "check=True" if check else "results=True"
+        raise RuleConfigError(f"{what} runs in the core: give built-in agents (random, greedy, defensive)")
     if backend not in ("local", "ray"):
         raise RuleConfigError(f"backend {backend!r} (local, ray)")
     names = [a if isinstance(a, str) else getattr(a, "__name__", type(a).__name__) for a in specs]
@@ -339,7 +352,7 @@ def simulate(
             bounds = [(n_games * i // n_shards, n_games * (i + 1) // n_shards) for i in range(n_shards)]
             task = ray.remote(_shard)
             spec = _variant_spec(v)
-            futures = [task.remote(spec, names, seed, lo, hi, want_traj, check) for lo, hi in bounds if hi > lo]
+            futures = [task.remote(spec, names, seed, lo, hi, want_traj, check, results) for lo, hi in bounds if hi > lo]
             for f in futures:  # in order: records stay in game order
                 part, cols = ray.get(f)
                 take(part, cols)
@@ -347,7 +360,7 @@ def simulate(
             step = chunk or max(min(n_games // 100, 5000), 256 * workers)
             for lo in range(0, n_games, step):
                 hi = min(lo + step, n_games)
-                part, cols = simulate_games(v, names, seed, lo, hi, workers, want_traj, check)
+                part, cols = simulate_games(v, names, seed, lo, hi, workers, want_traj, check, results)
                 take(part, cols)
     finally:
         bar.close()

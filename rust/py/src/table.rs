@@ -2159,9 +2159,9 @@ fn trajectory<'py>(
 /// ``threads`` threads play). Returns ``(records, trajectories)``: one summary dict per game and,
 /// with ``trajectories``, the events as columns (one row per event).
 #[pyfunction]
-#[pyo3(signature = (variant, agents, seed, lo, hi, threads = AnyInt(1), trajectories = false, check = false))]
+#[pyo3(signature = (variant, agents, seed, lo, hi, threads = AnyInt(1), trajectories = false, check = false, results = false))]
 #[pyo3(
-    text_signature = "(variant, agents, seed, lo, hi, threads=1, trajectories=False, check=False)"
+    text_signature = "(variant, agents, seed, lo, hi, threads=1, trajectories=False, check=False, results=False)"
 )]
 #[allow(clippy::too_many_arguments)]
 pub fn simulate_games<'py>(
@@ -2174,6 +2174,7 @@ pub fn simulate_games<'py>(
     threads: AnyInt,
     trajectories: bool,
     check: bool,
+    results: bool,
 ) -> BindResult<(Bound<'py, PyList>, Option<Bound<'py, PyDict>>)> {
     let v = variant_arg(variant)?;
     let c = Compiled::new(v)?;
@@ -2186,6 +2187,7 @@ pub fn simulate_games<'py>(
     let opt = hupai_core::game::sim::SimOptions {
         check,
         keep_events: trajectories,
+        keep_results: results,
         ..Default::default()
     };
     let hands =
@@ -2204,6 +2206,12 @@ pub fn simulate_games<'py>(
         d.set_item("steps", h.steps)?;
         d.set_item("fans", &h.fans)?;
         d.set_item("values", &h.values)?;
+        if results {
+            match &h.result {
+                Some(r) => d.set_item("result", json_to_py(py, r)?)?,
+                None => d.set_item("result", py.None())?,
+            }
+        }
         out.append(d)?;
     }
     let traj = if trajectories {

@@ -31,6 +31,9 @@ pub struct SimOptions {
     pub keep_events: bool,
     /// Give up on a hand after this many decisions (a bug, never a rule).
     pub max_steps: u32,
+    /// Keep each card hand's own result record ([`super::cards::CardEnd::result`]): the
+    /// per-game statistics are built from it.
+    pub keep_results: bool,
 }
 
 impl Default for SimOptions {
@@ -40,6 +43,7 @@ impl Default for SimOptions {
             json_replay_every: 0,
             keep_events: false,
             max_steps: 100_000,
+            keep_results: false,
         }
     }
 }
@@ -63,6 +67,8 @@ pub struct HandSummary {
     pub values: Vec<i64>,
     /// The hand's events (with `keep_events`).
     pub events: Vec<Event>,
+    /// A card hand's own result record (with `keep_results`; its keys are the game's).
+    pub result: Option<serde_json::Value>,
 }
 
 /// Play game `index` of a run.
@@ -186,6 +192,10 @@ pub fn play_game(
             t.events().to_vec()
         } else {
             Vec::new()
+        },
+        result: match (&t, opt.keep_results) {
+            (Table::Cards(c), true) => c.result().map(|r| r.result.clone()),
+            _ => None,
         },
     })
 }
