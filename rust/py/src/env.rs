@@ -311,7 +311,7 @@ impl PyVecEnv {
     }
 
     /// Table ``i``'s legal actions now, in order, and their ids.
-    fn legal<'py>(&self, py: Python<'py>, i: AnyInt) -> BindResult<(Bound<'py, PyList>, Vec<u16>)> {
+    fn legal<'py>(&self, py: Python<'py>, i: AnyInt) -> BindResult<(Bound<'py, PyList>, Vec<u32>)> {
         let (a, ids) = self.env.legal(self.index(i)?)?;
         let pieces = self.env.compiled.pieces();
         Ok((action_list(py, a, pieces)?, ids.to_vec()))
@@ -382,7 +382,7 @@ pub fn table_encode<'py>(
     py: Python<'py>,
     table: &Bound<'py, PyTable>,
     seat: Option<AnyInt>,
-) -> BindResult<(View<'py>, Vec<u16>)> {
+) -> BindResult<(View<'py>, Vec<u32>)> {
     let tb = table.borrow();
     let t = &tb.t;
     let seat: usize = match seat {
@@ -397,7 +397,7 @@ pub fn table_encode<'py>(
     let mut ids = Vec::new();
     let legal = t.legal_actions(seat);
     for a in &legal {
-        ids.push(enc.action_id(t, a)? as u16);
+        ids.push(enc.action_id(t, a)? as u32);
     }
     Ok((view, ids))
 }

@@ -58,7 +58,7 @@ pub struct Slot {
     /// The hand finished last (its log and result stay readable after an automatic reset).
     pub finished: Option<Table>,
     legal: Vec<Action>,
-    ids: Vec<u16>,
+    ids: Vec<u32>,
     bots: Vec<Bot>,
     env_seed: u64,
     /// Hands dealt so far (the current one included).
@@ -142,7 +142,7 @@ impl Slot {
     }
 
     fn id_index(&self, id: i64) -> Option<usize> {
-        let id = u16::try_from(id).ok()?;
+        let id = u32::try_from(id).ok()?;
         self.ids.iter().position(|&x| x == id)
     }
 
@@ -424,7 +424,7 @@ impl VecEnv {
     }
 
     /// The legal actions of environment `i`'s seat to act, with their ids.
-    pub fn legal(&self, i: usize) -> Result<(&[Action], &[u16])> {
+    pub fn legal(&self, i: usize) -> Result<(&[Action], &[u32])> {
         let s = self
             .slots
             .get(i)

@@ -17,6 +17,7 @@ pub mod ruleset;
 pub mod settle;
 pub mod sim;
 pub mod table;
+pub mod encode;
 pub mod tile;
 pub mod zhang;
 

@@ -18,6 +18,7 @@ pub mod settle;
 pub mod sim;
 pub mod space;
 pub mod table;
+pub mod encode;
 
 pub use cards::{Card, Cards};
 pub use movegen::{count_legal_moves, generate, legal_moves, legal_moves_into};

@@ -17,6 +17,7 @@ pub mod rules;
 pub mod ruleset;
 pub mod sim;
 pub mod table;
+pub mod encode;
 #[cfg(test)]
 mod tests;
 
