@@ -269,9 +269,25 @@ impl Encoding {
         }
     }
 
-    /// A shared encoding of a variant.
+    /// A shared encoding of a variant (built once per variant and switches, then reused: the
+    /// card games' spaces have tens of thousands of names).
     pub fn of(c: &Compiled) -> Result<Arc<Encoding>> {
-        Ok(Arc::new(Encoding::new(c)?))
+        use std::collections::HashMap;
+        use std::sync::{Mutex, OnceLock};
+        static CACHE: OnceLock<Mutex<HashMap<String, Arc<Encoding>>>> = OnceLock::new();
+        let key = format!("{}|{}", c.variant.id(), c.options);
+        let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+        if let Some(e) = cache.lock().ok().and_then(|m| m.get(&key).cloned()) {
+            return Ok(e);
+        }
+        let e = Arc::new(Encoding::new(c)?);
+        if let Ok(mut m) = cache.lock() {
+            if m.len() >= 64 {
+                m.clear();
+            }
+            m.insert(key, e.clone());
+        }
+        Ok(e)
     }
 
     /// Number of action ids.
@@ -968,7 +984,7 @@ pub fn dataset(logs: &[Vec<serde_json::Value>]) -> Result<Dataset> {
                 e
             }
         };
-        let here = Encoding::new(&Compiled::new(t.variant().clone())?)?;
+        let here = Encoding::of(&Compiled::new(t.variant().clone())?)?;
         if here.names != e.names || here.planes != e.planes {
             return Err(Error::replay(format!(
                 "log {h} is of another variant or switches than log 0 ({})",

@@ -429,7 +429,24 @@ impl VecEnv {
             .slots
             .get(i)
             .ok_or_else(|| Error::rule(format!("environment {i} of {}", self.slots.len())))?;
+        if s.table.is_done() {
+            return Ok((&[], &[]));
+        }
         Ok((&s.legal, &s.ids))
+    }
+
+    /// Every environment's legal ids at once (ragged, in each table's order): environment `i`'s
+    /// are `ids[offsets[i]..offsets[i + 1]]` (none while a finished hand waits for `reset`).
+    pub fn legal_ids_into(&self, ids: &mut Vec<i64>, offsets: &mut Vec<i64>) {
+        ids.clear();
+        offsets.clear();
+        offsets.push(0);
+        for s in &self.slots {
+            if !s.table.is_done() {
+                ids.extend(s.ids.iter().map(|&x| i64::from(x)));
+            }
+            offsets.push(ids.len() as i64);
+        }
     }
 }
 
