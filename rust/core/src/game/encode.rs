@@ -146,7 +146,10 @@ impl Encoding {
         match c.family {
             Family::Cards => {
                 let codec = c.cards.as_ref().and_then(|p| p.codec()).ok_or_else(|| {
-                    Error::rule(format!("{}: this card game has no RL encoding", c.variant.id()))
+                    Error::rule(format!(
+                        "{}: this card game has no RL encoding",
+                        c.variant.id()
+                    ))
                 })?;
                 let (planes, width) = codec.shape();
                 Ok(Encoding {
@@ -1166,12 +1169,19 @@ mod tests {
                 "doudizhu_qq+rob+show_hand",
                 Variant::with_options(
                     "doudizhu_qq",
-                    vec![("rob".to_string(), show.clone()), ("show_hand".to_string(), show)],
+                    vec![
+                        ("rob".to_string(), show.clone()),
+                        ("show_hand".to_string(), show),
+                    ],
                 )
                 .unwrap(),
                 40,
             ),
-            ("doudizhu_contest", Variant::load("doudizhu_contest").unwrap(), 40),
+            (
+                "doudizhu_contest",
+                Variant::load("doudizhu_contest").unwrap(),
+                40,
+            ),
             (
                 "doudizhu_qq rlcard",
                 Variant::with_options("doudizhu_qq", vec![("single_kickers".to_string(), kick)])
@@ -1236,7 +1246,14 @@ mod tests {
                         let name = &enc.names[i];
                         assert!(
                             name.starts_with(a.kind.name())
-                                || matches!(a.kind, ActionKind::Show | ActionKind::Revolt | ActionKind::Head | ActionKind::XuanDian | ActionKind::Return),
+                                || matches!(
+                                    a.kind,
+                                    ActionKind::Show
+                                        | ActionKind::Revolt
+                                        | ActionKind::Head
+                                        | ActionKind::XuanDian
+                                        | ActionKind::Return
+                                ),
                             "{id}: {name} for {}",
                             a.kind.name()
                         );

@@ -39,7 +39,11 @@ pub const ROWS: &[(&str, &str, usize)] = &[
         "cards the seat cannot see: the pack − own hand − every card played (the others' hands and the 底牌 not yet taken)",
         1,
     ),
-    ("played", "slot r: cards it has played this deal (counts)", 3),
+    (
+        "played",
+        "slot r: cards it has played this deal (counts)",
+        3,
+    ),
     ("top", "the play to beat (counts; zero when leading)", 1),
     (
         "recent",
@@ -277,7 +281,11 @@ impl CardCodec for DdzCodec {
             out[sr + 9 + slot(first)] = 1;
         }
         out[sr + 12] = u8::from(shown);
-        out[sr + 13] = if g.top().is_some() { trailing_passes } else { 0 };
+        out[sr + 13] = if g.top().is_some() {
+            trailing_passes
+        } else {
+            0
+        };
         out[ar + 12] = high.max(g.bid());
         out[ar + 13] = robs;
         out[ar + 14] = g.deal_no().min(255) as u8;

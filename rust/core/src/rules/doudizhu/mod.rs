@@ -8,6 +8,7 @@
 pub mod auction;
 pub mod bots;
 pub mod cards;
+pub mod encode;
 pub mod game;
 pub mod movegen;
 pub mod moves;
@@ -18,7 +19,6 @@ pub mod settle;
 pub mod sim;
 pub mod space;
 pub mod table;
-pub mod encode;
 
 pub use cards::{Card, Cards};
 pub use movegen::{count_legal_moves, generate, legal_moves, legal_moves_into};

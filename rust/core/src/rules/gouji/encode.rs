@@ -142,17 +142,17 @@ impl CardCodec for GoujiCodec {
             }
             let (r4, r5, r6, r7, r8, r9) = (4 * W, 5 * W, 6 * W, 7 * W, 8 * W, 9 * W);
             let heads = g.heads();
-            for s in 0..SEATS {
+            for (s, &head) in heads.iter().enumerate() {
                 let r = slot(s);
                 out[r4 + r] = sat(g.hands()[s].iter().map(|&x| usize::from(x)).sum());
                 out[r4 + 6 + r] = u8::from(g.active()[s]);
                 out[r5 + r] = g.places().place_of(s).map_or(0, |i| sat(i + 1));
-                out[r6 + r] = match heads[s] {
+                out[r6 + r] = match head {
                     Head::Has => 1,
                     Head::YaoTou(_) => 2,
                     Head::Wu => 3,
                 };
-                if let Head::YaoTou(n) = heads[s] {
+                if let Head::YaoTou(n) = head {
                     out[r9 + 6 + r] = n;
                 }
                 out[r6 + 6 + r] = u8::from(g.kaidian()[s]);

@@ -10,6 +10,7 @@
 
 pub mod bots;
 pub mod card;
+pub mod encode;
 pub mod hand;
 pub mod outcome;
 pub mod play;
@@ -17,7 +18,6 @@ pub mod rules;
 pub mod ruleset;
 pub mod sim;
 pub mod table;
-pub mod encode;
 #[cfg(test)]
 mod tests;
 
