@@ -134,6 +134,24 @@ def test_card_vec_env_with_bots_sample_and_stats(vid: str) -> None:
     assert abs(sum(st["returns"])) < 1e-6
 
 
+def test_legal_ids_and_sample_wait_with_a_finished_hand() -> None:
+    """Without auto_reset a finished hand has no legal ids, ``sample`` gives -1 there, and the
+    ids of the other tables still match their masks."""
+    env = henv.VecEnv("dingniu", 2, seed=6, auto_reset=False)
+    rng = np.random.default_rng(1)
+    for _ in range(200):
+        env.step(env.sample(rng))
+        if (env.seat == -1).any():
+            break
+    i = int(np.flatnonzero(env.seat == -1)[0])
+    ids, off = env.legal_ids()
+    assert off[i] == off[i + 1] and env.sample(rng)[i] == -1
+    assert env.legal(i) == ([], [])
+    j = 1 - i
+    if env.seat[j] >= 0:
+        assert sorted(ids[off[j] : off[j + 1]].tolist()) == np.flatnonzero(env.mask[j]).tolist()
+
+
 def test_doudizhu_rlcard_profile_uses_rlcards_ids() -> None:
     """Under the rlcard profile's move rules a VecEnv step with rlcard id k plays rlcard 1.2.0's
     move k (its ``action_space``), pass is rlcard's 27,471, and the auction block follows."""
