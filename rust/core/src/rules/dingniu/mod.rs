@@ -10,6 +10,7 @@
 //! * [`sim`]: the parallel simulator with invariant checks, and a multi-hand match loop.
 
 pub mod bots;
+pub mod encode;
 pub mod rng;
 pub mod round;
 pub mod rules;

@@ -81,6 +81,9 @@ impl CardPart for DingniuPart {
         let r = Round::new(self.rules, seed, carry_of(carry)?)?;
         Ok(Box::new(DingniuHand { r, end: None }))
     }
+    fn codec(&self) -> Option<std::sync::Arc<dyn crate::game::encode::CardCodec>> {
+        Some(super::encode::codec())
+    }
 }
 
 /// The table's action of a game action.
@@ -265,6 +268,9 @@ impl CardHand for DingniuHand {
             super::sim::check_outcome(&self.r, 0)?;
         }
         Ok(())
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 }
 

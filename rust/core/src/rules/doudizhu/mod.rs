@@ -8,6 +8,7 @@
 pub mod auction;
 pub mod bots;
 pub mod cards;
+pub mod encode;
 pub mod game;
 pub mod movegen;
 pub mod moves;

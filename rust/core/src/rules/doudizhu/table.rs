@@ -57,6 +57,9 @@ impl CardPart for DdzPart {
             c,
         ))))
     }
+    fn codec(&self) -> Option<Arc<dyn crate::game::encode::CardCodec>> {
+        Some(super::encode::codec(&self.rules))
+    }
 }
 
 /// The carry JSON `{"first_bidder": seat, "last_winner": seat | null}` (default: the dealer
@@ -472,6 +475,9 @@ impl CardHand for DdzHand {
             super::sim::check_end(&self.g, self.g.seed())?;
         }
         Ok(())
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 }
 

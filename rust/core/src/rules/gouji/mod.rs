@@ -10,6 +10,7 @@
 
 pub mod bots;
 pub mod card;
+pub mod encode;
 pub mod hand;
 pub mod outcome;
 pub mod play;

@@ -61,6 +61,9 @@ impl CardPart for GoujiPart {
             fresh: false,
         }))
     }
+    fn codec(&self) -> Option<std::sync::Arc<dyn crate::game::encode::CardCodec>> {
+        Some(super::encode::codec())
+    }
 }
 
 /// The cards of a play, ascending codes.
@@ -336,6 +339,16 @@ impl CardHand for GoujiTableHand {
             }
         }
         Ok(())
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+impl GoujiTableHand {
+    /// Read the game's state (the RL encoder's view; always `Some`: the hand is held directly).
+    pub fn read<R>(&self, f: impl FnOnce(&GoujiHand) -> R) -> Option<R> {
+        Some(f(&self.h))
     }
 }
 
