@@ -8,6 +8,7 @@ issues' sizes by default: 50,000 斗地主 games (``HUPAI_CARD_GAMES`` changes i
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
@@ -151,3 +152,26 @@ def test_per_game_summaries_from_the_table_results(variant: str, module: str, n:
     with pytest.raises(hupai.HupaiError, match="results=True"):
         summary(hupai.simulate(variant, 2, agents="random"))
     assert "result" not in hupai.simulate(variant, 2, agents="random").records[0]
+
+
+@pytest.mark.parametrize("variant", CARD_GAMES)
+def test_simulate_matches_carry_from_hand_to_hand(variant: str) -> None:
+    a = hupai.simulate(variant, 24, agents="greedy", seed=3, hands_per_match=6, check=True, keep_logs=True)
+    b = hupai.simulate(variant, 24, agents="greedy", seed=3, hands_per_match=6, workers=2, chunk=5, check=True, keep_logs=True)
+    assert a.records == b.records and [r["game"] for r in a.records] == list(range(24))
+    # the start record of a later hand of a match carries what the previous hand left
+    starts = [json.loads(r["log"])[0] for r in a.records]
+    assert all(s.get("carry") is None for s in starts[::6])
+    assert any(s.get("carry") is not None for i, s in enumerate(starts) if i % 6)
+    with pytest.raises(hupai.HupaiError, match="hands_per_match"):
+        hupai.simulate(variant, 2, agents=_always_pass, hands_per_match=2)
+    with pytest.raises(hupai.HupaiError):
+        hupai.simulate(variant, 2, agents="random", hands_per_match=0)
+
+
+def test_gouji_tribute_in_checked_matches() -> None:
+    """够级 matches of 10 hands: the tribute of every later hand is checked (the giver's highest cards,
+    the hands at the first lead, the next hand's obligations from the finishing order)."""
+    sim = hupai.simulate("gouji", 4000, agents="random", seed=11, hands_per_match=10, check=True, results=True, workers=2, keep_logs=False)
+    st = hupai.gouji.summary(sim)
+    assert st["hands"] + st["voids"] == 4000 and sum(st["scores"]) == 0

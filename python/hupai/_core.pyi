@@ -855,6 +855,7 @@ def simulate_games(
     trajectories: bool = False,
     check: bool = False,
     results: bool = False,
+    hands_per_match: int = 1,
 ) -> tuple[list[dict[str, Any]], dict[str, list[Any]] | None]: ...
 def check_games(
     variant: _VariantLike,

@@ -86,9 +86,10 @@ def _shard(
     traj: bool,
     check: bool = False,
     results: bool = False,
+    hands_per_match: int = 1,
 ) -> tuple[list[dict[str, Any]], dict[str, list[Any]] | None]:
     """Games ``lo..hi`` in the core on one thread (a Ray task)."""
-    return simulate_games(_make_variant(spec), agents, master, lo, hi, 1, traj, check, results)
+    return simulate_games(_make_variant(spec), agents, master, lo, hi, 1, traj, check, results, hands_per_match)
 
 
 @dataclass
@@ -269,6 +270,7 @@ def simulate(
     chunk: int | None = None,
     check: bool = False,
     results: bool = False,
+    hands_per_match: int = 1,
 ) -> SimResult:
     """Simulate ``n_games`` hands (dealer rotating with the game index) and aggregate them.
 
@@ -285,7 +287,10 @@ def simulate(
     hand replays identically from its events; a violation raises ``HupaiError`` naming the game and
     its seed (built-in agents only). ``results``: add each card hand's own result record to its
     record (``record["result"]``, the game's keys — what the per-game summaries such as
-    :func:`hupai.gouji.summary` tally; built-in agents only).
+    :func:`hupai.gouji.summary` tally; built-in agents only). ``hands_per_match``: play matches of
+    that many hands (game ``i`` is hand ``i % k`` of match ``i // k``, a ``Match`` seeded with
+    ``game_seed(seed, i // k)``): dealer, carry (够级's tribute, 顶牛's 头牌, 斗地主's first bidder)
+    and scores run from hand to hand; 1 (default): every hand on its own (built-in agents only).
     """
     for path, option in ((out, "out"), (trajectories, "trajectories")):
         if path is not None:
@@ -308,8 +313,9 @@ def simulate(
         raise TypeError(f"check must be True or False, not {type(check).__name__}")
     if not isinstance(results, bool):
         raise TypeError(f"results must be True or False, not {type(results).__name__}")
-    if (check or results) and any(callable(a) for a in specs):
-        what = "check=True" if check else "results=True"
+    hands_per_match = int_arg("hands_per_match", hands_per_match, 1, 1_000_000)
+    if (check or results or hands_per_match > 1) and any(callable(a) for a in specs):
+        what = "check=True" if check else "results=True" if results else "hands_per_match > 1"
         raise RuleConfigError(f"{what} runs in the core: give built-in agents (random, greedy, defensive)")
     if backend not in ("local", "ray"):
         raise RuleConfigError(f"backend {backend!r} (local, ray)")
@@ -349,18 +355,20 @@ def simulate(
                 else:
                     ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
             n_shards = max(workers * 4, 1)
-            bounds = [(n_games * i // n_shards, n_games * (i + 1) // n_shards) for i in range(n_shards)]
+            k, n_matches = hands_per_match, -(-n_games // hands_per_match)  # shards of whole matches
+            bounds = [(min(n_games, k * (n_matches * i // n_shards)), min(n_games, k * (n_matches * (i + 1) // n_shards))) for i in range(n_shards)]
             task = ray.remote(_shard)
             spec = _variant_spec(v)
-            futures = [task.remote(spec, names, seed, lo, hi, want_traj, check, results) for lo, hi in bounds if hi > lo]
+            futures = [task.remote(spec, names, seed, lo, hi, want_traj, check, results, hands_per_match) for lo, hi in bounds if hi > lo]
             for f in futures:  # in order: records stay in game order
                 part, cols = ray.get(f)
                 take(part, cols)
         else:
             step = chunk or max(min(n_games // 100, 5000), 256 * workers)
+            step = -(-step // hands_per_match) * hands_per_match  # whole matches per chunk
             for lo in range(0, n_games, step):
                 hi = min(lo + step, n_games)
-                part, cols = simulate_games(v, names, seed, lo, hi, workers, want_traj, check, results)
+                part, cols = simulate_games(v, names, seed, lo, hi, workers, want_traj, check, results, hands_per_match)
                 take(part, cols)
     finally:
         bar.close()

@@ -2159,9 +2159,9 @@ fn trajectory<'py>(
 /// ``threads`` threads play). Returns ``(records, trajectories)``: one summary dict per game and,
 /// with ``trajectories``, the events as columns (one row per event).
 #[pyfunction]
-#[pyo3(signature = (variant, agents, seed, lo, hi, threads = AnyInt(1), trajectories = false, check = false, results = false))]
+#[pyo3(signature = (variant, agents, seed, lo, hi, threads = AnyInt(1), trajectories = false, check = false, results = false, hands_per_match = AnyInt(1)))]
 #[pyo3(
-    text_signature = "(variant, agents, seed, lo, hi, threads=1, trajectories=False, check=False, results=False)"
+    text_signature = "(variant, agents, seed, lo, hi, threads=1, trajectories=False, check=False, results=False, hands_per_match=1)"
 )]
 #[allow(clippy::too_many_arguments)]
 pub fn simulate_games<'py>(
@@ -2175,6 +2175,7 @@ pub fn simulate_games<'py>(
     trajectories: bool,
     check: bool,
     results: bool,
+    hands_per_match: AnyInt,
 ) -> BindResult<(Bound<'py, PyList>, Option<Bound<'py, PyDict>>)> {
     let v = variant_arg(variant)?;
     let c = Compiled::new(v)?;
@@ -2188,6 +2189,7 @@ pub fn simulate_games<'py>(
         check,
         keep_events: trajectories,
         keep_results: results,
+        hands_per_match: hands_per_match.within("hands_per_match", 1, 1_000_000, rule)?,
         ..Default::default()
     };
     let hands =

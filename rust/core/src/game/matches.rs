@@ -50,17 +50,23 @@ impl Match {
 
     /// The next hand's table (its dealer, wind and carry set).
     pub fn next_table(&mut self) -> Result<Table> {
+        let setup = self.next_setup();
+        self.compiled.table(setup)
+    }
+
+    /// What the next hand's table is dealt with (its seed, dealer, wind and carry).
+    pub fn next_setup(&mut self) -> TableSetup {
         let s = self.next_seed();
         if self.random_dealer {
             self.dealer = (s % self.compiled.seats() as u64) as usize;
         }
-        self.compiled.table(TableSetup {
+        TableSetup {
             seed: i128::from(s),
             dealer: self.dealer,
             prevalent_wind: self.wind,
             wall: None,
             carry: self.carry.clone(),
-        })
+        }
     }
 
     /// Book a finished hand: scores, the next dealer, wind and carry.

@@ -17,6 +17,7 @@ use crate::error::{Error, Result};
 use super::action::Action;
 use super::bots::{Bot, BotKind};
 use super::event::Event;
+use super::matches::Match;
 use super::rng::game_seed;
 use super::table::{Compiled, Table, TableSetup, replay, replay_events};
 
@@ -34,6 +35,10 @@ pub struct SimOptions {
     /// Keep each card hand's own result record ([`super::cards::CardEnd::result`]): the
     /// per-game statistics are built from it.
     pub keep_results: bool,
+    /// Hands per match (1: every hand on its own). With `k > 1` game `i` is hand `i % k` of
+    /// match `i / k`, a [`Match`] seeded with [`game_seed`]`(master, i / k)`: dealer, carry
+    /// (够级's tribute, 顶牛's 头牌, 斗地主's first bidder …) and scores run from hand to hand.
+    pub hands_per_match: u32,
 }
 
 impl Default for SimOptions {
@@ -44,6 +49,7 @@ impl Default for SimOptions {
             keep_events: false,
             max_steps: 100_000,
             keep_results: false,
+            hands_per_match: 1,
         }
     }
 }
@@ -94,6 +100,19 @@ pub fn play_game(
         dealer,
         ..TableSetup::default()
     };
+    play_setup(c, agents, setup, index, opt).map(|(h, _)| h)
+}
+
+/// Play hand `index` of a run dealt with `setup`; the summary and the finished table.
+fn play_setup(
+    c: &Compiled,
+    agents: &[BotKind],
+    setup: TableSetup,
+    index: u64,
+    opt: &SimOptions,
+) -> Result<(HandSummary, Table)> {
+    let seed = u64::try_from(setup.seed).unwrap_or_else(|_| game_seed(setup.seed, u64::MAX));
+    let dealer = setup.dealer;
     let mut t = c.table(setup.clone())?;
     let mut bots = Bot::seats(agents, seed);
     let mut buf: Vec<Action> = Vec::with_capacity(32);
@@ -176,7 +195,7 @@ pub fn play_game(
         Table::Zipai(z) => z.result.as_ref().is_some_and(|r| r.exhausted),
         Table::Cards(c) => c.result().is_some_and(|r| r.winners.is_empty()),
     };
-    Ok(HandSummary {
+    let summary = HandSummary {
         game: index,
         seed,
         dealer,
@@ -197,7 +216,32 @@ pub fn play_game(
             (Table::Cards(c), true) => c.result().map(|r| r.result.clone()),
             _ => None,
         },
-    })
+    };
+    Ok((summary, t))
+}
+
+/// The hands `lo..hi` of match `m` (hands `m*k .. m*k+k` of the run; the earlier hands of the
+/// match are played for their carry and not returned).
+fn play_match(
+    c: &Compiled,
+    agents: &[BotKind],
+    master: i128,
+    m: u64,
+    lo: u64,
+    hi: u64,
+    opt: &SimOptions,
+) -> Result<Vec<HandSummary>> {
+    let k = u64::from(opt.hands_per_match.max(1));
+    let mut mt = Match::new(c.clone(), i128::from(game_seed(master, m)));
+    let mut out = Vec::new();
+    for i in m * k..((m + 1) * k).min(hi) {
+        let (h, t) = play_setup(c, agents, mt.next_setup(), i, opt)?;
+        mt.finish(&t)?;
+        if i >= lo {
+            out.push(h);
+        }
+    }
+    Ok(out)
 }
 
 /// The end-of-hand invariants: every ledger event and the balances are zero-sum.
@@ -258,6 +302,17 @@ pub fn simulate(
     threads: usize,
     opt: &SimOptions,
 ) -> Result<Vec<HandSummary>> {
+    if opt.hands_per_match > 1 && hi > lo {
+        let k = u64::from(opt.hands_per_match);
+        let matches = lo / k..(hi - 1) / k + 1;
+        let one = |m: u64| play_match(c, agents, master, m, lo, hi, opt);
+        let parts: Vec<Vec<HandSummary>> = if threads <= 1 {
+            matches.map(one).collect::<Result<_>>()?
+        } else {
+            pool(threads)?.install(|| matches.into_par_iter().map(one).collect::<Result<_>>())?
+        };
+        return Ok(parts.into_iter().flatten().collect());
+    }
     if threads <= 1 {
         return (lo..hi)
             .map(|i| play_game(c, agents, master, i, opt))

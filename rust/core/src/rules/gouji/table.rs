@@ -331,7 +331,10 @@ impl CardHand for GoujiTableHand {
         if !h.cards_conserved() {
             return Err(Error::rule("够级: the 216 cards are not accounted for"));
         }
-        super::sim::check_start(h)?;
+        // the start (tribute, returns, 买三) once the tribute is over: at the first lead and after
+        if h.phase() == super::hand::Phase::Play || h.is_over() {
+            super::sim::check_start(h)?;
+        }
         if let Some(o) = h.outcome() {
             super::sim::check_outcome(h, o)?;
             if let Some(next) = h.next_carry() {
@@ -387,6 +390,12 @@ mod tests {
             buf: Vec::new(),
             fresh: false,
         };
+        while t.h.phase() != super::super::hand::Phase::Play {
+            assert!(t.check().is_ok());
+            let s = t.h.to_act().unwrap();
+            let a = t.h.legal_actions(s)[0];
+            t.h.step(a).unwrap();
+        }
         assert!(t.check().is_ok());
         t.h.forge_first_tribute_for_test();
         let e = t.check().unwrap_err().to_string();
