@@ -219,6 +219,9 @@ class Variant:
     def __getnewargs_ex__(self) -> tuple[tuple[str], dict[str, Any]]: ...
 
 def variants() -> list[dict[str, Any]]: ...
+def analyse(
+    variant: Variant | str, hand: str, /, play: str | None = None, against: str | None = None
+) -> dict[str, Any]: ...
 
 @final
 class Settlement:

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from hupai._core import (
+    analyse,
     Action,
     Event,
     Table,
@@ -34,7 +35,7 @@ from hupai._core import (
     table_seats,
     zipai_format_cards,
 )
-from hupai.errors import RuleConfigError
+from hupai.errors import HupaiError, RuleConfigError
 from hupai.game.actions import TILE_NAMES
 from hupai.game.agents import AGENTS, make_agent
 
@@ -121,8 +122,26 @@ def piece_zh(name: str) -> str:
     return name
 
 
-def action_label(a: Action) -> str:
-    """A short readable label of an action: ``打 五万``, ``碰 東``, ``吃 三四五条``, ``定缺 条``."""
+@functools.lru_cache(maxsize=64)
+def card_names(variant: Variant) -> dict[str, str]:
+    """The Chinese names of a card game's pieces by notation (斗地主 ``x`` → 小王, 够级 ``J`` → 钩,
+    顶牛 ``56`` → 虎头), from the game's analyser in the core (``hupai.analyse(...)["pieces"]``);
+    empty for a preset without one."""
+    try:
+        return {str(p["name"]): str(p["zh"]) for p in analyse(variant, "")["pieces"]}
+    except HupaiError:
+        return {}
+
+
+def action_label(a: Action, names: Mapping[str, str] | None = None) -> str:
+    """A short readable label of an action: ``打 五万``, ``碰 東``, ``吃 三四五条``, ``定缺 条``;
+    ``names`` (a card game's :func:`card_names`) names the pieces of the game."""
+    if names:
+        zh = KIND_ZH.get(a.kind, a.kind)
+        if a.tiles:
+            return f"{zh} " + " ".join(names.get(t, t) for t in a.tiles)
+        if a.tile is not None:
+            return f"{zh} {names.get(a.tile, a.tile)}"
     zh = KIND_ZH.get(a.kind, a.kind)
     if a.kind == "chow" and a.tile is not None and not a.tiles and a.tile in _INDEX:
         i = _INDEX[a.tile]
@@ -195,6 +214,7 @@ def board(t: Table, viewer: int | None = None, *, reveal: bool = False) -> dict[
     and ``result`` (winners, balances, wins with fans, the ledger's payments) once over."""
     n = t.n
     names = seat_labels(n)
+    cards_zh = card_names(t.variant) if t.family == "cards" else {}
     done = t.done
     show_all = reveal or done
     seats: list[dict[str, Any]] = []
@@ -255,7 +275,7 @@ def board(t: Table, viewer: int | None = None, *, reveal: bool = False) -> dict[
     if viewer is not None and to_act == viewer:
         for i, a in enumerate(t.legal_actions(viewer)):
             legal.append(
-                {"i": i, "kind": a.kind, "tile": a.tile, "tiles": list(a.tiles), "value": a.value, "label": action_label(a)}
+                {"i": i, "kind": a.kind, "tile": a.tile, "tiles": list(a.tiles), "value": a.value, "label": action_label(a, cards_zh)}
             )
     last = None
     last_play = None
@@ -265,7 +285,7 @@ def board(t: Table, viewer: int | None = None, *, reveal: bool = False) -> dict[
         for rec in t.log:
             if rec.get("type") != "action" or not isinstance(rec.get("seat"), int) or not 0 <= rec["seat"] < n:
                 continue
-            label = action_label(_action_of(rec)) if rec.get("kind") in KIND_ZH else str(rec.get("kind"))
+            label = action_label(_action_of(rec), cards_zh) if rec.get("kind") in KIND_ZH else str(rec.get("kind"))
             seats[rec["seat"]]["last_action"] = label
             cards = list(rec.get("tiles") or ([rec["tile"]] if rec.get("tile") else []))
             if cards and rec.get("kind") in ("play", "open", "lay"):
@@ -300,7 +320,7 @@ def board(t: Table, viewer: int | None = None, *, reveal: bool = False) -> dict[
         out["laizi"] = {"name": t.laizi, "zh": piece_zh(t.laizi)}
     for act in legal:
         seen.update(x for x in [act["tile"], *act["tiles"]] if x)
-    out["zh"] = {x: piece_zh(x) for x in sorted(seen)}
+    out["zh"] = {x: cards_zh.get(x) or piece_zh(x) for x in sorted(seen)}
     return out
 
 
