@@ -189,3 +189,19 @@ def test_play_board_names_card_pieces_from_the_core() -> None:
         held = b["seats"][0]["hand"]
         assert held and all(b["zh"][p] == card_names(hupai.Variant(vid))[p] for p in held)
         assert card_names(hupai.Variant(vid))[name] == zh
+
+
+DOCS = __import__("pathlib").Path(__file__).resolve().parents[1] / "docs"
+
+
+@pytest.mark.parametrize("game", ["doudizhu", "gouji", "dingniu"])
+def test_the_docs_analyser_example_runs(game: str) -> None:
+    """The python block of each game doc's "The analyser" section runs as written."""
+    import re
+
+    text = (DOCS / f"{game}.md").read_text(encoding="utf-8")
+    section = text.split("## The analyser", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert len(blocks) == 1
+    exec(compile(blocks[0], f"docs/{game}.md", "exec"), {"__name__": "docs"})
+    assert f"img/analyser-{game}.png" in section

@@ -400,7 +400,7 @@ function drawAnalysis(d) {
   setNames(Object.fromEntries(d.pieces.map((p) => [p.name, p.zh])));
   const selected = ($("an-play").value.trim() && d.play) ? [...d.play.cards] : [];
   $("an-cards").replaceChildren(...d.hand.cards.map((c) => {
-    const t = piece(c, "small");
+    const t = piece(c, "big");
     t.addEventListener("click", () => toggleCard(t));
     return t;
   }));
@@ -517,7 +517,10 @@ async function init() {
   });
   $("an-go").addEventListener("click", analyse);
   $("an-example").addEventListener("click", loadAnalyserExample);
-  for (const k of AN_FIELDS) $(`an-${k}`).addEventListener("keydown", (e) => { if (e.key === "Enter") analyse(); });
+  for (const k of AN_FIELDS) {
+    $(`an-${k}`).addEventListener("keydown", (e) => { if (e.key === "Enter") analyse(); });
+    $(`an-${k}`).addEventListener("change", analyse);
+  }
   $("clear").addEventListener("click", () => { Object.assign(state, { concealed: [], melds: [], win: null, flowers: [] }); update(); });
   const apply = async () => {
     if (isRaw() || (await load($("notation").value.trim()))) update();
