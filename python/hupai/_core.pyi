@@ -15,6 +15,7 @@ import numpy.typing as npt
 
 __version__: str
 __all__ = [
+    "analyse",
     "Action",
     "arrange_wall",
     "batch_is_winning",

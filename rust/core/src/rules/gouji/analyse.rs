@@ -22,14 +22,9 @@ fn cards_list(c: &Counts) -> Vec<String> {
     format_counts(c).chars().map(String::from).collect()
 }
 
-/// What a play is: its cards in Chinese, then 够级牌 / 贴钱 / 开点 facts.
+/// What a play is: its size, then 够级牌 / 贴钱 / 开点 facts.
 pub fn play_label(p: &Play, rules: &GoujiRules) -> String {
-    let mut parts = vec![format!(
-        "{}张 {} cards: {}",
-        p.total(),
-        p.total(),
-        format_counts_zh(&p.counts())
-    )];
+    let mut parts = vec![format!("{}张 {} cards", p.total(), p.total())];
     if is_gouji(p, rules) {
         parts.push("够级牌 gouji".into());
     }
