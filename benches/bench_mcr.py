@@ -85,7 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     n = len(cases)
     # the reference repairs inconsistent flags; so does this variant (same inputs for both sides)
     variant = hupai.Variant("mcr", flag_policy="repair")
-    sits = [hupai.Situation.from_dict({k: c[k] for k in ("hand", "situation") if k in c}) for c in cases]
+    dicts = [{k: c[k] for k in ("hand", "situation") if k in c} for c in cases]
+    sits = [hupai.Situation.from_dict(d) for d in dicts]
     raw = []
     for c in cases:
         i = c["pymahjonggb"]["input"]
@@ -106,6 +107,10 @@ def main(argv: list[str] | None = None) -> int:
         "hupai.compat.MahjongGB.MahjongFanCalculator (raw tuples)": lambda: [our_calc(*r) for r in raw],
         "hupai.batch.score, 1 thread": lambda: hupai.batch.score(sits, variant, threads=1),
         f"hupai.batch.score, {threads_all} threads": lambda: hupai.batch.score(sits, variant, threads=threads_all),
+        "hupai.batch.score of case dicts, 1 thread": lambda: hupai.batch.score(dicts, variant, threads=1),
+        f"hupai.batch.score of case dicts, {threads_all} threads": lambda: hupai.batch.score(
+            dicts, variant, threads=threads_all
+        ),
     }
     passes = _rounds(fns, n, args.repeat)
     rows: list[tuple[str, float]] = [(k, statistics.median(v)) for k, v in passes.items()]
@@ -115,6 +120,12 @@ def main(argv: list[str] | None = None) -> int:
     # and the quiet-machine figure: the ratio of the fastest passes (the peer suffers more from a busy
     # sibling hyperthread than hupai does, so its times are bimodal under load)
     single_best = min(passes[names[0]]) / min(passes[names[1]])
+    # issue 14: what the other threads gain, per input kind (same rounds, so the same load)
+    gains = [
+        (what, statistics.median(a / b for a, b in zip(passes[names[i]], passes[names[i + 1]], strict=True)),
+         min(passes[names[i]]) / min(passes[names[i + 1]]))
+        for what, i in (("prebuilt Situations", 3), ("case dicts", 5))
+    ]
 
     hands = [r[1] for r in raw if not r[0]]
     for h in hands:
@@ -160,6 +171,11 @@ def main(argv: list[str] | None = None) -> int:
         f"two times' ratio), {single_best:.2f}× between the fastest passes (quiet-machine figure); batch ≤ 0.4 µs "
         f"per hand per core — here {rows[3][1]:.2f} µs (1 thread; fastest pass {min(passes[names[3]]):.2f} µs); "
         "RegularShanten ≤ 1/10 of the reference.",
+        "",
+        f"Goal (issue 14): `batch.score` with {threads_all} threads ≥ 1.8× one thread on the same input — "
+        + "; ".join(f"{what}: {med:.2f}× (median over rounds), {best:.2f}× (fastest passes)" for what, med, best in gains)
+        + f". Load average at the end of the run: {os.getloadavg()[0]:.2f} (a {threads_all}-thread figure needs "
+        f"{threads_all} free cores).",
         END,
     ]
     section = "\n".join(lines)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -165,3 +166,44 @@ def test_batch_order_errors_threads() -> None:
     assert [r.total for r in hupai.batch.score(gen)] == [98] * 10
     assert [r.total for r in hupai.batch.iter_score(iter([good] * 5), chunk=2)] == [98] * 5
     assert hupai.batch.score([{**good.to_dict(), "variant": "no-such"}])[0]["error"] == "RuleConfigError"
+
+
+def _scores(case: dict[str, Any]) -> bool:
+    try:
+        hupai.score(case)
+    except hupai.HupaiError:
+        return False
+    return True
+
+
+def test_batch_pipeline_equals_one_thread(shared: Path) -> None:
+    """Batches of 256 items or more overlap reading and result building with the scoring
+    (rust/py/src/pipeline.rs): same results, same order, errors in their slots, any iterable."""
+    cases = shared / "cases" / "mcr_dev.jsonl"
+    rows = [json.loads(line) for line in cases.read_text(encoding="utf-8").splitlines()]
+    valid = [c for c in ({"hand": r["hand"], "situation": r["situation"]} for r in rows) if _scores(c)][:700]
+    items: list[Any] = []
+    for i, case in enumerate(valid):
+        kind = i % 4
+        items.append(
+            hupai.Situation.from_dict(case) if kind == 0 else case if kind == 1 else json.dumps(case) if kind == 2
+            else {"hand": {"concealed": ["1m"], "win_tile": "1m"}}
+        )
+
+    def key(x: Any) -> Any:
+        return x if isinstance(x, dict) else x.to_dict()
+
+    raw = hupai.batch.score(items, threads=1)
+    assert [isinstance(x, dict) for x in raw] == [i % 4 == 3 for i in range(len(items))]
+    one = [key(x) for x in raw]
+    for threads in (None, 2, 3):
+        assert [key(x) for x in hupai.batch.score(items, threads=threads)] == one
+        assert [key(x) for x in hupai.batch.score(iter(items), threads=threads)] == one
+        assert [key(x) for x in hupai.batch.score((x for x in items), threads=threads)] == one
+
+    def broken() -> Any:
+        yield from items[:300]
+        raise KeyError("the caller's iterator failed")
+
+    with pytest.raises(KeyError, match="iterator failed"):
+        hupai._core.score_batch(broken(), "mcr", 2)

@@ -116,35 +116,52 @@ pub const MAX_TEXT: usize = 1 << 22;
 /// Most items in one sequence argument (tiles, seats, counts, actions, batch items).
 pub const MAX_ITEMS: usize = 1 << 22;
 
-/// A path into an argument, for error messages: `hand.melds[2].type`.
-#[derive(Clone, Debug, Default)]
-pub struct Path(String);
+/// A path into an argument, for error messages: `hand.melds[2].type`. A chain of borrowed
+/// links on the converter's stack: nothing is formatted (or allocated) unless an error is.
+#[derive(Clone, Copy, Debug)]
+pub enum Path<'a> {
+    Root(&'a str),
+    Key(&'a Path<'a>, &'a str),
+    Index(&'a Path<'a>, usize),
+}
 
-impl Path {
-    pub fn root(name: &str) -> Self {
-        Path(name.to_string())
+impl<'a> Path<'a> {
+    pub fn root(name: &'a str) -> Self {
+        Path::Root(name)
     }
-    pub fn key(&self, k: &str) -> Self {
-        if self.0.is_empty() {
-            Path(k.to_string())
-        } else {
-            Path(format!("{}.{k}", self.0))
+    pub fn key(&'a self, k: &'a str) -> Self {
+        Path::Key(self, k)
+    }
+    pub fn index(&'a self, i: usize) -> Self {
+        Path::Index(self, i)
+    }
+    /// The whole path as text (`hand.melds[2].type`; empty at an unnamed root).
+    fn render(&self) -> String {
+        match self {
+            Path::Root(name) => (*name).to_string(),
+            Path::Key(up, k) => {
+                let mut s = up.render();
+                if !s.is_empty() {
+                    s.push('.');
+                }
+                s.push_str(k);
+                s
+            }
+            Path::Index(up, i) => format!("{}[{i}]", up.render()),
         }
-    }
-    pub fn index(&self, i: usize) -> Self {
-        Path(format!("{}[{i}]", self.0))
     }
     /// `"hand.melds[2]: "`, or nothing at the root of an unnamed argument.
     fn prefix(&self) -> String {
-        if self.0.is_empty() {
+        let path = self.render();
+        if path.is_empty() {
             String::new()
-        } else if self.0.chars().count() > 96 {
-            let head: String = self.0.chars().take(32).collect();
-            let tail: Vec<char> = self.0.chars().rev().take(48).collect();
+        } else if path.chars().count() > 96 {
+            let head: String = path.chars().take(32).collect();
+            let tail: Vec<char> = path.chars().rev().take(48).collect();
             let tail: String = tail.into_iter().rev().collect();
             format!("{head}…{tail}: ")
         } else {
-            format!("{}: ", self.0)
+            format!("{path}: ")
         }
     }
 }
@@ -445,8 +462,14 @@ impl Conv {
             return Ok(serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number));
         }
         if let Ok(s) = obj.cast::<PyString>() {
-            let what = if path.0.is_empty() { "str" } else { &path.0 };
-            return Ok(Value::String(text(s, what)?.to_string()));
+            return Ok(Value::String(match s.to_str() {
+                Ok(t) if t.len() <= MAX_TEXT => t.to_string(),
+                // the slow path only to word the error
+                _ => {
+                    let what = path.render();
+                    text(s, if what.is_empty() { "str" } else { &what })?.to_string()
+                }
+            }));
         }
         if let Ok(t) = obj.cast::<crate::tiles::PyTile>() {
             return Ok(Value::String(t.get().inner.to_string()));
@@ -469,7 +492,10 @@ impl Conv {
                         ),
                     )));
                 };
-                let key = text(ks, &format!("{}key", path.prefix()))?.to_string();
+                let key = match ks.to_str() {
+                    Ok(t) if t.len() <= MAX_TEXT => t.to_string(),
+                    _ => text(ks, &format!("{}key", path.prefix()))?.to_string(),
+                };
                 let sub = path.key(&key);
                 let val = self.value(&v, &sub, depth + 1)?;
                 m.insert(key, val);

@@ -14,6 +14,7 @@ mod flow;
 mod flow_wuhan;
 mod gouji;
 mod hand;
+mod pipeline;
 mod request;
 mod score;
 mod serve;

@@ -78,8 +78,8 @@ pub struct Request {
 }
 
 /// Parse a request object strictly (`default`: the variant when the request names none).
-pub fn parse(v: &Value, default: Option<&Arc<Variant>>) -> Result<Request, CoreError> {
-    let Value::Object(o) = v else {
+pub fn parse(v: Value, default: Option<&Arc<Variant>>) -> Result<Request, CoreError> {
+    let Value::Object(mut o) = v else {
         return Err(CoreError::hand(
             "a scoring request is an object {\"variant\", \"options\", \"hand\", \"situation\", \"id\"}",
         ));
@@ -92,49 +92,44 @@ pub fn parse(v: &Value, default: Option<&Arc<Variant>>) -> Result<Request, CoreE
             )));
         }
     }
-    let options = match o.get("options") {
+    let options = match o.remove("options") {
         None | Some(Value::Null) => Map::new(),
-        Some(Value::Object(m)) => m.clone(),
+        Some(Value::Object(m)) => m,
         Some(other) => {
             return Err(CoreError::rule(format!(
                 "options: an object {{switch: value}}, got {other}"
             )));
         }
     };
-    let variant = match (o.get("variant"), default) {
+    let variant = match (o.remove("variant"), default) {
         (None | Some(Value::Null), Some(d)) if options.is_empty() => d.clone(),
         (None | Some(Value::Null), Some(d)) => variant_with(d.id(), &options)?,
         (None | Some(Value::Null), None) => variant_with(DEFAULT_VARIANT, &options)?,
-        (Some(Value::String(id)), _) => variant_with(id, &options)?,
+        (Some(Value::String(id)), _) => variant_with(&id, &options)?,
         (Some(other), _) => {
             return Err(CoreError::rule(format!(
                 "variant: a preset id, got {other}"
             )));
         }
     };
-    let id = match o.get("id") {
+    let id = match o.remove("id") {
         None | Some(Value::Null) => None,
-        Some(x @ Value::String(_)) => Some(x.clone()),
-        Some(x @ Value::Number(n)) if n.is_i64() || n.is_u64() => Some(x.clone()),
+        Some(x @ Value::String(_)) => Some(x),
+        Some(Value::Number(n)) if n.is_i64() || n.is_u64() => Some(Value::Number(n)),
         Some(other) => {
             return Err(CoreError::hand(format!(
                 "id: a string or an integer (echoed in the result), got {other}"
             )));
         }
     };
-    let mut c = Map::new();
-    for k in ["hand", "situation"] {
-        if let Some(x) = o.get(k) {
-            c.insert(k.into(), x.clone());
-        }
-    }
-    let case = variant.ruleset().parse_case(&Value::Object(c))?;
+    // What is left is the case itself (no copy of the hand).
+    let case = variant.ruleset().parse_case(&Value::Object(o))?;
     Ok(Request { variant, case, id })
 }
 
 /// Score a request: the score and the `id` to echo (after the score's keys).
 pub fn score_request(
-    v: &Value,
+    v: Value,
     default: Option<&Arc<Variant>>,
 ) -> Result<(hupai_core::scoring::score::Score, Option<Value>), CoreError> {
     let r = parse(v, default)?;

@@ -524,7 +524,7 @@ pub(crate) use crate::convert::json_arg;
 #[pyfunction]
 pub fn score_json<'py>(py: Python<'py>, case: &Bound<'py, PyAny>) -> BindResult<Bound<'py, PyAny>> {
     let v = json_arg(case, "case")?;
-    let (sc, id) = request::score_request(&v, None)?;
+    let (sc, id) = request::score_request(v, None)?;
     let out = json_to_py(py, &sc.to_json_value())?;
     if let Some(id) = id {
         out.set_item("id", json_to_py(py, &id)?)?;
@@ -621,11 +621,16 @@ fn error_dict<'py>(py: Python<'py>, e: &CoreError) -> PyResult<Bound<'py, PyAny>
     Ok(d.into_any())
 }
 
-/// One batch item after the Python copy: a validated situation or a request to parse.
+/// One batch item after the Python copy: a validated situation or a request to parse (or the
+/// error of copying it).
 enum Pending {
-    Situation(Arc<Situation>),
-    Request(Value),
+    Ok(Result<Arc<Situation>, Value>),
+    Err(CoreError),
 }
+
+/// Batches shorter than this run without the pipeline (its start-up would cost more than the
+/// overlap gains).
+const PIPELINE_MIN: usize = 256;
 
 fn pool(threads: Option<usize>) -> Result<Option<Arc<rayon::ThreadPool>>, CoreError> {
     let Some(n) = threads else { return Ok(None) };
@@ -668,52 +673,84 @@ pub fn score_batch<'py>(
     } else {
         0
     };
-    // Under the GIL only the Python → JSON copy (one pass per item); parsing the request and
-    // scoring run in parallel with the GIL released.
-    let mut parsed: Vec<Result<Pending, CoreError>> = Vec::with_capacity(n);
-    for item in items.try_iter()? {
-        let item = item?;
-        if parsed.len() >= crate::convert::MAX_ITEMS {
-            return Err(CoreError::hand(format!(
-                "items: more than the {} accepted in one batch",
-                crate::convert::MAX_ITEMS
-            ))
-            .into());
-        }
+    // Under the GIL only the Python → JSON copy of each item and the result objects; parsing
+    // the request and scoring run without it. With one thread the three steps run one after the
+    // other; with more the caller's thread reads items and builds results while `threads`
+    // workers score (`pipeline`), so the Python steps do not cap the gain.
+    let read = |item: Bound<'py, PyAny>| -> Pending {
         if let Ok(s) = item.cast::<PySituation>() {
-            parsed.push(Ok(Pending::Situation(s.get().inner.clone())));
-            continue;
+            return Pending::Ok(Ok(s.get().inner.clone()));
         }
-        parsed.push(match json_arg(&item, "case") {
-            Ok(v) => Ok(Pending::Request(v)),
-            Err(BindError::Core(c)) => Err(c),
-            Err(BindError::Py(p)) => Err(CoreError::hand(p.to_string())),
-        });
-    }
-    let pool = pool(threads)?;
-    let work = || -> Vec<Result<Score, CoreError>> {
-        parsed
-            .par_iter()
-            .map(|p| match p {
-                Ok(Pending::Situation(s)) => default_v.ruleset().score(CaseRef::Tiles(s)),
-                Ok(Pending::Request(v)) => {
-                    let r = request::parse(v, Some(&default_v))?;
-                    r.variant.ruleset().score(r.case.as_ref())
-                }
-                Err(e) => Err(e.clone()),
-            })
-            .collect()
+        match json_arg(&item, "case") {
+            Ok(v) => Pending::Ok(Err(v)),
+            Err(BindError::Core(c)) => Pending::Err(c),
+            Err(BindError::Py(p)) => Pending::Err(CoreError::hand(p.to_string())),
+        }
     };
-    let results = py.detach(|| match &pool {
-        Some(p) => p.install(work),
-        None => work(),
-    });
-    let out = PyList::empty(py);
-    for r in results {
-        match r {
-            Ok(sc) => out.append(Bound::new(py, PyScore::new(sc))?)?,
-            Err(e) => out.append(error_dict(py, &e)?)?,
+    let score = |p: Pending| -> Result<Score, CoreError> {
+        match p {
+            Pending::Ok(Ok(s)) => default_v.ruleset().score(CaseRef::Tiles(&s)),
+            Pending::Ok(Err(v)) => {
+                let r = request::parse(v, Some(&default_v))?;
+                r.variant.ruleset().score(r.case.as_ref())
+            }
+            Pending::Err(e) => Err(e),
         }
+    };
+    let out = PyList::empty(py);
+    let push = |r: Result<Score, CoreError>| -> PyResult<()> {
+        match r {
+            Ok(sc) => out.append(Bound::new(py, PyScore::new(sc))?),
+            Err(e) => out.append(error_dict(py, &e)?),
+        }
+    };
+    let too_many = || {
+        BindError::from(CoreError::hand(format!(
+            "items: more than the {} accepted in one batch",
+            crate::convert::MAX_ITEMS
+        )))
+    };
+    let pool = pool(threads)?;
+    let workers = threads.unwrap_or_else(|| {
+        pool.as_ref()
+            .map_or_else(rayon::current_num_threads, |p| p.current_num_threads())
+    });
+    let mut it = items.try_iter()?;
+    if workers <= 1 || (n > 0 && n < PIPELINE_MIN) {
+        let mut parsed: Vec<Pending> = Vec::with_capacity(n);
+        for item in &mut it {
+            if parsed.len() >= crate::convert::MAX_ITEMS {
+                return Err(too_many());
+            }
+            parsed.push(read(item?));
+        }
+        let work =
+            || -> Vec<Result<Score, CoreError>> { parsed.into_par_iter().map(score).collect() };
+        let results = py.detach(|| match &pool {
+            Some(p) => p.install(work),
+            None => work(),
+        });
+        results.into_iter().try_for_each(push)?;
+        return Ok(out);
+    }
+    let mut seen = 0usize;
+    let mut over = false;
+    let produce = || -> PyResult<Option<Pending>> {
+        match it.next() {
+            None => Ok(None),
+            Some(item) => {
+                seen += 1;
+                if seen > crate::convert::MAX_ITEMS {
+                    over = true;
+                    return Ok(None);
+                }
+                Ok(Some(read(item?)))
+            }
+        }
+    };
+    crate::pipeline::run(py, workers, pool.as_deref(), produce, score, push)?;
+    if over {
+        return Err(too_many());
     }
     Ok(out)
 }

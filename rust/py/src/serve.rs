@@ -188,7 +188,7 @@ fn score_request(req: Value) -> Option<(hupai_core::scoring::score::Score, Optio
     if let Some(id) = id {
         r.insert("id".into(), id);
     }
-    score_one(&Value::Object(r), None).ok()
+    score_one(Value::Object(r), None).ok()
 }
 
 /// Append the answer as the service writes it: the score's keys in order, then `id`.
