@@ -205,3 +205,37 @@ def test_the_docs_analyser_example_runs(game: str) -> None:
     assert len(blocks) == 1
     exec(compile(blocks[0], f"docs/{game}.md", "exec"), {"__name__": "docs"})
     assert f"img/analyser-{game}.png" in section
+
+
+def test_card_moves_and_replay_captions_use_the_core_names() -> None:
+    """The play page's moves list and the replay viewer's captions name a card game's pieces as
+    the core does (dingniu: 虎头, not 56)."""
+    from hupai.game.session import PlaySession, card_names, replay_steps
+
+    names = card_names(hupai.Variant("dingniu"))
+    s = PlaySession("dingniu", human=0, seed=5)
+    while not s.done:
+        s.act(0)
+    steps = replay_steps(s.table.log)
+    captions = [c for st in steps for c in st["caption"]]
+    laid = [c for c in captions if "接牌" in c or "开牌" in c]
+    assert laid, captions
+    assert all(any(n in c for n in names.values()) for c in laid), laid
+    assert not any(code in c for c in laid for code in names), laid
+
+
+@pytest.mark.parametrize("vid", CARD_PRESETS)
+def test_the_replay_endpoint_steps_a_card_game_log(client: TestClient, vid: str) -> None:
+    """POST /v1/replay rebuilds a card game's log step by step (its records name the game's pieces:
+    they are typed moves, not mahjong tiles), the last step being the settled hand."""
+    import json
+
+    from hupai.game.session import PlaySession
+
+    s = PlaySession(vid, human=0, seed=2)
+    while not s.done:
+        s.act(0)
+    r = client.post("/v1/replay", content="\n".join(json.dumps(x) for x in s.table.log), headers={"content-type": "text/plain"})
+    assert r.status_code == 200, r.text
+    steps = r.json()["steps"]
+    assert steps[-1]["done"] and steps[-1]["result"]["balances"] == s.board()["result"]["balances"]

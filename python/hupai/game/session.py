@@ -39,7 +39,7 @@ from hupai.errors import HupaiError, RuleConfigError
 from hupai.game.actions import TILE_NAMES
 from hupai.game.agents import AGENTS, make_agent
 
-__all__ = ["PlaySession", "board", "replay_steps", "piece_zh", "seat_labels", "KIND_ZH", "action_label", "event_text"]
+__all__ = ["PlaySession", "board", "replay_steps", "piece_zh", "card_names", "seat_labels", "KIND_ZH", "action_label", "event_text"]
 
 #: Chinese names of the action kinds (labels only; which actions are legal is the core's).
 KIND_ZH: dict[str, str] = {
@@ -175,15 +175,16 @@ def _action_of(rec: Mapping[str, Any]) -> Action:
     return Action(str(rec.get("kind")), int(rec.get("seat", 0)), rec.get("tile"), rec.get("tiles"), rec.get("value"))
 
 
-def event_text(rec: Mapping[str, Any], names: Sequence[str]) -> str | None:
-    """One caption line for a log record (``None`` for records not worth a line)."""
+def event_text(rec: Mapping[str, Any], names: Sequence[str], pieces: Mapping[str, str] | None = None) -> str | None:
+    """One caption line for a log record (``None`` for records not worth a line); ``pieces`` (a
+    card game's :func:`card_names`) names the game's pieces."""
     k = rec.get("type")
     seat = rec.get("seat")
     who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else ""
     if k == "action":
         if rec.get("kind") == "win":
             return None  # the win record that follows says it all
-        return f"{who} {action_label(_action_of(rec))}"
+        return f"{who} {action_label(_action_of(rec), pieces)}"
     if k == "win":
         how = WIN_TYPE_ZH.get(str(rec.get("win_type")), str(rec.get("win_type", "")))
         src = rec.get("from")
@@ -473,6 +474,7 @@ def replay_steps(log: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     replay(records)  # the whole log first: a log that does not replay is refused
     t = replay(records, actions=0)
     names = seat_labels(t.n)
+    pieces = card_names(t.variant) if t.family == "cards" else None
     steps: list[dict[str, Any]] = []
     # a cursor into the log that follows the rebuilt table's log (the same records, in order)
     done_actions = 0
@@ -480,7 +482,7 @@ def replay_steps(log: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
 
     def snap(upto: int, caption_from: int) -> None:
         b = board(t, None, reveal=True)
-        b["caption"] = [x for x in (event_text(r, names) for r in records[caption_from : upto + 1]) if x]
+        b["caption"] = [x for x in (event_text(r, names, pieces) for r in records[caption_from : upto + 1]) if x]
         b["record"] = upto
         b["actions"] = done_actions
         steps.append(b)
@@ -489,7 +491,8 @@ def replay_steps(log: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     prev = last_rec + 1
     action_recs = [r for r in records if r.get("type") == "action"]
     for i, rec in enumerate(action_recs):
-        t.step(Action.from_json(rec))
+        # a card game's record names its pieces in the game's notation (typed, as the table reads it)
+        t.step(_action_of(rec) if t.family == "cards" else Action.from_json(rec))
         done_actions += 1
         last_rec = len(t.log) - 1
         is_last = i == len(action_recs) - 1
