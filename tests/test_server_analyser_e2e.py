@@ -188,3 +188,21 @@ def test_analyser_at_400px(server: str, browser: Any) -> None:
         _shot(d, "analyser-400px.png")
     finally:
         d.set_window_size(1300, 900)
+
+
+def test_the_share_link_names_the_question(server: str, browser: Any) -> None:
+    """After an analysis the URL names the preset and the question; opening it analyses again."""
+    d = browser
+    _open(d, server + "/")
+    _choose(d, "dingniu")
+    q = _example(d)
+    link = str(d.find_element(By.ID, "share").get_attribute("href"))
+    assert "v=dingniu" in link and "ah=" in link and "aa=" in link
+    d.get("about:blank")
+    d.get(link)
+    WebDriverWait(d, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#an-lists li"))
+    assert {k: d.find_element(By.ID, f"an-{k}").get_attribute("value") for k in ("hand", "play", "against")} == q
+    want = hupai.analyse("dingniu", q["hand"], play=q["play"], against=q["against"])
+    assert [li.get_attribute("data-move") for li in d.find_elements(By.CSS_SELECTOR, "#an-lists li")] == [
+        i["text"] for x in want["lists"] for i in x["items"]
+    ]

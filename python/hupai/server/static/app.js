@@ -163,6 +163,8 @@ function writeUrl() {
     if (state.flowers.length) p.push(["fw", sortFlowers(state.flowers).join(",")]);
   }
   if ($("more").value.trim()) p.push(["x", $("more").value.trim()]);
+  // the analyser's question (card presets): ah / ap / aa
+  if (preset().analyse_example) for (const k of AN_FIELDS) if ($(`an-${k}`).value.trim()) p.push([`a${k[0]}`, $(`an-${k}`).value.trim()]);
   const hash = "#" + p.map(([k, v]) => `${k}=${enc(v)}`).join("&");
   if (location.hash !== hash) history.replaceState(null, "", hash);
   $("share").href = location.href;
@@ -193,6 +195,10 @@ async function readUrl() {
   if (isRaw()) {
     $("notation").value = p.h || "";
     if (p.x) $("more").value = p.x;
+    if (preset().analyse_example) {
+      for (const k of AN_FIELDS) $(`an-${k}`).value = p[`a${k[0]}`] || "";
+      if (p.ah) await analyse();
+    }
     return;
   }
   if (p.h !== undefined) await load(p.h, urlSituation(p));
@@ -439,6 +445,7 @@ async function analyse() {
   if (!r.ok) return;
   an.data = r.data;
   drawAnalysis(r.data);
+  writeUrl(); // the link names the question
 }
 
 function showAnalyser() {
