@@ -127,7 +127,10 @@ pub fn analyse(variant: &str, rules: &GoujiRules, q: &Query) -> Result<Analysis>
                 label: if burns.is_empty() {
                     "烧不了 the hand cannot burn it".into()
                 } else {
-                    format!("能烧 the hand can burn it: {} 种 burning play(s)", burns.len())
+                    format!(
+                        "能烧 the hand can burn it: {} 种 burning play(s)",
+                        burns.len()
+                    )
                 },
             });
         }
