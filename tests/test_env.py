@@ -150,8 +150,6 @@ def test_vec_env_refuses_bad_input() -> None:
         henv.VecEnv("mcr", 2, no_such_switch=True)
     with pytest.raises(HupaiError):
         henv.VecEnv("mcr", 2, learners=[])
-    with pytest.raises(HupaiError, match="card games"):
-        henv.VecEnv("doudizhu_qq", 2)  # no RL encoding for the card family yet
     with pytest.raises(HupaiError):
         henv.VecEnv("mcr", 2, learners=[7])
     with pytest.raises(HupaiError):

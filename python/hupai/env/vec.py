@@ -160,6 +160,24 @@ class VecEnv:
         """Table ``i``'s legal actions (``hupai.Action``) and their ids."""
         return self._env.legal(i)
 
+    def legal_ids(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """Every table's legal ids at once: ``(ids, offsets)`` — table ``i``'s are
+        ``ids[offsets[i]:offsets[i + 1]]`` (the true columns of ``mask[i]``, cheaper to read
+        than a wide mask: 斗地主 has 27,853 ids, 够级 93,957)."""
+        return self._env.legal_ids()
+
+    def sample(self, rng: np.random.Generator) -> npt.NDArray[np.int64]:
+        """One uniformly random legal id per table (-1 where none), drawn in numpy from
+        :meth:`legal_ids` — the same distribution as :func:`random_actions` on ``mask``, without
+        scanning the mask."""
+        ids, off = self.legal_ids()
+        cnt = np.diff(off)
+        k = (rng.random(self.n) * cnt).astype(np.int64)
+        out = np.full(self.n, -1, dtype=np.int64)
+        has = cnt > 0
+        out[has] = ids[off[:-1][has] + k[has]]
+        return out
+
     def observe(self, i: int, seat: int) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_]]:
         """Any seat's view of table ``i``: ``(obs, mask)`` (the mask is all false unless the seat is to act)."""
         return self._env.observe(i, seat)

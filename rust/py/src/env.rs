@@ -311,10 +311,23 @@ impl PyVecEnv {
     }
 
     /// Table ``i``'s legal actions now, in order, and their ids.
-    fn legal<'py>(&self, py: Python<'py>, i: AnyInt) -> BindResult<(Bound<'py, PyList>, Vec<u16>)> {
+    fn legal<'py>(&self, py: Python<'py>, i: AnyInt) -> BindResult<(Bound<'py, PyList>, Vec<u32>)> {
         let (a, ids) = self.env.legal(self.index(i)?)?;
         let pieces = self.env.compiled.pieces();
         Ok((action_list(py, a, pieces)?, ids.to_vec()))
+    }
+
+    /// Every table's legal action ids at once: ``(ids, offsets)`` int64 arrays — table ``i``'s
+    /// are ``ids[offsets[i]:offsets[i + 1]]`` (the mask's true columns, in the table's order;
+    /// none while a finished hand waits for ``reset``). Cheaper than scanning a wide mask.
+    fn legal_ids<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>) {
+        let mut ids = Vec::new();
+        let mut offsets = Vec::new();
+        self.env.legal_ids_into(&mut ids, &mut offsets);
+        (ids.into_pyarray(py), offsets.into_pyarray(py))
     }
 
     /// Any seat's view of table ``i`` now: ``(obs (planes, width), mask (actions,))`` — the mask
@@ -356,7 +369,7 @@ pub fn env_encoding<'py>(
     variant: &Bound<'py, PyAny>,
 ) -> BindResult<Bound<'py, PyDict>> {
     let c = Compiled::new(variant_from_py(Some(variant))?)?;
-    let e = Encoding::new(&c)?;
+    let e = Encoding::of(&c)?;
     let d = PyDict::new(py);
     d.set_item(
         "family",
@@ -382,7 +395,7 @@ pub fn table_encode<'py>(
     py: Python<'py>,
     table: &Bound<'py, PyTable>,
     seat: Option<AnyInt>,
-) -> BindResult<(View<'py>, Vec<u16>)> {
+) -> BindResult<(View<'py>, Vec<u32>)> {
     let tb = table.borrow();
     let t = &tb.t;
     let seat: usize = match seat {
@@ -392,12 +405,12 @@ pub fn table_encode<'py>(
             .ok_or_else(|| rule("the hand is over: give a seat"))?,
     };
     let c = Compiled::new(t.variant().clone())?;
-    let enc = Encoding::new(&c)?;
+    let enc = Encoding::of(&c)?;
     let view = observe_table(py, &enc, t, seat)?;
     let mut ids = Vec::new();
     let legal = t.legal_actions(seat);
     for a in &legal {
-        ids.push(enc.action_id(t, a)? as u16);
+        ids.push(enc.action_id(t, a)? as u32);
     }
     Ok((view, ids))
 }

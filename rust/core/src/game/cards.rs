@@ -36,6 +36,10 @@ pub trait CardPart: Send + Sync + std::fmt::Debug {
     /// bidder, 够级's and 顶牛's dealer) and the previous hand's carry (the game's own JSON, from
     /// [`CardEnd::carry`]).
     fn deal(&self, seed: u64, dealer: usize, carry: Option<&Value>) -> Result<Box<dyn CardHand>>;
+    /// The game's RL encoding (`game::encode`; `None`: the game has none).
+    fn codec(&self) -> Option<Arc<dyn super::encode::CardCodec>> {
+        None
+    }
 }
 
 /// What a finished card hand reports.
@@ -87,6 +91,8 @@ pub trait CardHand: Send + Sync + std::fmt::Debug {
     fn hand(&self, seat: usize) -> Vec<u8>;
     /// What `seat` may see (the game's observation record).
     fn observation(&self, seat: usize) -> Value;
+    /// The hand as `Any`, for its game's read-only encoder (`game::encode::CardCodec`).
+    fn as_any(&self) -> &dyn std::any::Any;
 }
 
 /// One hand of a card game at the table.

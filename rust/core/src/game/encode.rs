@@ -31,6 +31,7 @@ use crate::situation::KongKind;
 use crate::tile::N_KINDS;
 
 use super::action::{Action, ActionKind, JOKER};
+use super::cards::CardHand;
 use super::dispatch::Family;
 use super::facts::{PaoZi, PrePhaseKind};
 use super::mahjong::{Mahjong, Phase};
@@ -72,6 +73,22 @@ const ZP_FORM_NAMES: [&str; ZP_FORMS] = [
 ];
 const CHOW_NAMES: [&str; 3] = ["chow_low", "chow_mid", "chow_high"];
 
+/// A card game's encoding (斗地主, 够级, 顶牛 …), written by the game's own module
+/// (`rules/<game>/encode.rs`) and returned by its table part ([`super::cards::CardPart::codec`]).
+/// It reads the hand's state and never decides a rule: the legal actions are the table's.
+pub trait CardCodec: Send + Sync + std::fmt::Debug {
+    /// Every action id's name (unique).
+    fn names(&self) -> Vec<String>;
+    /// Observation shape `(planes, width)`.
+    fn shape(&self) -> (usize, usize);
+    /// `(name, meaning, planes)` rows of the observation (the docs' table).
+    fn rows(&self) -> &'static [(&'static str, &'static str, usize)];
+    /// The id of an action of `hand` (`None`: not in the space).
+    fn action_id(&self, hand: &dyn CardHand, a: &Action) -> Option<usize>;
+    /// Write the observation of `seat` into `out` (zeroed by the caller).
+    fn observe(&self, hand: &dyn CardHand, seat: usize, out: &mut [u8]);
+}
+
 /// Optional mahjong blocks: their first id (`None`: the variant has no such decision).
 #[derive(Clone, Debug, Default)]
 struct Blocks {
@@ -96,6 +113,8 @@ pub struct Encoding {
     blocks: Blocks,
     /// 换三张 multiset (a <= b <= d within a suit) → its index 0..165.
     tri: Vec<u16>,
+    /// The card game's codec (`Family::Cards`).
+    cards: Option<Arc<dyn CardCodec>>,
 }
 
 fn tile_name(k: usize) -> String {
@@ -125,10 +144,25 @@ impl Encoding {
     pub fn new(c: &Compiled) -> Result<Encoding> {
         let seats = c.seats();
         match c.family {
-            Family::Cards => Err(Error::rule(format!(
-                "{}: the RL encoding covers the tile games (mahjong and 字牌); the card games have none yet",
-                c.variant.id()
-            ))),
+            Family::Cards => {
+                let codec = c.cards.as_ref().and_then(|p| p.codec()).ok_or_else(|| {
+                    Error::rule(format!(
+                        "{}: this card game has no RL encoding",
+                        c.variant.id()
+                    ))
+                })?;
+                let (planes, width) = codec.shape();
+                Ok(Encoding {
+                    family: Family::Cards,
+                    seats,
+                    names: codec.names(),
+                    planes,
+                    width,
+                    blocks: Blocks::default(),
+                    tri: Vec::new(),
+                    cards: Some(codec),
+                })
+            }
             Family::Zipai => {
                 let mut names: Vec<String> = (0..ZP_WIDTH)
                     .map(|k| format!("discard {}", card_name(k)))
@@ -147,6 +181,7 @@ impl Encoding {
                     width: ZP_WIDTH,
                     blocks: Blocks::default(),
                     tri: Vec::new(),
+                    cards: None,
                 })
             }
             Family::Mahjong => {
@@ -231,14 +266,31 @@ impl Encoding {
                     width: N_KINDS,
                     blocks: b,
                     tri: tri_index(),
+                    cards: None,
                 })
             }
         }
     }
 
-    /// A shared encoding of a variant.
+    /// A shared encoding of a variant (built once per variant and switches, then reused: the
+    /// card games' spaces have tens of thousands of names).
     pub fn of(c: &Compiled) -> Result<Arc<Encoding>> {
-        Ok(Arc::new(Encoding::new(c)?))
+        use std::collections::HashMap;
+        use std::sync::{Mutex, OnceLock};
+        static CACHE: OnceLock<Mutex<HashMap<String, Arc<Encoding>>>> = OnceLock::new();
+        let key = format!("{}|{}", c.variant.id(), c.options);
+        let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+        if let Some(e) = cache.lock().ok().and_then(|m| m.get(&key).cloned()) {
+            return Ok(e);
+        }
+        let e = Arc::new(Encoding::new(c)?);
+        if let Ok(mut m) = cache.lock() {
+            if m.len() >= 64 {
+                m.clear();
+            }
+            m.insert(key, e.clone());
+        }
+        Ok(e)
     }
 
     /// Number of action ids.
@@ -257,7 +309,11 @@ impl Encoding {
         let id = match t {
             Table::Mahjong(m) => self.mj_id(m, a),
             Table::Zipai(_) => zp_id(a),
-            Table::Cards(_) => None,
+            Table::Cards(c) => self
+                .cards
+                .as_ref()
+                .and_then(|k| k.action_id(c.hand.as_ref(), a))
+                .filter(|&id| id < self.names.len()),
         };
         id.ok_or_else(|| {
             Error::illegal(format!(
@@ -273,7 +329,7 @@ impl Encoding {
         &self,
         t: &Table,
         legal: &[Action],
-        ids: &mut Vec<u16>,
+        ids: &mut Vec<u32>,
         mask: &mut [bool],
     ) -> Result<()> {
         ids.clear();
@@ -287,7 +343,7 @@ impl Encoding {
                 )));
             }
             mask[id] = true;
-            ids.push(id as u16);
+            ids.push(id as u32);
         }
         Ok(())
     }
@@ -349,7 +405,11 @@ impl Encoding {
         match t {
             Table::Mahjong(m) => mj_observe(m, seat, out),
             Table::Zipai(z) => zp_observe(z, seat, out),
-            Table::Cards(_) => {}
+            Table::Cards(c) => {
+                if let Some(k) = &self.cards {
+                    k.observe(c.hand.as_ref(), seat, out);
+                }
+            }
         }
     }
 
@@ -358,7 +418,7 @@ impl Encoding {
         let rows: &[(&str, &str, usize)] = match self.family {
             Family::Mahjong => MJ_ROWS,
             Family::Zipai => ZP_ROWS,
-            Family::Cards => &[],
+            Family::Cards => self.cards.as_ref().map_or(&[], |k| k.rows()),
         };
         let mut out = Vec::new();
         for &(n, d, k) in rows {
@@ -902,6 +962,7 @@ pub fn dataset(logs: &[Vec<serde_json::Value>]) -> Result<Dataset> {
             width: 0,
             blocks: Blocks::default(),
             tri: Vec::new(),
+            cards: None,
         }),
         obs: Vec::new(),
         mask: Vec::new(),
@@ -926,7 +987,7 @@ pub fn dataset(logs: &[Vec<serde_json::Value>]) -> Result<Dataset> {
                 e
             }
         };
-        let here = Encoding::new(&Compiled::new(t.variant().clone())?)?;
+        let here = Encoding::of(&Compiled::new(t.variant().clone())?)?;
         if here.names != e.names || here.planes != e.planes {
             return Err(Error::replay(format!(
                 "log {h} is of another variant or switches than log 0 ({})",
@@ -1073,8 +1134,8 @@ mod tests {
                     assert_eq!(ids.len(), legal.len());
                     assert_eq!(mask.iter().filter(|&&x| x).count(), legal.len());
                     for (a, &i) in legal.iter().zip(&ids) {
-                        assert_eq!(enc.action_id(&t, a).unwrap(), usize::from(i));
-                        assert!(mask[usize::from(i)]);
+                        assert_eq!(enc.action_id(&t, a).unwrap(), i as usize);
+                        assert!(mask[i as usize]);
                     }
                     for k in 0..t.seats() {
                         enc.observe(&t, k, &mut obs);
@@ -1092,9 +1153,132 @@ mod tests {
         }
     }
 
+    /// The card games: over many random and greedy states every legal action has a distinct id
+    /// inside the space (so the mask is exactly the table's legal set), an id outside the mask
+    /// is refused by the environment with nothing changed, observations stay in shape, and under
+    /// the rlcard profile a play's id is rlcard's id of its cards.
+    #[test]
+    fn card_games_round_trip_over_random_states() {
+        use crate::rules::doudizhu::cards::Cards;
+        use crate::rules::doudizhu::space::rlcard_space;
+        let kick = crate::preset::SwitchValue::Str("no_adjacent_triple".into());
+        let show = crate::preset::SwitchValue::Bool(true);
+        let cases: Vec<(&str, Variant, u64)> = vec![
+            ("doudizhu_qq", Variant::load("doudizhu_qq").unwrap(), 60),
+            (
+                "doudizhu_qq+rob+show_hand",
+                Variant::with_options(
+                    "doudizhu_qq",
+                    vec![
+                        ("rob".to_string(), show.clone()),
+                        ("show_hand".to_string(), show),
+                    ],
+                )
+                .unwrap(),
+                40,
+            ),
+            (
+                "doudizhu_contest",
+                Variant::load("doudizhu_contest").unwrap(),
+                40,
+            ),
+            (
+                "doudizhu_qq rlcard",
+                Variant::with_options("doudizhu_qq", vec![("single_kickers".to_string(), kick)])
+                    .unwrap(),
+                40,
+            ),
+            ("dingniu", Variant::load("dingniu").unwrap(), 200),
+            ("gouji", Variant::load("gouji").unwrap(), 6),
+        ];
+        for (id, v, games) in cases {
+            let c = Compiled::new(Arc::new(v)).unwrap();
+            let enc = Encoding::new(&c).unwrap();
+            let rl = id.ends_with("rlcard");
+            if rl {
+                assert_eq!(enc.n_actions(), 27_472 + 7);
+                assert_eq!(enc.names[27_471], "pass");
+            } else if id.starts_with("doudizhu") {
+                assert_eq!(enc.names[0], "pass");
+            }
+            let mut mask = vec![false; enc.n_actions()];
+            let mut ids = Vec::new();
+            let mut obs = vec![0u8; enc.obs_len()];
+            let mut legal = Vec::new();
+            let mut states = 0;
+            let mut kinds = std::collections::HashSet::new();
+            for g in 0..games {
+                let mut t = c
+                    .table(TableSetup {
+                        seed: i128::from(g) * 7919 + 3,
+                        dealer: (g as usize) % c.seats(),
+                        ..TableSetup::default()
+                    })
+                    .unwrap();
+                let mut bot = Bot::new(
+                    if g % 2 == 0 {
+                        BotKind::Random
+                    } else {
+                        BotKind::Greedy
+                    },
+                    g,
+                );
+                while let Some(s) = t.to_act() {
+                    t.legal_into(s, &mut legal);
+                    enc.mask_into(&t, &legal, &mut ids, &mut mask)
+                        .unwrap_or_else(|e| panic!("{id}: {e}"));
+                    assert_eq!(ids.len(), legal.len());
+                    assert_eq!(mask.iter().filter(|&&x| x).count(), legal.len(), "{id}");
+                    for (a, &i) in legal.iter().zip(&ids) {
+                        let i = i as usize;
+                        assert_eq!(enc.action_id(&t, a).unwrap(), i);
+                        kinds.insert(a.kind);
+                        if rl && a.kind == ActionKind::Play {
+                            let mut cnt = [0u8; 15];
+                            for &x in &a.tiles {
+                                cnt[usize::from(x)] += 1;
+                            }
+                            let cards = Cards::from_counts(&cnt).unwrap();
+                            let m = rlcard_space().get(i as u32).unwrap().unwrap();
+                            assert_eq!(m.0, cards, "{id}: rlcard id {i}");
+                        }
+                        // the name says what the id does
+                        let name = &enc.names[i];
+                        assert!(
+                            name.starts_with(a.kind.name())
+                                || matches!(
+                                    a.kind,
+                                    ActionKind::Show
+                                        | ActionKind::Revolt
+                                        | ActionKind::Head
+                                        | ActionKind::XuanDian
+                                        | ActionKind::Return
+                                ),
+                            "{id}: {name} for {}",
+                            a.kind.name()
+                        );
+                    }
+                    // the seats not to act have no legal id
+                    for k in 0..t.seats() {
+                        obs.fill(0);
+                        enc.observe(&t, k, &mut obs);
+                        assert!(obs.iter().any(|&x| x > 0), "{id}");
+                    }
+                    states += 1;
+                    let k = bot.choose(&t, s, &legal);
+                    let a = legal[k].clone();
+                    t.apply(&a).unwrap();
+                }
+            }
+            assert!(states > 300, "{id}: {states} states");
+            assert!(kinds.len() >= 2, "{id}: {kinds:?}");
+        }
+    }
+
     #[test]
     fn names_are_unique_and_sized() {
-        for id in presets() {
+        let cards = ["doudizhu_qq", "doudizhu_contest", "dingniu", "gouji"];
+        for id in presets().into_iter().chain(cards) {
             let v = Arc::new(Variant::load(id).unwrap());
             let c = Compiled::new(v).unwrap();
             let enc = Encoding::new(&c).unwrap();

@@ -58,7 +58,7 @@ pub struct Slot {
     /// The hand finished last (its log and result stay readable after an automatic reset).
     pub finished: Option<Table>,
     legal: Vec<Action>,
-    ids: Vec<u16>,
+    ids: Vec<u32>,
     bots: Vec<Bot>,
     env_seed: u64,
     /// Hands dealt so far (the current one included).
@@ -142,7 +142,7 @@ impl Slot {
     }
 
     fn id_index(&self, id: i64) -> Option<usize> {
-        let id = u16::try_from(id).ok()?;
+        let id = u32::try_from(id).ok()?;
         self.ids.iter().position(|&x| x == id)
     }
 
@@ -424,12 +424,29 @@ impl VecEnv {
     }
 
     /// The legal actions of environment `i`'s seat to act, with their ids.
-    pub fn legal(&self, i: usize) -> Result<(&[Action], &[u16])> {
+    pub fn legal(&self, i: usize) -> Result<(&[Action], &[u32])> {
         let s = self
             .slots
             .get(i)
             .ok_or_else(|| Error::rule(format!("environment {i} of {}", self.slots.len())))?;
+        if s.table.is_done() {
+            return Ok((&[], &[]));
+        }
         Ok((&s.legal, &s.ids))
+    }
+
+    /// Every environment's legal ids at once (ragged, in each table's order): environment `i`'s
+    /// are `ids[offsets[i]..offsets[i + 1]]` (none while a finished hand waits for `reset`).
+    pub fn legal_ids_into(&self, ids: &mut Vec<i64>, offsets: &mut Vec<i64>) {
+        ids.clear();
+        offsets.clear();
+        offsets.push(0);
+        for s in &self.slots {
+            if !s.table.is_done() {
+                ids.extend(s.ids.iter().map(|&x| i64::from(x)));
+            }
+            offsets.push(ids.len() as i64);
+        }
     }
 }
 

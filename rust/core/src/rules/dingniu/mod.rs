@@ -11,6 +11,7 @@
 
 pub mod analyse;
 pub mod bots;
+pub mod encode;
 pub mod rng;
 pub mod round;
 pub mod rules;

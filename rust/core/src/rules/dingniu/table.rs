@@ -81,6 +81,9 @@ impl CardPart for DingniuPart {
         let r = Round::new(self.rules, seed, carry_of(carry)?)?;
         Ok(Box::new(DingniuHand { r, end: None }))
     }
+    fn codec(&self) -> Option<std::sync::Arc<dyn crate::game::encode::CardCodec>> {
+        Some(super::encode::codec())
+    }
 }
 
 /// The table's action of a game action.
@@ -249,6 +252,9 @@ impl CardHand for DingniuHand {
     }
     fn observation(&self, seat: usize) -> Value {
         self.r.observation_json(seat as u8)
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 }
 

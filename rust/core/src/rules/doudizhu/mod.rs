@@ -9,6 +9,7 @@ pub mod analyse;
 pub mod auction;
 pub mod bots;
 pub mod cards;
+pub mod encode;
 pub mod game;
 pub mod movegen;
 pub mod moves;

@@ -57,6 +57,9 @@ impl CardPart for DdzPart {
             c,
         ))))
     }
+    fn codec(&self) -> Option<Arc<dyn crate::game::encode::CardCodec>> {
+        Some(super::encode::codec(&self.rules))
+    }
 }
 
 /// The carry JSON `{"first_bidder": seat, "last_winner": seat | null}` (default: the dealer
@@ -465,6 +468,9 @@ impl CardHand for DdzHand {
     }
     fn observation(&self, seat: usize) -> Value {
         self.g.observation(seat as u8)
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 }
 

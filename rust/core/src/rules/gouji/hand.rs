@@ -743,6 +743,10 @@ impl GoujiHand {
         self.outcome.as_ref()
     }
     /// Failed burns so far.
+    /// Which seats passed on the current round (public; read by the RL encoder).
+    pub fn passed(&self) -> [bool; SEATS] {
+        self.passed
+    }
     pub fn burn_fails(&self) -> u8 {
         self.burn_fails
     }

@@ -11,6 +11,7 @@
 pub mod analyse;
 pub mod bots;
 pub mod card;
+pub mod encode;
 pub mod hand;
 pub mod outcome;
 pub mod play;

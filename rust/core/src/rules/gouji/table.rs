@@ -62,6 +62,9 @@ impl CardPart for GoujiPart {
             buf: Vec::with_capacity(64),
         }))
     }
+    fn codec(&self) -> Option<std::sync::Arc<dyn crate::game::encode::CardCodec>> {
+        Some(super::encode::codec())
+    }
 }
 
 /// The cards of a play, ascending codes.
@@ -280,6 +283,16 @@ impl CardHand for GoujiTableHand {
             })
         })
         .unwrap_or(Value::Null)
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+impl GoujiTableHand {
+    /// Read the game's state (the RL encoder's view; `None` only after a panic elsewhere).
+    pub fn read<R>(&self, f: impl FnOnce(&GoujiHand) -> R) -> Option<R> {
+        self.h.lock().ok().map(|g| f(&g))
     }
 }
 
