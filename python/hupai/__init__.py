@@ -29,6 +29,7 @@ Scoring is one API for every preset (``hupai.variants()``): ``hupai.score`` retu
 
 from hupai import batch
 from hupai._core import (
+    analyse,
     decompose,
     discard_options,
     Fan,
@@ -136,6 +137,7 @@ __all__ = [
     "Score",
     "score",
     "score_json",
+    "analyse",
     "settle_hand",
     "Settlement",
     "SettlementError",

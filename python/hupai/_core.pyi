@@ -15,6 +15,7 @@ import numpy.typing as npt
 
 __version__: str
 __all__ = [
+    "analyse",
     "Action",
     "arrange_wall",
     "batch_is_winning",
@@ -219,6 +220,9 @@ class Variant:
     def __getnewargs_ex__(self) -> tuple[tuple[str], dict[str, Any]]: ...
 
 def variants() -> list[dict[str, Any]]: ...
+def analyse(
+    variant: Variant | str, hand: str, /, play: str | None = None, against: str | None = None
+) -> dict[str, Any]: ...
 
 @final
 class Settlement:

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from hupai._core import (
+    analyse,
     Action,
     Event,
     Table,
@@ -34,11 +35,11 @@ from hupai._core import (
     table_seats,
     zipai_format_cards,
 )
-from hupai.errors import RuleConfigError
+from hupai.errors import HupaiError, RuleConfigError
 from hupai.game.actions import TILE_NAMES
 from hupai.game.agents import AGENTS, make_agent
 
-__all__ = ["PlaySession", "board", "replay_steps", "piece_zh", "seat_labels", "KIND_ZH", "action_label", "event_text"]
+__all__ = ["PlaySession", "board", "replay_steps", "piece_zh", "card_names", "seat_labels", "KIND_ZH", "action_label", "event_text"]
 
 #: Chinese names of the action kinds (labels only; which actions are legal is the core's).
 KIND_ZH: dict[str, str] = {
@@ -121,8 +122,26 @@ def piece_zh(name: str) -> str:
     return name
 
 
-def action_label(a: Action) -> str:
-    """A short readable label of an action: ``打 五万``, ``碰 東``, ``吃 三四五条``, ``定缺 条``."""
+@functools.lru_cache(maxsize=64)
+def card_names(variant: Variant) -> dict[str, str]:
+    """The Chinese names of a card game's pieces by notation (斗地主 ``x`` → 小王, 够级 ``J`` → 钩,
+    顶牛 ``56`` → 虎头), from the game's analyser in the core (``hupai.analyse(...)["pieces"]``);
+    empty for a preset without one."""
+    try:
+        return {str(p["name"]): str(p["zh"]) for p in analyse(variant, "")["pieces"]}
+    except HupaiError:
+        return {}
+
+
+def action_label(a: Action, names: Mapping[str, str] | None = None) -> str:
+    """A short readable label of an action: ``打 五万``, ``碰 東``, ``吃 三四五条``, ``定缺 条``;
+    ``names`` (a card game's :func:`card_names`) names the pieces of the game."""
+    if names:
+        zh = KIND_ZH.get(a.kind, a.kind)
+        if a.tiles:
+            return f"{zh} " + " ".join(names.get(t, t) for t in a.tiles)
+        if a.tile is not None:
+            return f"{zh} {names.get(a.tile, a.tile)}"
     zh = KIND_ZH.get(a.kind, a.kind)
     if a.kind == "chow" and a.tile is not None and not a.tiles and a.tile in _INDEX:
         i = _INDEX[a.tile]
@@ -156,15 +175,16 @@ def _action_of(rec: Mapping[str, Any]) -> Action:
     return Action(str(rec.get("kind")), int(rec.get("seat", 0)), rec.get("tile"), rec.get("tiles"), rec.get("value"))
 
 
-def event_text(rec: Mapping[str, Any], names: Sequence[str]) -> str | None:
-    """One caption line for a log record (``None`` for records not worth a line)."""
+def event_text(rec: Mapping[str, Any], names: Sequence[str], pieces: Mapping[str, str] | None = None) -> str | None:
+    """One caption line for a log record (``None`` for records not worth a line); ``pieces`` (a
+    card game's :func:`card_names`) names the game's pieces."""
     k = rec.get("type")
     seat = rec.get("seat")
     who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else ""
     if k == "action":
         if rec.get("kind") == "win":
             return None  # the win record that follows says it all
-        return f"{who} {action_label(_action_of(rec))}"
+        return f"{who} {action_label(_action_of(rec), pieces)}"
     if k == "win":
         how = WIN_TYPE_ZH.get(str(rec.get("win_type")), str(rec.get("win_type", "")))
         src = rec.get("from")
@@ -195,6 +215,7 @@ def board(t: Table, viewer: int | None = None, *, reveal: bool = False) -> dict[
     and ``result`` (winners, balances, wins with fans, the ledger's payments) once over."""
     n = t.n
     names = seat_labels(n)
+    cards_zh = card_names(t.variant) if t.family == "cards" else {}
     done = t.done
     show_all = reveal or done
     seats: list[dict[str, Any]] = []
@@ -255,7 +276,7 @@ def board(t: Table, viewer: int | None = None, *, reveal: bool = False) -> dict[
     if viewer is not None and to_act == viewer:
         for i, a in enumerate(t.legal_actions(viewer)):
             legal.append(
-                {"i": i, "kind": a.kind, "tile": a.tile, "tiles": list(a.tiles), "value": a.value, "label": action_label(a)}
+                {"i": i, "kind": a.kind, "tile": a.tile, "tiles": list(a.tiles), "value": a.value, "label": action_label(a, cards_zh)}
             )
     last = None
     last_play = None
@@ -265,7 +286,7 @@ def board(t: Table, viewer: int | None = None, *, reveal: bool = False) -> dict[
         for rec in t.log:
             if rec.get("type") != "action" or not isinstance(rec.get("seat"), int) or not 0 <= rec["seat"] < n:
                 continue
-            label = action_label(_action_of(rec)) if rec.get("kind") in KIND_ZH else str(rec.get("kind"))
+            label = action_label(_action_of(rec), cards_zh) if rec.get("kind") in KIND_ZH else str(rec.get("kind"))
             seats[rec["seat"]]["last_action"] = label
             cards = list(rec.get("tiles") or ([rec["tile"]] if rec.get("tile") else []))
             if cards and rec.get("kind") in ("play", "open", "lay"):
@@ -300,7 +321,7 @@ def board(t: Table, viewer: int | None = None, *, reveal: bool = False) -> dict[
         out["laizi"] = {"name": t.laizi, "zh": piece_zh(t.laizi)}
     for act in legal:
         seen.update(x for x in [act["tile"], *act["tiles"]] if x)
-    out["zh"] = {x: piece_zh(x) for x in sorted(seen)}
+    out["zh"] = {x: cards_zh.get(x) or piece_zh(x) for x in sorted(seen)}
     return out
 
 
@@ -453,6 +474,7 @@ def replay_steps(log: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     replay(records)  # the whole log first: a log that does not replay is refused
     t = replay(records, actions=0)
     names = seat_labels(t.n)
+    pieces = card_names(t.variant) if t.family == "cards" else None
     steps: list[dict[str, Any]] = []
     # a cursor into the log that follows the rebuilt table's log (the same records, in order)
     done_actions = 0
@@ -460,7 +482,7 @@ def replay_steps(log: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
 
     def snap(upto: int, caption_from: int) -> None:
         b = board(t, None, reveal=True)
-        b["caption"] = [x for x in (event_text(r, names) for r in records[caption_from : upto + 1]) if x]
+        b["caption"] = [x for x in (event_text(r, names, pieces) for r in records[caption_from : upto + 1]) if x]
         b["record"] = upto
         b["actions"] = done_actions
         steps.append(b)
@@ -469,7 +491,8 @@ def replay_steps(log: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     prev = last_rec + 1
     action_recs = [r for r in records if r.get("type") == "action"]
     for i, rec in enumerate(action_recs):
-        t.step(Action.from_json(rec))
+        # a card game's record names its pieces in the game's notation (typed, as the table reads it)
+        t.step(_action_of(rec) if t.family == "cards" else Action.from_json(rec))
         done_actions += 1
         last_rec = len(t.log) - 1
         is_last = i == len(action_recs) - 1

@@ -6,7 +6,7 @@
 
 Endpoints (OpenAPI at ``/openapi.json``; Swagger UI at ``/docs`` and ReDoc at ``/redoc``, their
 assets served from the installed ``fastapi-offline`` package, no CDN): ``POST /v1/score``, ``POST
-/v1/score/batch``, ``POST /v1/waits``, ``POST /v1/shanten``, ``POST /v1/parse``, ``GET
+/v1/score/batch``, ``POST /v1/waits``, ``POST /v1/shanten``, ``POST /v1/parse``, ``POST /v1/analyse`` (the card games' analyser), ``GET
 /v1/variants``, ``GET /healthz`` and the calculator page at ``GET /`` (favicon ``/favicon.ico``). Every rule decision is the Rust core's (through ``hupai``); this module
 only translates JSON. Invalid input answers 4xx with ``{"error", "field", "message"}``: 400 for a
 body that is not JSON, 413 for a body over ``MAX_BODY`` bytes or a batch over ``MAX_BATCH`` items,
@@ -52,6 +52,8 @@ from hupai._core import serve_score, serve_score_batch, serve_shanten, serve_wai
 import hupai.zipai
 from hupai.server.schemas import (
     ERROR_RESPONSES,
+    AnalyseRequest,
+    AnalyseResult,
     MAX_BATCH,
     MAX_BODY,
     BatchRequest,
@@ -443,7 +445,7 @@ def _variants_listing() -> list[dict[str, Any]]:
     for v in _variants():
         variant = hupai.Variant(v["id"])
         d = variant.describe()
-        keep = {k: d.get(k) for k in ("switches", "fans", "params", "example")}
+        keep = {k: d.get(k) for k in ("switches", "fans", "params", "example", "analyse_example")}
         out.append({**v, **keep, **palette(variant)})
     return out
 
@@ -586,6 +588,41 @@ def parse_one(req: ParseRequest) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------------------------
+# the card games' analyser (POST /v1/analyse): one core call, ``hupai.analyse``
+
+_ANALYSE_FIELDS = ("against", "play", "hand")
+
+
+def _analyse_field(e: hupai.HupaiError, req: AnalyseRequest) -> str:
+    """The request field an analyser error is about: the core prefixes it (``play: ...``); the
+    request's own text is taken out of the message first (a card string may hold any word)."""
+    msg = str(e)
+    for text in sorted((t for t in (req.hand, req.play, req.against) if t), key=len, reverse=True):
+        msg = msg.replace(repr(text)[1:-1], "").replace(text, "")
+    msg = msg.replace("invalid hand: ", "")  # the error kind's own prefix
+    found = [(msg.find(f"{f}"), f) for f in _ANALYSE_FIELDS if f"{f}: " in msg or msg.startswith(f"{f} ")]
+    return min(found)[1] if found else "hand"
+
+
+def analyse_one(req: AnalyseRequest) -> dict[str, Any]:
+    """``POST /v1/analyse`` (raises ApiError on a preset without an analyser or bad cards)."""
+    _check_ints(req.options, "options")
+    try:
+        v = _variant(req.variant, json.dumps(req.options, sort_keys=True))
+    except (hupai.HupaiError, TypeError, OverflowError) as e:
+        if not isinstance(e, hupai.HupaiError):
+            raise ApiError(422, "RuleConfigError", "options", f"invalid switch value: {e}") from None
+        raise _engine_error(e, "options" if req.options else "variant") from None
+    try:
+        out: dict[str, Any] = hupai.analyse(v, req.hand, play=req.play, against=req.against)
+    except hupai.RuleConfigError as e:
+        raise ApiError(422, "RuleConfigError", "variant", f"{v.id} ({v.input}): {e}") from None
+    except hupai.HupaiError as e:
+        raise ApiError(422, type(e).__name__, _analyse_field(e, req), str(e)) from None
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
 # the app
 
 
@@ -647,6 +684,16 @@ def create_app() -> FastAPI:
         into its parts; with a ``situation``, also the form's view of it (``form``: ``win_type``,
         winds, flags, flowers as the core reads them; ``more``: the other keys)."""
         return JSONResponse(parse_one(req))
+
+    @app.post("/v1/analyse", response_model=AnalyseResult, tags=["analysis"], **common)
+    async def analyse(req: AnalyseRequest) -> JSONResponse:
+        """The card games' analyser, answered by the game's own rules in the core: 斗地主 — the
+        card type of a selection, whether it beats the move on the table, the hand's legal answers
+        (or leads) and its best split; 够级 — is this play legal from the hand, does it beat that
+        one, is that one a 够级牌, can the hand burn it (and with what); 顶牛 — the placements
+        against the line's open ends (else the 扣 choices), or the openings. Tile presets answer
+        422 (``RuleConfigError``, field ``variant``): use ``/v1/waits``."""
+        return JSONResponse(analyse_one(req))
 
     @app.post("/v1/score", response_model=ScoreResult, tags=["scoring"], **common)
     async def score(req: ScoreRequest) -> JSONResponse:

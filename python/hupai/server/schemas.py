@@ -111,6 +111,93 @@ class ParseResult(BaseModel):
     more: dict[str, Any]
 
 
+class AnalyseRequest(BaseModel):
+    """A card game's hand to analyse (``POST /v1/analyse``), every field in the game's notation.
+
+    - 斗地主 (``doudizhu_qq``, ``doudizhu_contest``): ``hand`` the cards held (``3344556677xX``);
+      ``play`` a selection (its card type, whether it beats ``against``); ``against`` the move on
+      the table (the hand's legal answers to it; without it, the hand's leads). Always: the best
+      split of the hand.
+    - 够级 (``gouji``): ``play`` a play to check (legal from the hand, 憋3; beats ``against``;
+      burns it); ``against`` the play on the table (够级牌? can the hand burn it? its answers and
+      burning plays).
+    - 顶牛 (``dingniu``): ``hand`` tiles (``"16 56 44"``); ``against`` the line's open ends
+      (``"[1|5]"``: its placements, else the 扣 choices; without it, the openings); ``play`` a move
+      (``16:R``, ``kou 44``) to check.
+
+    ``options`` are the preset's switches (``hupai.Variant(variant, **options)``)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    variant: str = Field(max_length=64, examples=["doudizhu_qq"], description="a card preset of /v1/variants")
+    hand: HandText = Field(examples=["3344556677xX"], description="the pieces held (may be empty)")
+    play: HandText | None = Field(default=None, examples=["55"], description="a selection / play / move to check")
+    against: HandText | None = Field(default=None, examples=["44"], description="the move on the table (顶牛: the open ends [L|R])")
+    options: dict[str, SwitchValue] = Field(default_factory=dict, max_length=64)
+
+
+class AnalysedSelection(BaseModel):
+    """A hand, play or move as the core read it: canonical ``text``, its ``cards`` one per piece,
+    the Chinese ``zh`` and what it reads as (``readings``: labels, Chinese then English)."""
+
+    model_config = ConfigDict(extra="forbid")
+    text: str
+    cards: list[str]
+    zh: str
+    readings: list[str]
+
+
+class AnalysedCheck(BaseModel):
+    """A yes/no fact: stable ``id`` (``is_move``, ``in_hand``, ``beats``, ``legal_from_hand``,
+    ``against_is_gouji``, ``can_burn``, ``play_burns``, ``legal``, ``must_lay``), ``ok`` and the
+    ``label`` people read."""
+
+    model_config = ConfigDict(extra="forbid")
+    id: str
+    ok: bool
+    label: str
+
+
+class AnalysedItem(BaseModel):
+    """One move: ``text`` as the table takes it, the ``cards`` it uses, a ``label``."""
+
+    model_config = ConfigDict(extra="forbid")
+    text: str
+    cards: list[str]
+    label: str
+
+
+class AnalysedList(BaseModel):
+    """A list of moves (``id``: ``answers``, ``leads``, ``split``, ``burns``, ``placements``,
+    ``kou``, ``openings``); ``total`` counts them all, ``items`` holds at most 300."""
+
+    model_config = ConfigDict(extra="forbid")
+    id: str
+    title: str
+    total: int
+    truncated: bool
+    items: list[AnalysedItem]
+
+
+class PieceName(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    zh: str
+
+
+class AnalyseResult(BaseModel):
+    """The analyser's answer (``hupai.analyse``): the inputs as read, ``checks``, ``lists`` and
+    every piece of the game with its Chinese name (``pieces``)."""
+
+    model_config = ConfigDict(extra="forbid")
+    variant: str
+    hand: AnalysedSelection
+    play: AnalysedSelection | None
+    against: AnalysedSelection | None
+    checks: list[AnalysedCheck]
+    lists: list[AnalysedList]
+    pieces: list[PieceName]
+
+
 class ErrorBody(BaseModel):
     """Every 4xx answer: ``error`` (exception name), ``field`` (JSON path of the bad input),
     ``message`` (what is wrong)."""

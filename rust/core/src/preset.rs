@@ -288,6 +288,10 @@ pub struct PresetData {
     /// and the calculator, and scored through every entry point by the tests.
     #[serde(default)]
     pub example: Option<serde_json::Value>,
+    /// A card game's analyser question (`{"hand", "play"?, "against"?}`, `Ruleset::analyse`):
+    /// loaded by the calculator's analyser and the docs, answered by the tests.
+    #[serde(default)]
+    pub analyse_example: Option<serde_json::Value>,
 }
 
 impl PresetData {

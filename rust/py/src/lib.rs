@@ -98,7 +98,7 @@ mod _core {
     #[pymodule_export]
     use crate::tiles::{PyTile, format_tiles, from_counts, parse_tiles, to_counts};
     #[pymodule_export]
-    use crate::variant::{PyVariant, variants};
+    use crate::variant::{PyVariant, analyse, variants};
     #[pymodule_export]
     use crate::zipai::{
         PyZipaiCard, zipai_batch_huxi, zipai_batch_is_winning, zipai_chi_options, zipai_claims,

@@ -245,3 +245,35 @@ pub fn variants<'py>(py: Python<'py>) -> BindResult<Vec<Bound<'py, PyDict>>> {
     }
     Ok(out)
 }
+
+/// Analyse a card game's hand (the preset's analyser, ``hupai-core`` ``Ruleset::analyse``): the
+/// type of a selection and its legal answers (斗地主), a play checked against another and whether
+/// it can be burned (够级), the placements against the line's ends (顶牛).
+///
+/// ``hand``, ``play`` and ``against`` are written in the game's notation; ``against`` is the move
+/// on the table (顶牛: the open ends ``"[3|5]"``). Returns a dict: ``variant``, ``hand``, ``play``,
+/// ``against`` (each ``{text, cards, zh, readings}`` or ``None``), ``checks`` (``{id, ok,
+/// label}``), ``lists`` (``{id, title, total, truncated, items: [{text, cards, label}]}``) and
+/// ``pieces`` (every piece of the game: ``{name, zh}``). A preset without an analyser raises
+/// ``RuleConfigError``; bad cards raise ``InvalidTileError`` / ``InvalidHandError``.
+#[pyfunction]
+#[pyo3(signature = (variant, hand, /, play = None, against = None))]
+pub fn analyse<'py>(
+    py: Python<'py>,
+    variant: &Bound<'py, PyAny>,
+    hand: Text,
+    play: Option<Text>,
+    against: Option<Text>,
+) -> BindResult<Bound<'py, PyAny>> {
+    let v = crate::score::variant_from_py(Some(variant))?;
+    let mut m = serde_json::Map::new();
+    m.insert("hand".into(), serde_json::Value::String(hand.0));
+    for (k, x) in [("play", play), ("against", against)] {
+        if let Some(t) = x {
+            m.insert(k.into(), serde_json::Value::String(t.0));
+        }
+    }
+    let q = hupai_core::rules::analysis::Query::from_json(&serde_json::Value::Object(m))?;
+    let out = py.detach(move || v.ruleset().analyse(&q).map(|a| a.to_json_value()))?;
+    Ok(json_to_py(py, &out)?)
+}

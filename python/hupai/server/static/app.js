@@ -6,6 +6,8 @@
 // - every answer is the one Score shape: fans (zh, en, value, op, count), total + unit, payments
 //   between the seats, decomposition, extras.
 
+import { el, piece, setNames } from "/static/board.js";
+
 const $ = (id) => document.getElementById(id);
 const UNIT_ZH = { fan: "番", multiplier: "倍", point: "分", huxi: "胡息" };
 const SEAT_ZH = ["東", "南", "西", "北"];
@@ -161,6 +163,8 @@ function writeUrl() {
     if (state.flowers.length) p.push(["fw", sortFlowers(state.flowers).join(",")]);
   }
   if ($("more").value.trim()) p.push(["x", $("more").value.trim()]);
+  // the analyser's question (card presets): ah / ap / aa
+  if (preset().analyse_example) for (const k of AN_FIELDS) if ($(`an-${k}`).value.trim()) p.push([`a${k[0]}`, $(`an-${k}`).value.trim()]);
   const hash = "#" + p.map(([k, v]) => `${k}=${enc(v)}`).join("&");
   if (location.hash !== hash) history.replaceState(null, "", hash);
   $("share").href = location.href;
@@ -191,6 +195,10 @@ async function readUrl() {
   if (isRaw()) {
     $("notation").value = p.h || "";
     if (p.x) $("more").value = p.x;
+    if (preset().analyse_example) {
+      for (const k of AN_FIELDS) $(`an-${k}`).value = p[`a${k[0]}`] || "";
+      if (p.ah) await analyse();
+    }
     return;
   }
   if (p.h !== undefined) await load(p.h, urlSituation(p));
@@ -364,8 +372,102 @@ async function update() {
   $("error").textContent = err.join(" · ");
 }
 
+// ---- the card games' analyser (POST /v1/analyse): the core answers, this draws and lets people
+// click. The hand's pieces are drawn with the play page's pieces and the core's Chinese names.
+const AN_FIELDS = ["hand", "play", "against"];
+const an = { data: null, seq: 0 };
+
+function anQuery() {
+  const q = { variant: state.variant, hand: $("an-hand").value.trim() };
+  for (const k of ["play", "against"]) if ($(`an-${k}`).value.trim()) q[k] = $(`an-${k}`).value.trim();
+  return q;
+}
+
+// mark up to as many hand pieces as `cards` names (each piece once), with class `cls`
+function markCards(cards, cls) {
+  const pieces = [...$("an-cards").querySelectorAll(".piece")];
+  pieces.forEach((p) => p.classList.remove(cls));
+  const used = new Set();
+  for (const c of cards) {
+    const p = pieces.find((x, i) => !used.has(i) && x.dataset.tile === c);
+    if (p) { used.add(pieces.indexOf(p)); p.classList.add(cls); }
+  }
+}
+
+// clicking a hand piece adds it to (or takes it out of) the play field
+function toggleCard(t) {
+  t.classList.toggle("sel");
+  const sel = [...$("an-cards").querySelectorAll(".piece.sel")].map((p) => p.dataset.tile);
+  $("an-play").value = sel.join(" ");
+  analyse();
+}
+
+function drawAnalysis(d) {
+  setNames(Object.fromEntries(d.pieces.map((p) => [p.name, p.zh])));
+  const selected = ($("an-play").value.trim() && d.play) ? [...d.play.cards] : [];
+  $("an-cards").replaceChildren(...d.hand.cards.map((c) => {
+    const t = piece(c, "big");
+    t.addEventListener("click", () => toggleCard(t));
+    return t;
+  }));
+  markCards(selected, "sel");
+  const line = (head, s) => s ? el("p", { "data-input": head },
+    el("b", { text: `${head}: ` }), s.cards.map((c) => piece(c, "tiny")), el("code", { text: s.text }),
+    el("span", { text: [s.zh, ...s.readings].filter(Boolean).join(" · ") })) : null;
+  $("an-inputs").replaceChildren(...[line("出牌 play", d.play), line("桌上 against", d.against)].filter(Boolean));
+  $("an-checks").replaceChildren(...d.checks.map((c) => el("li", { class: c.ok ? "yes" : "no", "data-check": c.id, "data-ok": String(c.ok), text: c.label })));
+  $("an-picked").textContent = "";
+  $("an-lists").replaceChildren(...d.lists.map((l) => {
+    const items = l.items.map((it) => {
+      const li = el("li", { "data-move": it.text }, el("code", { text: it.text }), it.cards.map((c) => piece(c, "tiny")), el("span", { class: "lbl", text: it.label }));
+      li.addEventListener("click", () => {
+        $("an-lists").querySelectorAll("li.on").forEach((x) => x.classList.remove("on"));
+        li.classList.add("on");
+        markCards(it.cards, "hl");
+        $("an-picked").textContent = `选中 selected: ${it.text} — ${it.label}`;
+      });
+      return li;
+    });
+    return el("section", { class: "an-list", "data-list": l.id },
+      el("h3", { text: `${l.title} (${l.total})` }),
+      items.length ? el("ol", {}, items) : el("p", { class: "more", text: "无 none" }),
+      l.truncated ? el("p", { class: "more", text: `… ${l.total - l.items.length} more (列出前 ${l.items.length})` }) : null);
+  }));
+}
+
+async function analyse() {
+  if (!preset().analyse_example) return;
+  const mine = ++an.seq;
+  const r = await post("/v1/analyse", anQuery());
+  if (mine !== an.seq) return;
+  $("an-error").textContent = r.ok ? "" : `${r.data.field}: ${r.data.message}`;
+  document.body.dataset.analysed = String(an.seq);
+  if (!r.ok) return;
+  an.data = r.data;
+  drawAnalysis(r.data);
+  writeUrl(); // the link names the question
+}
+
+function showAnalyser() {
+  const ex = preset().analyse_example;
+  $("analyser").hidden = !ex;
+  if (!ex) return;
+  $("an-what").textContent = preset().name;
+  for (const k of AN_FIELDS) $(`an-${k}`).placeholder = ex[k] ? `e.g. ${ex[k]}` : "";
+  $("an-hint").textContent = "Write the pieces in the game's notation (the placeholders show the example). "
+    + "出牌 play: a selection or a move to check; 桌上 against: what is on the table. Click the hand's pieces to select them, "
+    + "and a listed move to see its cards.";
+}
+
+function loadAnalyserExample() {
+  const ex = preset().analyse_example || {};
+  for (const k of AN_FIELDS) $(`an-${k}`).value = ex[k] || "";
+  analyse();
+}
+
 function showPreset() {
   const p = preset();
+  showAnalyser();
   $("flags-tiles").hidden = isZipai() || isRaw();
   $("flags-zipai").hidden = !isZipai();
   $("value-head").textContent = isZipai() ? "胡息" : "值 value";
@@ -392,6 +494,12 @@ async function init() {
     if (input !== preset().input) {
       Object.assign(state, { concealed: [], melds: [], win: null, flowers: [] });
       $("notation").value = "";
+      for (const k of AN_FIELDS) $(`an-${k}`).value = ""; // another game's notation
+      for (const id of ["an-cards", "an-inputs", "an-checks", "an-lists"]) $(id).replaceChildren();
+      $("an-picked").textContent = "";
+      $("an-error").textContent = "";
+    } else if ($("an-hand").value.trim()) {
+      analyse(); // the same game under other switches or the other preset of it
     }
     $("more").value = ""; // another preset reads other keys
     showPreset();
@@ -414,6 +522,12 @@ async function init() {
     }
     update();
   });
+  $("an-go").addEventListener("click", analyse);
+  $("an-example").addEventListener("click", loadAnalyserExample);
+  for (const k of AN_FIELDS) {
+    $(`an-${k}`).addEventListener("keydown", (e) => { if (e.key === "Enter") analyse(); });
+    $(`an-${k}`).addEventListener("change", analyse);
+  }
   $("clear").addEventListener("click", () => { Object.assign(state, { concealed: [], melds: [], win: null, flowers: [] }); update(); });
   const apply = async () => {
     if (isRaw() || (await load($("notation").value.trim()))) update();

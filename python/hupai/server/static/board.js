@@ -50,6 +50,7 @@ export function position(s, viewer, n) {
   const k = (s - viewer + n) % n;
   if (n === 2) return ["bottom", "top"][k];
   if (n === 3) return ["bottom", "right", "left"][k];
+  if (n === 6) return ["bottom", "right", "top", "top", "top", "left"][k];  // 够级: three seats across
   return ["bottom", "right", "top", "left"][k] || "top";
 }
 
@@ -63,6 +64,9 @@ export function drawBoard(root, b, opts = {}) {
   setNames(b.zh);
   root.replaceChildren();
   root.className = `board seats-${b.n}`;
+  // more than one seat across the table (6 seats): one row in the top area, in turn order
+  const across = b.n > 4 ? el("div", { class: "seat-row top" }) : null;
+  if (across) root.append(across);
   for (const s of b.seats) {
     const pos = position(s.seat, viewer, b.n);
     const mine = s.seat === viewer && !opts.reveal;
@@ -108,7 +112,7 @@ export function drawBoard(root, b, opts = {}) {
         el("div", { class: "melds" }, s.melds.map((m) => meldBox(m, mine ? "small" : "tiny")),
           s.flowers.length ? el("span", { class: "flowers", title: "花 flowers" }, s.flowers.map((p) => piece(p, "tiny"))) : null)),
       river);
-    root.append(panel);
+    (across && pos === "top" ? across : root).append(panel);
   }
   const centre = el("section", { class: "centre" },
     el("div", { class: "variant", text: b.name }),

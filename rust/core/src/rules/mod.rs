@@ -25,6 +25,7 @@ use crate::scoring::score::{Payment, Score};
 use crate::situation::{KongKind, Situation, WinType};
 use crate::tile::{Counts, Tile};
 
+pub mod analysis;
 pub mod dingniu;
 pub mod doudizhu;
 pub mod erren;
@@ -306,6 +307,14 @@ pub trait Ruleset: Send + Sync + std::fmt::Debug {
         Err(Error::rule(
             "this preset does not value waiting hands (大叫)",
         ))
+    }
+
+    /// The card games' analyser ([`analysis`]): what a hand can do — the type of a selection, its
+    /// legal answers to a move, the best split, a play checked and whether it can be burned,
+    /// the placements against the line's ends — answered by the game's own functions
+    /// (`rules/<game>/analyse.rs`). Default: this preset has no analyser (a `RuleConfig` error).
+    fn analyse(&self, _q: &analysis::Query) -> Result<analysis::Analysis> {
+        Err(analysis::no_analyser())
     }
 
     /// The starting seat-ledger rules of `hupai.Settlement(variant=...)` (kong values, 血战 …).
@@ -791,6 +800,55 @@ mod tests {
             bad["bogus"] = Value::Bool(true);
             let e = rs.settle(&bad).unwrap_err().to_string();
             assert!(e.contains("bogus") && e.contains("seats"), "{id}: {e}");
+        }
+    }
+
+    /// Every card preset answers its analyser example with its pieces named and at least one
+    /// list; the tile presets have no analyser (a `RuleConfig` error); a bad query names the key.
+    #[test]
+    fn every_card_preset_analyses_its_example() {
+        use super::analysis::Query;
+        for (id, _, _) in super::REGISTRY {
+            let v = Variant::load(id).unwrap();
+            let rs = v.ruleset();
+            let card_game = !matches!(rs.input(), "tiles" | "zipai");
+            let Some(ex) = v.preset().analyse_example.clone() else {
+                assert!(!card_game, "{id}: a card preset needs [analyse_example]");
+                let e = rs.analyse(&Query::default()).unwrap_err();
+                assert!(matches!(e, crate::Error::RuleConfig(_)), "{id}: {e}");
+                continue;
+            };
+            let q = Query::from_json(&ex).unwrap_or_else(|e| panic!("{id}: {e}"));
+            let a = rs.analyse(&q).unwrap_or_else(|e| panic!("{id}: {e}"));
+            assert_eq!(a.variant, *id);
+            assert!(!a.pieces.is_empty() && !a.lists.is_empty(), "{id}");
+            assert!(a.checks.iter().all(|c| c.ok), "{id}: {:?}", a.checks);
+            assert!(a.lists.iter().all(|l| l.total >= l.items.len()), "{id}");
+            // every listed move uses pieces the hand holds
+            for l in &a.lists {
+                for it in &l.items {
+                    for c in &it.cards {
+                        assert!(a.hand.cards.contains(c), "{id}: {} uses {c}", it.text);
+                        assert!(a.pieces.iter().any(|p| &p.name == c), "{id}: {c}");
+                    }
+                }
+            }
+            let j = a.to_json_value();
+            let keys: Vec<&String> = j.as_object().unwrap().keys().collect();
+            assert_eq!(
+                keys,
+                [
+                    "against", "checks", "hand", "lists", "pieces", "play", "variant"
+                ]
+            );
+            let mut bad = ex.clone();
+            bad["bogus"] = Value::Bool(true);
+            let e = Query::from_json(&bad).unwrap_err().to_string();
+            assert!(e.contains("bogus") && e.contains("against"), "{e}");
+            let e = Query::from_json(&json!({"hand": 3}))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("hand"), "{e}");
         }
     }
 

@@ -9,6 +9,7 @@
 //! * [`bots`]: the built-in bots (random, greedy);
 //! * [`sim`]: the parallel simulator with invariant checks, and a multi-hand match loop.
 
+pub mod analyse;
 pub mod bots;
 pub mod encode;
 pub mod rng;

@@ -183,6 +183,12 @@ impl Ruleset for Dingniu {
     fn settle(&self, record: &Value) -> Result<Settled> {
         settle_cases(self, record)
     }
+    fn analyse(
+        &self,
+        q: &crate::rules::analysis::Query,
+    ) -> Result<crate::rules::analysis::Analysis> {
+        super::analyse::analyse(self.preset.id.as_str(), &self.rules, q)
+    }
     fn table(&self) -> Option<TablePart> {
         Some(TablePart::Cards(Arc::new(super::table::DingniuPart {
             rules: self.rules,

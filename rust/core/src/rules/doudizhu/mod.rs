@@ -5,6 +5,7 @@
 //! Everything that decides a 斗地主 rule is in this folder; the presets' data is in
 //! `presets/doudizhu_*.toml`, compiled by [`DdzRules::load`].
 
+pub mod analyse;
 pub mod auction;
 pub mod bots;
 pub mod cards;

@@ -211,6 +211,12 @@ impl Ruleset for Doudizhu {
     fn settle(&self, record: &Value) -> Result<Settled> {
         settle_cases(self, record)
     }
+    fn analyse(
+        &self,
+        q: &crate::rules::analysis::Query,
+    ) -> Result<crate::rules::analysis::Analysis> {
+        super::analyse::analyse(self.static_id(), &self.rules.moves, q)
+    }
     fn table(&self) -> Option<TablePart> {
         Some(TablePart::Cards(Arc::new(super::table::DdzPart {
             rules: self.rules.clone(),

@@ -8,6 +8,7 @@
 //! * [`bots`], [`sim`] — built-in bots and the (checking) simulator; [`replay`] rebuilds a hand
 //!   from its log.
 
+pub mod analyse;
 pub mod bots;
 pub mod card;
 pub mod encode;
