@@ -140,7 +140,10 @@ fn spawn_workers<'scope, I: Send, O: Send>(
     work: &'scope (impl Fn(I) -> O + Sync),
     workers: usize,
 ) {
-    for _ in 0..workers.max(1) {
+    // The caller's thread is one of the `workers`: it reads the inputs, then works queued chunks
+    // while it waits for results, so `workers - 1` more threads keep `workers` cores busy (one
+    // more would only make the threads take turns on the cores).
+    for _ in 0..workers.saturating_sub(1).max(1) {
         s.spawn(move |_| shared.worker(work));
     }
 }
