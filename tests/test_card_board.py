@@ -130,3 +130,70 @@ def test_at_the_table_examples_run(doc: str) -> None:
     assert blocks
     for code in blocks:
         exec(compile(code, f"docs/{doc}.md", "exec"), {})
+
+
+def test_gouji_level_hand_is_played_out_with_its_finishing_order() -> None:
+    # seed 1 with greedy bots: the teams end level (0 each) — a played-out hand, not a 流局
+    t = hupai.Table("gouji", seed=1)
+    t.run([hupai.GreedyBot(k) for k in range(6)])
+    assert t.done and t.result is not None
+    assert t.result["winners"] == [] and not t.result["exhausted"] and list(t.balances) == [0] * 6
+    assert t.log[-1]["type"] == "end" and t.log[-1]["exhausted"] is False
+    b = board(t)
+    res = b["result"]
+    assert res["exhausted"] is False
+    # the finishing order as the core's records name it, 头科 first, every seat once
+    assert [p["place"] for p in res["places"]] == ["头科", "二科", "三科", "四科", "二落", "大落"]
+    assert [p["seat"] for p in res["places"]] == t.result["places"]
+    assert b["seat_names"] == ["1号", "2号", "3号", "4号", "5号", "6号"]
+    assert [p["name"] for p in res["places"]] == [f"{s + 1}号" for s in t.result["places"]]
+
+
+def test_doudizhu_escape_is_not_exhausted_and_balances_stay_per_seat() -> None:
+    # 逃跑: the hand ends without winners but was not a 流局; the penalty goes to the house, a
+    # party of the ledger that is not a seat — the balances shown per seat stay three
+    t = hupai.Table("doudizhu_qq", seed=2)
+    t.step(hupai.Action("bid", 0, value=3))
+    t.step(hupai.Action("escape", 1))
+    assert t.done and t.result is not None and t.result["result"] == "escape"
+    assert t.result["winners"] == [] and not t.result["exhausted"]
+    assert list(t.balances) == t.result["balances"] == [0, -9, 0]
+    assert t.ledger["balances"]["house"] == 9
+    res = board(t)["result"]
+    assert res["balances"] == [0, -9, 0] and not res["exhausted"] and res["places"] == []
+
+
+@pytest.mark.parametrize("variant", ["gouji", "dingniu", "doudizhu_qq", "doudizhu_contest"])
+def test_decision_labels_name_what_the_value_means(variant: str) -> None:
+    from hupai.game.session import card_words
+
+    words = card_words(hupai.Variant(variant))
+    assert words and len(set(words.values())) == len(words)  # one word per (kind, value)
+    labels: set[str] = set()
+    for seed in range(3):
+        s = PlaySession(variant, human=0, seed=seed, bots="greedy")
+        k = 0
+        while not s.done and k < 300:
+            b = s.board()
+            for x in b["legal"]:
+                labels.add(x["label"])
+                if (x["kind"], x["value"]) in words:  # the label says the word, never the number
+                    assert x["label"].startswith(words[(x["kind"], x["value"])]), x
+                    assert str(x["value"]) not in x["label"].split(), x
+            # the legal actions of one decision have different labels (顶牛's two ends, 亮牌 / 不亮)
+            assert len({x["label"] for x in b["legal"]}) == len(b["legal"]), [x["label"] for x in b["legal"]]
+            s.act(k % len(b["legal"]))
+            k += 1
+    assert labels
+
+
+def test_gouji_decision_words_follow_the_core_action_ids() -> None:
+    from hupai import gouji
+    from hupai.game.session import card_words
+
+    words = card_words(hupai.Variant("gouji"))
+    by_id = {v: w for (_, v), w in words.items()}
+    assert {gouji.decode_action(i): by_id[i] for i in range(10)} == {
+        "pass": "过", "yield": "让牌", "show": "亮牌", "no_show": "不亮", "revolt": "革命",
+        "no_revolt": "不革命", "yaotou": "要头", "wutou": "无头", "xuandian": "宣点", "no_xuandian": "不宣点",
+    }

@@ -192,3 +192,38 @@ def test_replay_serve_opens_the_log(browser: Any, tmp_path: Path) -> None:
         assert d.find_elements(By.CSS_SELECTOR, "#moves li.now")
         shown = [int(td.get_attribute("data-balance") or 0) for td in d.find_elements(By.CSS_SELECTOR, "#result td[data-balance]")]
         assert shown == list(t.balances)
+
+
+@pytest.mark.parametrize(("variant", "seed"), [("doudizhu_qq", 3), ("gouji", 5), ("dingniu", 2)])
+def test_play_a_card_game_to_the_settlement(server: str, browser: Any, variant: str, seed: int) -> None:
+    """Seat 0 plays a whole card hand by clicking its first legal move each time; the settlement
+    shown is the core's replay of the page's log, and 够级 shows its finishing order."""
+    d = browser
+    d.get("about:blank")
+    d.get(f"{server}/play#v={variant}&seat=0&seed={seed}")
+    clicks = 0
+    while _settled(d) == "turn":
+        buttons = d.find_elements(By.CSS_SELECTOR, "#actions button[data-i]")
+        assert buttons, "the person's turn shows its legal moves"
+        labels = [b.text.replace("\n", " ") for b in buttons]
+        assert len(set(labels)) == len(labels), labels  # each button says which move it is
+        min(buttons, key=lambda b: int(b.get_attribute("data-i") or 0)).click()
+        clicks += 1
+        assert clicks < 400, "the hand did not end"
+    res = d.find_element(By.ID, "result")
+    assert res.is_displayed() and "结算" in res.text and "荒庄" not in res.text
+    text = d.execute_script("return sessionStorage.getItem('hupai-replay-log')")
+    log = [json.loads(line) for line in text.splitlines() if line.strip()]
+    t = hupai.replay(log)
+    assert log[0]["variant"] == variant and t.done and clicks > 0
+    shown = [int(td.get_attribute("data-balance") or 0) for td in res.find_elements(By.CSS_SELECTOR, "td[data-balance]")]
+    assert shown == list(t.balances) and len(shown) == t.n and sum(shown) == 0
+    heads = [th.text for th in res.find_elements(By.CSS_SELECTOR, "table.balances thead th")][1:]
+    assert len(heads) == t.n and len(set(heads)) == t.n
+    if variant == "gouji":
+        places = [li.text for li in res.find_elements(By.CSS_SELECTOR, "ol.places li")]
+        assert [p.split()[0] for p in places] == ["头科", "二科", "三科", "四科", "二落", "大落"]
+        assert heads == ["1号", "2号", "3号", "4号", "5号", "6号"]
+        _shot(d, "play-gouji-end.png")
+    if t.result and t.result["winners"]:
+        assert "赢" in res.text

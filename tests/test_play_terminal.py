@@ -146,8 +146,8 @@ def test_play_a_doudizhu_hand_in_a_pseudo_terminal(tmp_path: Path) -> None:
             assert "张" in text and "上一手" in text  # cards left per seat, each seat's latest decision
             menu = dict(re.findall(r"(\d+)\) (\S+(?: \S+)*?)(?=\s{2,}|\r?\n|$)", text))
             ans = "1"
-            if "叫分 3" in menu.values():  # bid 3: the person is the landlord and leads
-                ans = next(k for k, v in menu.items() if v == "叫分 3")
+            if "叫3分" in menu.values():  # bid 3: the person is the landlord and leads
+                ans = next(k for k, v in menu.items() if v == "叫3分")
             elif not typed:
                 # type the first multi-card move of the menu in the notation, cards apart (a bare
                 # number picks a menu line)

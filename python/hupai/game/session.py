@@ -39,7 +39,7 @@ from hupai.errors import HupaiError, RuleConfigError
 from hupai.game.actions import TILE_NAMES
 from hupai.game.agents import AGENTS, make_agent
 
-__all__ = ["PlaySession", "board", "replay_steps", "piece_zh", "card_names", "seat_labels", "KIND_ZH", "action_label", "event_text"]
+__all__ = ["PlaySession", "board", "replay_steps", "piece_zh", "card_names", "card_words", "seat_labels", "KIND_ZH", "action_label", "event_text"]
 
 #: Chinese names of the action kinds (labels only; which actions are legal is the core's).
 KIND_ZH: dict[str, str] = {
@@ -133,15 +133,33 @@ def card_names(variant: Variant) -> dict[str, str]:
         return {}
 
 
-def action_label(a: Action, names: Mapping[str, str] | None = None) -> str:
+@functools.lru_cache(maxsize=64)
+def card_words(variant: Variant) -> dict[tuple[str, int], str]:
+    """The words of a card game's decisions whose ``value`` says what they are, by ``(kind,
+    value)`` (够级 ``("show", 3)`` → 不亮, 顶牛 ``("lay", 0)`` → 接左端, 斗地主 ``("bid", 3)`` → 叫3分),
+    from the game's analyser in the core (``hupai.analyse(...)["decisions"]``); empty for a preset
+    without one."""
+    try:
+        return {(str(d["kind"]), int(d["value"])): str(d["zh"]) for d in analyse(variant, "")["decisions"]}
+    except HupaiError:
+        return {}
+
+
+def action_label(
+    a: Action, names: Mapping[str, str] | None = None, words: Mapping[tuple[str, int], str] | None = None
+) -> str:
     """A short readable label of an action: ``打 五万``, ``碰 東``, ``吃 三四五条``, ``定缺 条``;
-    ``names`` (a card game's :func:`card_names`) names the pieces of the game."""
+    ``names`` (a card game's :func:`card_names`) names the pieces of the game, ``words`` (its
+    :func:`card_words`) the decisions whose value says what they are (够级 ``不亮``, 顶牛 ``接左端 虎头``)."""
     if names:
-        zh = KIND_ZH.get(a.kind, a.kind)
+        word = (words or {}).get((a.kind, a.value)) if a.value is not None else None
+        zh = word or KIND_ZH.get(a.kind, a.kind)
         if a.tiles:
             return f"{zh} " + " ".join(names.get(t, t) for t in a.tiles)
         if a.tile is not None:
             return f"{zh} {names.get(a.tile, a.tile)}"
+        if word is not None:
+            return word
     zh = KIND_ZH.get(a.kind, a.kind)
     if a.kind == "chow" and a.tile is not None and not a.tiles and a.tile in _INDEX:
         i = _INDEX[a.tile]
@@ -175,16 +193,24 @@ def _action_of(rec: Mapping[str, Any]) -> Action:
     return Action(str(rec.get("kind")), int(rec.get("seat", 0)), rec.get("tile"), rec.get("tiles"), rec.get("value"))
 
 
-def event_text(rec: Mapping[str, Any], names: Sequence[str], pieces: Mapping[str, str] | None = None) -> str | None:
-    """One caption line for a log record (``None`` for records not worth a line); ``pieces`` (a
-    card game's :func:`card_names`) names the game's pieces."""
+def event_text(
+    rec: Mapping[str, Any],
+    names: Sequence[str],
+    pieces: Mapping[str, str] | None = None,
+    words: Mapping[tuple[str, int], str] | None = None,
+) -> str | None:
+    """One caption line for a log record (``None`` for records not worth a line); ``pieces`` and
+    ``words`` (a card game's :func:`card_names` and :func:`card_words`) name the game's pieces and
+    decisions."""
     k = rec.get("type")
     seat = rec.get("seat")
     who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else ""
     if k == "action":
         if rec.get("kind") == "win":
             return None  # the win record that follows says it all
-        return f"{who} {action_label(_action_of(rec), pieces)}"
+        return f"{who} {action_label(_action_of(rec), pieces, words)}"
+    if k == "OUT" and isinstance(rec.get("place"), str):
+        return f"{who} 走科 {rec['place']}"  # a card game's finishing place, named by the core
     if k == "win":
         how = WIN_TYPE_ZH.get(str(rec.get("win_type")), str(rec.get("win_type", "")))
         src = rec.get("from")
@@ -216,6 +242,7 @@ def board(t: Table, viewer: int | None = None, *, reveal: bool = False) -> dict[
     n = t.n
     names = seat_labels(n)
     cards_zh = card_names(t.variant) if t.family == "cards" else {}
+    words = card_words(t.variant) if t.family == "cards" else {}
     done = t.done
     show_all = reveal or done
     seats: list[dict[str, Any]] = []
@@ -276,7 +303,7 @@ def board(t: Table, viewer: int | None = None, *, reveal: bool = False) -> dict[
     if viewer is not None and to_act == viewer:
         for i, a in enumerate(t.legal_actions(viewer)):
             legal.append(
-                {"i": i, "kind": a.kind, "tile": a.tile, "tiles": list(a.tiles), "value": a.value, "label": action_label(a, cards_zh)}
+                {"i": i, "kind": a.kind, "tile": a.tile, "tiles": list(a.tiles), "value": a.value, "label": action_label(a, cards_zh, words)}
             )
     last = None
     last_play = None
@@ -286,7 +313,7 @@ def board(t: Table, viewer: int | None = None, *, reveal: bool = False) -> dict[
         for rec in t.log:
             if rec.get("type") != "action" or not isinstance(rec.get("seat"), int) or not 0 <= rec["seat"] < n:
                 continue
-            label = action_label(_action_of(rec), cards_zh) if rec.get("kind") in KIND_ZH else str(rec.get("kind"))
+            label = action_label(_action_of(rec), cards_zh, words) if rec.get("kind") in KIND_ZH else str(rec.get("kind"))
             seats[rec["seat"]]["last_action"] = label
             cards = list(rec.get("tiles") or ([rec["tile"]] if rec.get("tile") else []))
             if cards and rec.get("kind") in ("play", "open", "lay"):
@@ -326,7 +353,11 @@ def board(t: Table, viewer: int | None = None, *, reveal: bool = False) -> dict[
 
 
 def seat_labels(n: int) -> list[str]:
-    """The seats' names as people read them: 东 南 西 北 (the core's ``E S W N``)."""
+    """The seats' names as people read them: 东 南 西 北 (the core's ``E S W N``) at up to four
+    seats; 1号 … 6号 at a six-seat table (够级 has no winds: seat ``k`` is ``k+1``号, in playing
+    order)."""
+    if n > 4:
+        return [f"{k + 1}号" for k in range(n)]
     return [piece_zh(x) for x in seat_names(n)]
 
 
@@ -384,9 +415,16 @@ def _result(t: Table, names: Sequence[str]) -> dict[str, Any]:
             }
         )
     ledger = t.ledger
+    # a card game's finishing order (够级: 头科 … 大落), as the core's records name the places
+    places = [
+        {"seat": r["seat"], "name": names[r["seat"]], "place": r["place"]}
+        for r in t.log
+        if r.get("type") == "OUT" and isinstance(r.get("seat"), int) and 0 <= r["seat"] < len(names) and isinstance(r.get("place"), str)
+    ]
     return {
         "winners": [names[s] for s in res.get("winners", [])],
         "exhausted": bool(res.get("exhausted")),
+        "places": places,
         "balances": list(t.balances),
         "wins": wins,
         "payments": _payments(ledger, seat_names(t.n), names),
@@ -475,6 +513,7 @@ def replay_steps(log: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     t = replay(records, actions=0)
     names = seat_labels(t.n)
     pieces = card_names(t.variant) if t.family == "cards" else None
+    words = card_words(t.variant) if t.family == "cards" else None
     steps: list[dict[str, Any]] = []
     # a cursor into the log that follows the rebuilt table's log (the same records, in order)
     done_actions = 0
@@ -482,7 +521,7 @@ def replay_steps(log: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
 
     def snap(upto: int, caption_from: int) -> None:
         b = board(t, None, reveal=True)
-        b["caption"] = [x for x in (event_text(r, names, pieces) for r in records[caption_from : upto + 1]) if x]
+        b["caption"] = [x for x in (event_text(r, names, pieces, words) for r in records[caption_from : upto + 1]) if x]
         b["record"] = upto
         b["actions"] = done_actions
         steps.append(b)

@@ -18,7 +18,7 @@ from typing import IO, Any
 from hupai._core import Variant
 from hupai._text import pad as _pad
 from hupai._text import width as _width
-from hupai.game.session import PlaySession, event_text
+from hupai.game.session import PlaySession, card_names, card_words, event_text
 
 __all__ = ["play_terminal"]
 
@@ -173,13 +173,16 @@ def play_terminal(
     st = _Style(color)
     s = PlaySession(variant, human=human, seed=seed, bots=bots)
     names = s.board()["seat_names"]
+    cards = s.table.family == "cards"  # a card game's pieces and decisions by the core's names
+    pieces = card_names(s.table.variant) if cards else None
+    words = card_words(s.table.variant) if cards else None
     seen = 0
 
     def news() -> None:
         nonlocal seen
         recs = s.table.log[seen:]
         seen = len(s.table.log)
-        lines = [x for x in (event_text(r, names) for r in recs) if x]
+        lines = [x for x in (event_text(r, names, pieces, words) for r in recs) if x]
         if lines:
             stdout.write(st("· " + " · ".join(lines), "2") + "\n")
 

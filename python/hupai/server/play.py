@@ -40,7 +40,7 @@ from pydantic import BaseModel, ConfigDict, Field
 import hupai
 from hupai._core import table_seats
 from hupai.server.schemas import ERROR_RESPONSES, ErrorBody
-from hupai.game.session import PlaySession, card_names, event_text, seat_labels
+from hupai.game.session import PlaySession, card_names, card_words, event_text, seat_labels
 
 STATIC = Path(__file__).with_name("static")
 
@@ -159,8 +159,10 @@ def _answer(key: str, spec: GameSpec, s: PlaySession, since: int | None) -> dict
     names = seat_labels(s.table.n)
     if since is not None:
         recs = s.table.log[since:]
-        pieces = card_names(s.table.variant) if s.table.family == "cards" else None
-        out["events"] = [x for x in (event_text(r, names, pieces) for r in recs) if x]
+        cards = s.table.family == "cards"
+        pieces = card_names(s.table.variant) if cards else None
+        words = card_words(s.table.variant) if cards else None
+        out["events"] = [x for x in (event_text(r, names, pieces, words) for r in recs) if x]
     if s.done:
         out["log"] = s.table.log
     return out

@@ -184,9 +184,19 @@ class PieceName(BaseModel):
     zh: str
 
 
+class DecisionWord(BaseModel):
+    """The word of a table decision whose ``value`` says what it is (够级 ``show`` 2 → 亮牌)."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: str
+    value: int
+    zh: str
+
+
 class AnalyseResult(BaseModel):
-    """The analyser's answer (``hupai.analyse``): the inputs as read, ``checks``, ``lists`` and
-    every piece of the game with its Chinese name (``pieces``)."""
+    """The analyser's answer (``hupai.analyse``): the inputs as read, ``checks``, ``lists``,
+    every piece of the game with its Chinese name (``pieces``) and the words of the table's
+    decisions by action kind and value (``decisions``)."""
 
     model_config = ConfigDict(extra="forbid")
     variant: str
@@ -196,6 +206,7 @@ class AnalyseResult(BaseModel):
     checks: list[AnalysedCheck]
     lists: list[AnalysedList]
     pieces: list[PieceName]
+    decisions: list[DecisionWord]
 
 
 class ErrorBody(BaseModel):

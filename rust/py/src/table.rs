@@ -1424,13 +1424,15 @@ impl PyTable {
     fn ledger<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         json_to_py(py, &self.t.ledger().to_json_value())
     }
-    /// The balances per seat so far.
+    /// The balances per seat so far (one per seat: a party of the ledger that is not a seat,
+    /// such as the house a 斗地主 escape penalty goes to, is in ``ledger``).
     #[getter]
     fn balances(&self) -> Vec<i64> {
         self.t
             .ledger()
             .balances()
             .into_iter()
+            .take(self.t.seats())
             .map(|(_, b)| b)
             .collect()
     }

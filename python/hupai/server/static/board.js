@@ -44,6 +44,8 @@ function meldBox(m, size) {
 }
 
 const RELATION = { right: "下家", top: "对家", left: "上家" };
+// six seats (够级): the next and previous seats, the 对头 across, and the two of one's own 联邦
+const RELATION6 = ["", "下家", "联邦", "对头", "联邦", "上家"];
 
 /** Where seat `s` sits seen from `viewer`: bottom, right, top, left (the next seat is on the right). */
 export function position(s, viewer, n) {
@@ -92,7 +94,7 @@ export function drawBoard(root, b, opts = {}) {
     const bal = b.result ? b.result.balances[s.seat] : null;
     const head = el("div", { class: "seat-head" },
       el("span", { class: "seat-name", text: s.name + (s.seat === viewer && !opts.reveal ? " (你 you)" : "") }),
-      opts.reveal || s.seat === viewer ? null : el("span", { class: "rel", text: RELATION[pos] || "" }),
+      opts.reveal || s.seat === viewer ? null : el("span", { class: "rel", text: (b.n === 6 ? RELATION6[(s.seat - viewer + 6) % 6] : RELATION[pos]) || "" }),
       flags,
       bal !== null ? el("span", { class: `bal ${bal > 0 ? "plus" : bal < 0 ? "minus" : ""}`, text: (bal > 0 ? "+" : "") + bal }) : null);
     const last = b.last_discard;
@@ -120,8 +122,16 @@ export function drawBoard(root, b, opts = {}) {
     b.last_play && !b.done ? el("div", { class: "lastd", "data-last-play": b.last_play.seat }, `${b.last_play.name} `, b.last_play.tiles.map((t) => piece(t, "small"))) : null,
     b.laizi ? el("div", { class: "wall" }, "癞子 ", piece(b.laizi, "tiny")) : null,
     b.last_discard && !b.done ? el("div", { class: "lastd" }, `${b.last_discard.name} 打 `, piece(b.last_discard.tile, "small")) : null,
-    b.done ? el("div", { class: "over", text: b.result && b.result.winners.length ? `${b.result.winners.join(" ")} ${b.family === "cards" ? "赢" : "胡"}` : "荒庄 draw" }) : null);
+    b.done ? el("div", { class: "over", text: overText(b) }) : null);
   root.append(centre);
+}
+
+/** The centre's line once the hand is over. */
+function overText(b) {
+  const r = b.result;
+  if (r && r.winners.length) return `${r.winners.join(" ")} ${b.family === "cards" ? "赢" : "胡"}`;
+  if (b.family === "cards") return r && r.exhausted ? "流局" : "平局 level";
+  return "荒庄 draw";
 }
 
 /** The settlement: each win with its fans, then the balances and payments (the core's ledger). */
@@ -131,14 +141,19 @@ export function drawResult(root, b) {
   if (!r) { root.hidden = true; return; }
   root.hidden = false;
   root.append(el("h2", { text: "结算 Settlement" }));
-  if (!r.wins.length) root.append(el("p", { text: r.exhausted ? "荒庄 — the wall ran out, nobody won." : "没有人胡 no win." }));
   if (b.family === "cards") {
+    if (!r.wins.length) root.append(el("p", { class: "no-win", text: r.exhausted ? "流局 — the hand was not played out; nothing is paid." : "平局 — the hand was played out and nobody is ahead." }));
+    if (r.places && r.places.length) {
+      root.append(el("ol", { class: "places", title: "走科 finishing order" },
+        r.places.map((p) => el("li", { "data-seat": p.seat }, el("b", { text: p.place }), ` ${p.name}`))));
+    }
     for (const w of r.wins) {
       const fans = w.fans.map(([f, c]) => `${f}${c > 1 ? "×" + c : ""}`).join("、");
       root.append(el("div", { class: "win-line" }, el("b", { text: `${w.name} 赢 win ` }), el("span", { text: ` · ${w.value}` }),
         fans ? el("div", { class: "fans", text: fans }) : null));
     }
   }
+  if (b.family !== "cards" && !r.wins.length) root.append(el("p", { text: r.exhausted ? "荒庄 — the wall ran out, nobody won." : "没有人胡 no win." }));
   for (const w of b.family === "cards" ? [] : r.wins) {
     const how = w.from ? `${w.how} ← ${w.from}` : w.how;
     const fans = w.fans.map(([f, c]) => `${f}${c > 1 ? "×" + c : ""}`).join("、");

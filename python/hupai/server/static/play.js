@@ -155,7 +155,7 @@ async function act(i) {
 function seatOptions() {
   const v = VARIANTS.get($("variant").value);
   const keep = $("seat").value;
-  $("seat").replaceChildren(...v.seat_names.map((n, k) => el("option", { value: k, text: `${k} ${n}` })));
+  $("seat").replaceChildren(...v.seat_names.map((n, k) => el("option", { value: k, text: n })));
   if (keep && Number(keep) < v.seats) $("seat").value = keep;
 }
 

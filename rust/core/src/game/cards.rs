@@ -50,6 +50,10 @@ pub struct CardEnd {
     pub balances: Vec<i64>,
     /// The winning seats (斗地主: the side that went out; 够级: the winning team; 顶牛: the winner).
     pub winners: Vec<usize>,
+    /// The hand ended without being played out: 斗地主's 流局 (nobody bid in `redeal_cap` deals),
+    /// a void 够级 hand (two 革命). No winner and nothing paid. A hand played out without a
+    /// winner (够级's two teams level, an escape) is not exhausted.
+    pub exhausted: bool,
     /// The settlement in the shared zero-sum ledger.
     pub ledger: Ledger,
     /// The game's own result record (its keys are documented by the game).
@@ -390,7 +394,7 @@ impl CardTable {
                 self.events.push(Event::End {
                     winners: e.winners.iter().map(|&w| w as u8).collect(),
                     balances: e.balances.clone(),
-                    exhausted: e.winners.is_empty(),
+                    exhausted: e.exhausted,
                 });
             }
         }

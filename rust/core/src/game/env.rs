@@ -40,7 +40,8 @@ pub struct EnvStats {
     pub returns: Vec<f64>,
     /// Hands each seat won.
     pub wins: Vec<u64>,
-    /// Hands without a win.
+    /// Hands that ended without being played out (`Table::exhausted`: the wall ran out, a card
+    /// game's 流局 or void hand).
     pub exhausted: u64,
     /// Learner decisions (steps) in finished hands.
     pub steps: u64,
@@ -234,7 +235,7 @@ impl Slot {
             }
         }
         let winners = self.table.winners();
-        if winners.is_empty() {
+        if self.table.exhausted() {
             st.exhausted += 1;
         }
         for w in winners {

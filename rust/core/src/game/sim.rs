@@ -190,11 +190,7 @@ fn play_setup(
         },
     };
     let n_wins = values.len();
-    let exhausted = match &t {
-        Table::Mahjong(m) => m.result.as_ref().is_some_and(|r| r.exhausted),
-        Table::Zipai(z) => z.result.as_ref().is_some_and(|r| r.exhausted),
-        Table::Cards(c) => c.result().is_some_and(|r| r.winners.is_empty()),
-    };
+    let exhausted = t.exhausted();
     let summary = HandSummary {
         game: index,
         seed,

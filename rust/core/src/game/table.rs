@@ -356,6 +356,16 @@ impl Table {
         }
     }
 
+    /// Whether the hand ended without being played out (mahjong and 字牌: the wall ran out; card
+    /// games: [`super::cards::CardEnd::exhausted`]); `false` while it goes on.
+    pub fn exhausted(&self) -> bool {
+        match self {
+            Table::Mahjong(t) => t.result.as_ref().is_some_and(|r| r.exhausted),
+            Table::Zipai(t) => t.result.as_ref().is_some_and(|r| r.exhausted),
+            Table::Cards(c) => c.result().is_some_and(|r| r.exhausted),
+        }
+    }
+
     /// Discards (mahjong) / draws and discards (字牌) made.
     pub fn turns(&self) -> u32 {
         each!(self, t => t.turns)
@@ -472,7 +482,7 @@ impl Table {
                 let mut v = json!({
                     "winners": r.winners,
                     "wins": self.wins_json(),
-                    "exhausted": r.winners.is_empty(),
+                    "exhausted": r.exhausted,
                     "balances": r.balances,
                     "turns": c.turns,
                     "ledger": ledger,

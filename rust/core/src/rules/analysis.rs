@@ -8,7 +8,8 @@
 //! its own functions (classify, beats, legal moves, split, burns, placements) an [`Analysis`]:
 //! the hand and the two inputs as the core read them ([`Selection`]), yes/no facts ([`Check`])
 //! and lists of moves ([`MoveList`]), every piece named in the game's notation with its Chinese
-//! name ([`Piece`]). Nothing here decides a rule.
+//! name ([`Piece`]), and the words of the table's decisions whose `value` says what they are
+//! ([`Decision`]). Nothing here decides a rule.
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -94,6 +95,17 @@ impl Query {
 pub struct Piece {
     pub name: String,
     pub zh: String,
+}
+
+/// The word of a table decision whose `value` says what it is (够级: every action carries its
+/// flat id, so `show` is 亮牌 or 不亮; 顶牛: the end a tile is laid at; 斗地主: the bid): a page
+/// labels the table's action of this `kind` and `value` with `zh` (and the cards it names).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Decision {
+    /// The table action's kind (`show`, `lay`, `bid`, …).
+    pub kind: &'static str,
+    pub value: i32,
+    pub zh: &'static str,
 }
 
 /// A hand, play or move as the core read it.
@@ -183,6 +195,8 @@ pub struct Analysis {
     pub lists: Vec<MoveList>,
     /// Every piece of the game in its order, with its Chinese name (a page names pieces with it).
     pub pieces: Vec<Piece>,
+    /// The words of the game's decisions by table action kind and value.
+    pub decisions: Vec<Decision>,
 }
 
 impl Analysis {

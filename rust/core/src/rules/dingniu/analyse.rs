@@ -10,7 +10,7 @@
 //! fits), `kou 11`, or with no line an opening (`46`, `44+44`).
 
 use crate::error::{Error, Result};
-use crate::rules::analysis::{Analysis, Check, Item, MoveList, Piece, Query, Selection};
+use crate::rules::analysis::{Analysis, Check, Decision, Item, MoveList, Piece, Query, Selection};
 
 use super::round::{Action, openings, turn_actions};
 use super::rules::DingniuRules;
@@ -92,6 +92,29 @@ pub fn pieces() -> Vec<Piece> {
             zh: t.name().to_string(),
         })
         .collect()
+}
+
+/// The words of the decisions whose `value` says what they are: the end a tile is laid at
+/// (`lay`: 0 left, 1 right) and an opening with both copies of a double (`open` 2).
+pub fn decisions() -> Vec<Decision> {
+    use crate::game::action::ActionKind;
+    vec![
+        Decision {
+            kind: ActionKind::Lay.name(),
+            value: 0,
+            zh: "接左端",
+        },
+        Decision {
+            kind: ActionKind::Lay.name(),
+            value: 1,
+            zh: "接右端",
+        },
+        Decision {
+            kind: ActionKind::Open.name(),
+            value: 2,
+            zh: "开一对",
+        },
+    ]
 }
 
 fn hand_selection(c: &Counts) -> Selection {
@@ -221,6 +244,7 @@ pub fn analyse(variant: &str, rules: &DingniuRules, q: &Query) -> Result<Analysi
         checks,
         lists,
         pieces: pieces(),
+        decisions: decisions(),
     })
 }
 

@@ -180,6 +180,7 @@ impl DingniuHand {
         Ok(CardEnd {
             balances: o.pay.to_vec(),
             winners: (0..4).filter(|&s| o.pay[s] == top && top > 0).collect(),
+            exhausted: false, // every 顶牛 hand is played out
             ledger,
             result,
             fans,

@@ -8,7 +8,7 @@
 //! `against` is the move on the table, read as its canonical reading (§6.8) as the table reads it.
 
 use crate::error::{Error, Result};
-use crate::rules::analysis::{Analysis, Check, Item, MoveList, Piece, Query, Selection};
+use crate::rules::analysis::{Analysis, Check, Decision, Item, MoveList, Piece, Query, Selection};
 
 use super::bots::split;
 use super::cards::{Cards, N_RANKS, RANK_CODES, RANK_ZH};
@@ -80,6 +80,29 @@ pub fn pieces() -> Vec<Piece> {
             zh: RANK_ZH[r].to_string(),
         })
         .collect()
+}
+
+/// The words of the decisions whose `value` says what they are: the bids (`bid` 1–3) and 明牌
+/// (`show` 1, `show` 0 declines).
+pub fn decisions() -> Vec<Decision> {
+    use crate::game::action::ActionKind;
+    let bid = |value, zh| Decision {
+        kind: ActionKind::Bid.name(),
+        value,
+        zh,
+    };
+    let show = |value, zh| Decision {
+        kind: ActionKind::Show.name(),
+        value,
+        zh,
+    };
+    vec![
+        bid(1, "叫1分"),
+        bid(2, "叫2分"),
+        bid(3, "叫3分"),
+        show(1, "明牌"),
+        show(0, "不明牌"),
+    ]
 }
 
 /// Answer a query under `rules` (see the module documentation).
@@ -159,6 +182,7 @@ pub fn analyse(variant: &str, rules: &MoveRules, q: &Query) -> Result<Analysis> 
         checks,
         lists,
         pieces: pieces(),
+        decisions: decisions(),
     })
 }
 

@@ -370,6 +370,7 @@ impl DdzHand {
         Ok(CardEnd {
             balances: o.scores.to_vec(),
             winners,
+            exhausted: matches!(o.kind, OutcomeKind::NoGame),
             ledger,
             result,
             fans,

@@ -10,7 +10,7 @@
 //! 2s and jokers).
 
 use crate::error::Result;
-use crate::rules::analysis::{Analysis, Check, Item, MoveList, Piece, Query, Selection};
+use crate::rules::analysis::{Analysis, Check, Decision, Item, MoveList, Piece, Query, Selection};
 
 use super::card::{self, Counts, N_RANKS, format_counts, format_counts_zh, parse_counts};
 use super::play::{
@@ -63,6 +63,30 @@ pub fn pieces() -> Vec<Piece> {
             zh: card::rank_zh(r).to_string(),
         })
         .collect()
+}
+
+/// The words of the decisions without cards: the table's `kind` with the flat id as `value`.
+pub fn decisions() -> Vec<Decision> {
+    use super::hand::Action as G;
+    [
+        (G::Pass, "过"),
+        (G::Yield, "让牌"),
+        (G::Show, "亮牌"),
+        (G::NoShow, "不亮"),
+        (G::Revolt, "革命"),
+        (G::NoRevolt, "不革命"),
+        (G::Head(true), "要头"),
+        (G::Head(false), "无头"),
+        (G::XuanDian(true), "宣点"),
+        (G::XuanDian(false), "不宣点"),
+    ]
+    .into_iter()
+    .map(|(g, zh)| Decision {
+        kind: super::table::to_table(0, &g).kind.name(),
+        value: g.id() as i32,
+        zh,
+    })
+    .collect()
 }
 
 /// Answer a query under `rules` (see the module documentation).
@@ -183,6 +207,7 @@ pub fn analyse(variant: &str, rules: &GoujiRules, q: &Query) -> Result<Analysis>
         checks,
         lists,
         pieces: pieces(),
+        decisions: decisions(),
     })
 }
 

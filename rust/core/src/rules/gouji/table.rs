@@ -228,6 +228,7 @@ impl GoujiTableHand {
         Ok(CardEnd {
             balances: o.scores.to_vec(),
             winners,
+            exhausted: o.void,
             ledger,
             result,
             fans,
