@@ -838,9 +838,25 @@ mod tests {
             assert_eq!(
                 keys,
                 [
-                    "against", "checks", "hand", "lists", "pieces", "play", "variant"
+                    "against",
+                    "checks",
+                    "decisions",
+                    "hand",
+                    "lists",
+                    "pieces",
+                    "play",
+                    "variant"
                 ]
             );
+            // one word per decision (kind, value), none empty
+            let mut seen = std::collections::HashSet::new();
+            assert!(!a.decisions.is_empty(), "{id}");
+            for d in &a.decisions {
+                assert!(
+                    !d.zh.is_empty() && seen.insert((d.kind, d.value)),
+                    "{id}: {d:?}"
+                );
+            }
             let mut bad = ex.clone();
             bad["bogus"] = Value::Bool(true);
             let e = Query::from_json(&bad).unwrap_err().to_string();
