@@ -299,6 +299,27 @@ fn convert(e: &DEvent, out: &mut Vec<Event>) {
     }
 }
 
+/// The hand's counters for the result record: all-pass redeals, plays (bombs and rockets
+/// included) and passes in the play phase.
+fn play_counts(g: &Game) -> (u64, u64, u64) {
+    let (mut redeals, mut plays, mut passes) = (0u64, 0u64, 0u64);
+    for e in g.events() {
+        match e {
+            DEvent::Redeal { .. } => redeals += 1,
+            DEvent::Act {
+                action: DAction::Play(_, Some(_)),
+                ..
+            } => plays += 1,
+            DEvent::Act {
+                action: DAction::Pass,
+                ..
+            } if g.landlord().is_some() => passes += 1,
+            _ => {}
+        }
+    }
+    (redeals, plays, passes)
+}
+
 /// One 斗地主 hand at the table.
 #[derive(Clone, Debug)]
 pub struct DdzHand {
@@ -365,6 +386,10 @@ impl DdzHand {
         if let Value::Object(m) = &mut result {
             m.remove("type");
             m.insert("landlord".into(), json!(self.g.landlord()));
+            let (redeals, plays, passes) = play_counts(&self.g);
+            m.insert("redeals".into(), json!(redeals));
+            m.insert("plays".into(), json!(plays));
+            m.insert("passes".into(), json!(passes));
         }
         let next = self.g.next_carry();
         Ok(CardEnd {

@@ -224,6 +224,10 @@ impl GoujiTableHand {
         let mut result = h.outcome_json();
         if let Value::Object(m) = &mut result {
             m.remove("type");
+            // Counters of the hand: cards given as tribute before it started, failed burns.
+            let tribute: u64 = h.carry().obligations.iter().map(|x| u64::from(x.n)).sum();
+            m.insert("tribute_cards".into(), serde_json::json!(tribute));
+            m.insert("burn_fails".into(), serde_json::json!(h.burn_fails()));
         }
         Ok(CardEnd {
             balances: o.scores.to_vec(),
