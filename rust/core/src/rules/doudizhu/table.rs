@@ -495,9 +495,9 @@ impl CardHand for DdzHand {
         self.g.observation(seat as u8)
     }
     fn check(&self) -> Result<()> {
-        super::sim::check_cards(&self.g, self.g.seed())?;
+        super::check::check_cards(&self.g, self.g.seed())?;
         if self.g.is_over() {
-            super::sim::check_end(&self.g, self.g.seed())?;
+            super::check::check_end(&self.g, self.g.seed())?;
         }
         Ok(())
     }
