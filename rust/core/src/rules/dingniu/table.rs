@@ -303,9 +303,23 @@ impl CardHand for DingniuHand {
         self.r.observation_json(seat as u8)
     }
     fn check(&self) -> Result<()> {
-        super::sim::check_tiles(&self.r, 0)?;
-        if self.r.is_over() {
-            super::sim::check_outcome(&self.r, 0)?;
+        use super::check;
+        let r = &self.r;
+        check::check_tiles(r)?;
+        check::check_deal(r)?;
+        check::check_turn(r)?;
+        if r.is_over() {
+            check::check_outcome(r)?;
+            check::check_carry(r)?;
+            // the table hands the game's carry to the next hand of a match
+            let carry = self.end.as_ref().and_then(|e| e.carry.clone());
+            if carry != r.carry().map(|c| c.to_json()) {
+                return Err(Error::hand(format!(
+                    "顶牛 invariant violated: the table carries {carry:?}, the hand {:?}",
+                    r.carry()
+                )));
+            }
+            check::check_replay(r)?;
         }
         Ok(())
     }
