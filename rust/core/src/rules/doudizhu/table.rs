@@ -329,6 +329,8 @@ pub struct DdzHand {
     fresh: Option<u64>,
     steps: u64,
     end: Option<CardEnd>,
+    /// The state before the last step (the checking mode checks the action against it).
+    before: Option<super::check::Before>,
 }
 
 impl DdzHand {
@@ -339,6 +341,7 @@ impl DdzHand {
             fresh: None,
             steps: 0,
             end: None,
+            before: None,
         }
     }
 
@@ -452,9 +455,19 @@ impl CardHand for DdzHand {
         let before = self.g.events().len();
         if a.kind == ActionKind::Escape {
             self.g.escape(a.seat)?;
+            self.before = None;
         } else {
             let ga = from_table(a)?;
+            let seat = self.g.to_act().unwrap_or(0);
+            let before = super::check::Before {
+                phase: self.g.phase(),
+                seat,
+                hand: self.g.hand(seat),
+                top: self.g.top(),
+                action: ga,
+            };
             self.g.step(ga)?;
+            self.before = Some(before);
         }
         self.steps += 1;
         for e in &self.g.events()[before..] {
@@ -496,8 +509,12 @@ impl CardHand for DdzHand {
     }
     fn check(&self) -> Result<()> {
         super::check::check_cards(&self.g, self.g.seed())?;
+        if let Some(b) = &self.before {
+            super::check::check_action(&self.g, b)?;
+        }
         if self.g.is_over() {
             super::check::check_end(&self.g, self.g.seed())?;
+            super::check::check_replay(&self.g)?;
         }
         Ok(())
     }
