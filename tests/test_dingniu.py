@@ -527,6 +527,7 @@ def test_batch_legal() -> None:
         (lambda: dingniu.simulate(10, bots="greedy,random"), RuleConfigError, "four"),
         (lambda: dingniu.simulate(10, rounds_per_match=0), RuleConfigError, "rounds_per_match"),
         (lambda: dingniu.simulate(10, seed=-1), RuleConfigError, "seed"),
+        (lambda: dingniu.simulate(10, threads=0), RuleConfigError, "threads"),
         (lambda: dingniu.Game(hands=["66 55", "", "", ""]), InvalidHandError, "six"),
         (lambda: dingniu.Game(seed=1, toupai=4), InvalidHandError, "seat"),
         (lambda: dingniu.Game(seed=1, carry={"dealer": 1}), InvalidHandError, "unknown key"),
@@ -611,6 +612,12 @@ def test_simulated_invariants_50k() -> None:
     assert total >= 50_000
     assert all(v > 0 for v in seen.values()), seen
     print(f"50k checked hands in {time.perf_counter() - t:.1f} s")
+
+
+def test_simulate_is_thread_independent() -> None:
+    a = dingniu.simulate(600, seed=5, bots="greedy,random,greedy,random", rounds_per_match=3, threads=1)
+    b = dingniu.simulate(600, seed=5, bots="greedy,random,greedy,random", rounds_per_match=3, threads=2)
+    assert a == b
 
 
 def test_play_match_carry() -> None:

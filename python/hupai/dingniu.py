@@ -321,9 +321,10 @@ def _bots(bots: str | Sequence[str]) -> list[str]:
 
 def _table_sim(
     rounds: int, seed: int, bots: str | Sequence[str], check: bool, per_match: int, name: str, variant: str,
-    switches: Mapping[str, Any],
+    switches: Mapping[str, Any], threads: int | None = None,
 ) -> Any:
-    """``rounds`` hands through the one table engine, ``per_match`` hands a match, every core."""
+    """``rounds`` hands through the one table engine, ``per_match`` hands a match, on ``threads``
+    threads (default: every core)."""
     import os
 
     from hupai.game.simulate import simulate as table_simulate
@@ -336,10 +337,11 @@ def _table_sim(
     for a in agents:
         if a not in ("random", "greedy", "defensive"):
             raise _core.RuleConfigError(f"bots: unknown bot {a!r}; bots: random, greedy, defensive")
+    workers = (os.cpu_count() or 1) if threads is None else int_arg("threads", threads, 1, 1024)
     r = rules(variant, **switches)
     v = _core.Variant.load(r.variant).with_options(**r.options())
     return table_simulate(v, int_arg("rounds", rounds, 0, 10**9), agents=agents,
-                          seed=int_arg("seed", seed, 0, 2**63 - 1), workers=os.cpu_count() or 1, check=check,
+                          seed=int_arg("seed", seed, 0, 2**63 - 1), workers=workers, check=check,
                           results=True, hands_per_match=int_arg(name, per_match, 1, 1_000_000), progress=False)
 
 
@@ -350,25 +352,27 @@ def simulate(
     bots: str | Sequence[str] = "greedy",
     check: bool = True,
     rounds_per_match: int = 1,
+    threads: int | None = None,
     variant: str = "dingniu",
     **switches: Any,
 ) -> dict[str, Any]:
     """Simulate ``rounds`` hands with the built-in bots through the one table engine —
     ``hupai.simulate(variant, rounds, results=True, check=check, hands_per_match=rounds_per_match)``
-    in Rust on every core, the GIL released — and tally them with :func:`summary`, adding
-    ``matches``.
+    in Rust on ``threads`` threads (default: every core; the totals do not depend on it), the GIL
+    released — and tally them with :func:`summary`, adding ``matches``.
 
     ``bots``: one name for all seats or four (``"greedy,random,greedy,random"``; ``random``,
     ``greedy``, ``defensive``). ``check`` verifies after every move that the 24 tiles are accounted
-    for and the move was legal, and after every hand that the payments sum to zero and the
-    replayed log is identical. ``rounds_per_match``: hands played in a row with the carry (the
-    大庄's dice choose the next 头牌).
+    for and the legal moves are those of a separate naive reading of the rules, and after every
+    hand that the payments sum to zero, the 头牌 and the carry follow §3 and the hand replays
+    identically. ``rounds_per_match``: hands played in a row with the carry (the 大庄's dice
+    choose the next 头牌).
 
     >>> s = simulate(200, seed=1)
     >>> s["rounds"], sum(s["net"])
     (200, 0)
     """
-    sim = _table_sim(rounds, seed, bots, check, rounds_per_match, "rounds_per_match", variant, switches)
+    sim = _table_sim(rounds, seed, bots, check, rounds_per_match, "rounds_per_match", variant, switches, threads)
     st = summary(sim)
     st["matches"] = -(-st["rounds"] // rounds_per_match)
     return st
