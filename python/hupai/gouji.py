@@ -685,7 +685,7 @@ def simulate(
     the tribute moving the right cards, the next hand's obligations and an exact replay of the log.
 
     A void hand (two 革命) ends the game at the table and is counted in ``voids``, so
-    ``hands + voids == n_hands`` (the older per-game simulator redealt it: ``hands == n_hands``).
+    ``hands + voids == n_hands``.
 
     >>> st = simulate(20, seed=1, bots="greedy", check=True)
     >>> st["hands"] + st["voids"], sum(st["scores"])
