@@ -1,8 +1,9 @@
 """Whole card-game hands per second per core through the one table engine (``hupai.simulate`` with
 the built-in random bots, ``workers=1``), beside rlcard's ``doudizhu`` env driven by its
 ``RandomAgent`` in the same run (issue 15's target: ≥ 20,000 斗地主 games/s per core). 够级 and 顶牛
-are timed the same way (issue 18: ≥ 5,000 够级 hands/s per core), with the rule modules' own batch
-simulators (``hupai.doudizhu.simulate`` …, one thread) beside them for reference.
+are timed the same way (issue 18: ≥ 5,000 够级 hands/s per core), with the rule modules' ``simulate``
+(``hupai.doudizhu.simulate`` …, one thread: the same table engine with ``results=True`` and the
+game's summary) beside them for reference.
 
     python benches/bench_cards.py [--games 20000] [--rlcard-games 300] [--no-write]
 
@@ -42,14 +43,15 @@ def table_rate(variant: str, n: int, seed: int = 2) -> tuple[float, float, float
 
 
 def module_rate(variant: str, n: int) -> float:
-    """Hands/s of the rule module's own batch simulator, one thread where it takes a count."""
+    """Hands/s of the rule module's ``simulate`` (the table engine with each hand's result record,
+    tallied by the game's summary), one thread."""
     t = time.process_time()
     if variant == "doudizhu_qq":
         ddz.simulate(n, seed=2, threads=1)
     elif variant == "gouji":
         gouji.simulate(n, seed=2, bots="random", parallel=False)
     else:
-        dingniu.simulate(n, seed=2, bots="random", check=False)
+        dingniu.simulate(n, seed=2, bots="random", check=False, threads=1)
     return n / max(time.process_time() - t, 1e-9)
 
 
@@ -88,10 +90,11 @@ def main() -> int:
         "",
         "Hands per CPU-second of the process (what one core gives; the wall-clock rate beside it is lower while other jobs",
         "share the core). Built-in random bots, one worker, best of 3 runs; the table engine is `hupai.simulate(variant, n, agents=\"random\", workers=1)`",
-        "(the one engine behind `Table`, `Match`, `replay` and `hupai play`). The module simulators (`hupai.doudizhu.simulate`",
-        "with `threads=1`, `hupai.gouji.simulate(parallel=False)`, `hupai.dingniu.simulate`) are shown for reference.",
+        "(the one engine behind `Table`, `Match`, `replay` and `hupai play`). The modules' `simulate` (`hupai.doudizhu.simulate`",
+        "with `threads=1`, `hupai.gouji.simulate(parallel=False)`, `hupai.dingniu.simulate(threads=1)`) are the same engine",
+        "with each hand's result record kept and tallied by the game's summary; shown for reference.",
         "",
-        "| game | table engine, hands per CPU-s | (wall-clock) | target | mean turns | module simulator, hands per CPU-s |",
+        "| game | table engine, hands per CPU-s | (wall-clock) | target | mean turns | module `simulate`, hands per CPU-s |",
         "|---|---:|---:|---:|---:|---:|",
     ]
     for variant, rate, wall, turns, mod, target in rows:

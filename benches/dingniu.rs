@@ -2,16 +2,20 @@
 //!
 //! * `placements/10k`: legal placements of 10 000 random (ends, 6-tile hand) positions;
 //! * `zhang_check/10k`: the 算帐 verdict on one legal placement of 10 000 random positions;
-//! * `hand/greedy`, `hand/random`: one whole hand dealt from a seed and played by four bots
-//!   (no invariant checks); `hand/greedy-checked`: the same with every check and the replay.
+//! * `hand/greedy`, `hand/random`: one whole hand dealt from a seed and played by four bots at the
+//!   one table engine (no invariant checks); `hand/greedy-checked`: the same in its checking mode
+//!   (the game's checks after every move, the replays).
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 
+use hupai_core::Variant;
+use hupai_core::game::bots::BotKind;
+use hupai_core::game::sim::{SimOptions, play_game};
+use hupai_core::game::table::Compiled;
+use hupai_core::rules::dingniu::DingniuRules;
 use hupai_core::rules::dingniu::rng::Rng;
-use hupai_core::rules::dingniu::sim::play_round;
 use hupai_core::rules::dingniu::tile::{Counts, Ends, N_KINDS, Tile, placements};
 use hupai_core::rules::dingniu::zhang::{Position, check};
-use hupai_core::rules::dingniu::{Bot, Carry, DingniuRules};
 
 /// Random positions: the 24 tiles shuffled into four hands of 0..=6 tiles, random ends.
 fn positions(n: usize, seed: u64) -> Vec<Position> {
@@ -79,18 +83,23 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.throughput(Throughput::Elements(1));
-    for (name, bots, checked) in [
-        ("hand/greedy", [Bot::Greedy; 4], false),
-        ("hand/random", [Bot::Random; 4], false),
-        ("hand/greedy-checked", [Bot::Greedy; 4], true),
+    let table = Compiled::new(std::sync::Arc::new(Variant::load("dingniu").unwrap())).unwrap();
+    for (name, bot, checked) in [
+        ("hand/greedy", BotKind::Greedy, false),
+        ("hand/random", BotKind::Random, false),
+        ("hand/greedy-checked", BotKind::Greedy, true),
     ] {
-        let mut seed = 0u64;
+        let opt = SimOptions {
+            check: checked,
+            json_replay_every: u64::from(checked),
+            ..SimOptions::default()
+        };
+        let mut game = 0u64;
         g.bench_function(name, |b| {
             b.iter(|| {
-                seed += 1;
-                let mut checks = 0;
-                play_round(&r, seed, Carry::default(), &bots, checked, &mut checks)
-                    .map(|h| h.toupai())
+                game += 1;
+                play_game(&table, &[bot; 4], black_box(7), game, &opt)
+                    .map(|h| h.steps)
                     .unwrap_or(0)
             })
         });

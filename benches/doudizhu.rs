@@ -1,13 +1,15 @@
 //! Criterion benches of the 斗地主 hot paths: legal moves per state (leads and answers on random
-//! game states), classify, and whole hands with the random bots.
+//! game states), classify, and whole hands with the random bots at the one table engine.
 
 use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use hupai_core::rules::doudizhu::bots::BotKind;
+use hupai_core::Variant;
+use hupai_core::game::bots::BotKind;
+use hupai_core::game::sim::{SimOptions, simulate};
+use hupai_core::game::table::Compiled;
 use hupai_core::rules::doudizhu::game::{Carry, Game};
 use hupai_core::rules::doudizhu::rng::Rng;
-use hupai_core::rules::doudizhu::sim::{hand_seed, play_hand};
 use hupai_core::rules::doudizhu::{Cards, DdzRules, Reading, classify, legal_moves_into};
 
 /// Game states met in random self-play: (hand, move on the table).
@@ -16,7 +18,11 @@ fn states(n: usize) -> Vec<(Cards, Option<Reading>)> {
     let mut out = Vec::new();
     let mut i = 0u64;
     while out.len() < n {
-        let mut g = Game::new(rules.clone(), hand_seed(1, i), Carry::default());
+        let mut g = Game::new(
+            rules.clone(),
+            i.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            Carry::default(),
+        );
         let mut rng = Rng::new(i);
         while let Some(s) = g.to_act() {
             if g.phase() == hupai_core::rules::doudizhu::game::Phase::Play {
@@ -54,20 +60,13 @@ fn bench(c: &mut Criterion) {
                 .count()
         });
     });
-    let arc = Arc::new(rules.clone());
-    c.bench_function("doudizhu one hand, random bots", |b| {
+    let table = Compiled::new(Arc::new(Variant::load("doudizhu_qq").unwrap())).unwrap();
+    c.bench_function("doudizhu one hand at the table, random bots", |b| {
         let mut i = 0u64;
         b.iter(|| {
             i += 1;
-            play_hand(
-                &arc,
-                hand_seed(9, i),
-                Carry::default(),
-                [BotKind::Random; 3],
-                false,
-            )
-            .unwrap()
-            .1
+            let opt = SimOptions::default();
+            simulate(&table, &[BotKind::Random; 3], 9, i, i + 1, 1, &opt).unwrap()[0].steps
         });
     });
 }

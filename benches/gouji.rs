@@ -1,13 +1,16 @@
 //! Criterion benches of 够级 in the core (`cargo bench --bench gouji`): legal-play enumeration
 //! (leads from a dealt 36-card hand, answers to a top play), burn options, and whole hands with
-//! the built-in bots (one thread).
+//! the built-in bots at the one table engine (one thread).
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 
+use hupai_core::Variant;
+use hupai_core::game::bots::BotKind;
+use hupai_core::game::sim::{SimOptions, simulate};
+use hupai_core::game::table::Compiled;
 use hupai_core::rules::gouji::card::parse_counts;
 use hupai_core::rules::gouji::play::{beating_into, burn_options_into, leads_into};
-use hupai_core::rules::gouji::sim::simulate_serial;
-use hupai_core::rules::gouji::{BotKind, GoujiHand, GoujiRules, Play};
+use hupai_core::rules::gouji::{GoujiHand, GoujiRules, Play};
 
 fn bench_plays(c: &mut Criterion) {
     let r = GoujiRules::default();
@@ -45,12 +48,16 @@ fn bench_plays(c: &mut Criterion) {
 }
 
 fn bench_hands(c: &mut Criterion) {
-    let r = GoujiRules::default();
+    let table = Compiled::new(std::sync::Arc::new(Variant::load("gouji").unwrap())).unwrap();
+    let opt = SimOptions {
+        hands_per_match: 10,
+        ..SimOptions::default()
+    };
     let mut g = c.benchmark_group("gouji/hands-x100");
     g.sample_size(10);
     for k in [BotKind::Random, BotKind::Greedy] {
         g.bench_function(k.name(), |b| {
-            b.iter(|| simulate_serial(&r, 100, black_box(7), &[k; 6], false, 10).unwrap())
+            b.iter(|| simulate(&table, &[k; 6], black_box(7), 0, 100, 1, &opt).unwrap())
         });
     }
     g.finish();

@@ -525,8 +525,9 @@ def test_batch_legal() -> None:
         (lambda: dingniu.rules("mcr"), RuleConfigError, "unknown"),
         (lambda: dingniu.simulate(10, bots="smart"), RuleConfigError, "random, greedy"),
         (lambda: dingniu.simulate(10, bots="greedy,random"), RuleConfigError, "four"),
-        (lambda: dingniu.simulate(10, rounds_per_match=0), InvalidHandError, "rounds_per_match"),
-        (lambda: dingniu.simulate(10, seed=-1), InvalidHandError, "seed"),
+        (lambda: dingniu.simulate(10, rounds_per_match=0), RuleConfigError, "rounds_per_match"),
+        (lambda: dingniu.simulate(10, seed=-1), RuleConfigError, "seed"),
+        (lambda: dingniu.simulate(10, threads=0), RuleConfigError, "threads"),
         (lambda: dingniu.Game(hands=["66 55", "", "", ""]), InvalidHandError, "six"),
         (lambda: dingniu.Game(seed=1, toupai=4), InvalidHandError, "seat"),
         (lambda: dingniu.Game(seed=1, carry={"dealer": 1}), InvalidHandError, "unknown key"),
@@ -592,7 +593,7 @@ def test_doctests() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Invariants over many simulated hands (the Rust checking simulator)
+# Invariants over many simulated hands (the table engine's checking mode, hupai.simulate(check=True))
 
 
 def test_simulated_invariants_50k() -> None:
@@ -603,7 +604,7 @@ def test_simulated_invariants_50k() -> None:
     for seed, bots, per in [(11, "greedy", 1), (12, "random", 4), (13, "greedy,random,greedy,random", 8)]:
         s = dingniu.simulate(16_667, seed=seed, bots=bots, check=True, rounds_per_match=per)
         assert s["rounds"] == 16_667 and sum(s["net"]) == 0
-        assert s["checks"] == s["actions"] + s["rounds"]
+        assert s["decisions"] == s["lays"] + s["kous"] + s["rounds"]  # an opening, then lays and 扣s
         assert s["played_out"] + s["zhang_success"] + s["baozhuang"] + s["silan"] == s["rounds"]
         for k in ("played_out", "zhang_success", "baozhuang", "silan", "forced", "toupai_jingshou", "pair_openings"):
             seen[k] = seen.get(k, 0) + s[k]
@@ -613,11 +614,17 @@ def test_simulated_invariants_50k() -> None:
     print(f"50k checked hands in {time.perf_counter() - t:.1f} s")
 
 
+def test_simulate_is_thread_independent() -> None:
+    a = dingniu.simulate(600, seed=5, bots="greedy,random,greedy,random", rounds_per_match=3, threads=1)
+    b = dingniu.simulate(600, seed=5, bots="greedy,random,greedy,random", rounds_per_match=3, threads=2)
+    assert a == b
+
+
 def test_play_match_carry() -> None:
     m = dingniu.play_match(12, seed=4, bots="greedy,random,greedy,random")
     assert len(m["hands"]) == 12 and sum(m["totals"]) == 0
     assert m["totals"] == [sum(h["pay"][s] for h in m["hands"]) for s in range(4)]
-    assert m["stats"]["rounds"] == 12
+    assert m["stats"]["rounds"] == 12 and [h["toupai"] for h in m["hands"]][0] in range(4)
 
 
 def test_all_names_exported() -> None:

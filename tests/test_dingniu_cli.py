@@ -52,10 +52,10 @@ def test_play_quit(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.Monke
 
 def test_simulate_tiles_moves(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["dingniu", "simulate", "500", "--seed", "2", "--bots", "greedy,random,greedy,random", "--rounds-per-match", "5"], capsys)
-    assert code == 0 and "500 hands (100 matches)" in out and "invariant checks" in out
+    assert code == 0 and "500 hands (100 matches)" in out and "invariants checked after every move: OK" in out
     code, out, _ = run(["dingniu", "simulate", "300", "--json", "--no-check", "--set", "suanzhang=off"], capsys)
     s = json.loads(out)
-    assert s["rounds"] == 300 and s["checks"] == 0 and s["played_out"] == 300
+    assert s["rounds"] == 300 and s["played_out"] == 300 and s["decisions"] > 0
     code, out, _ = run(["dingniu", "tiles"], capsys)
     assert code == 0 and "红十" in out and "177 pips" in out
     code, out, _ = run(["dingniu", "tiles", "--json"], capsys)

@@ -949,11 +949,9 @@ __all__ += [
     "dingniu_parse_hand",
     "dingniu_place",
     "dingniu_placements",
-    "dingniu_play_match",
     "dingniu_replay",
     "dingniu_settle",
     "dingniu_silan",
-    "dingniu_simulate",
     "dingniu_tile",
     "dingniu_tile_set",
     "dingniu_turn_actions",
@@ -1039,17 +1037,6 @@ def dingniu_silan(
     kou: Sequence[int] | None = None,
 ) -> dict[str, Any]: ...
 def dingniu_batch_legal(ends: npt.NDArray[np.uint8], hands: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]: ...
-def dingniu_simulate(
-    rules: DingniuRules,
-    rounds: int,
-    seed: int = ...,
-    bots: Sequence[str] = ...,
-    check: bool = True,
-    rounds_per_match: int = ...,
-) -> dict[str, Any]: ...
-def dingniu_play_match(
-    rules: DingniuRules, rounds: int, seed: int = ..., bots: Sequence[str] = ..., check: bool = True
-) -> dict[str, Any]: ...
 def dingniu_replay(rules: DingniuRules, events: Sequence[Mapping[str, Any]]) -> DingniuGame: ...
 def dingniu_action_id(action: str) -> int: ...
 def dingniu_action_name(action_id: int) -> str: ...
@@ -1086,7 +1073,6 @@ __all__ += [
     "gouji_remainder_feasible",
     "gouji_replay",
     "gouji_score",
-    "gouji_simulate",
     "gouji_tribute",
     "gouji_tribute_cards",
 ]
@@ -1226,16 +1212,6 @@ def gouji_batch_legal_count(
 def gouji_batch_can_burn(
     hands: npt.NDArray[np.uint8], top: _GoujiCards, /, rules: GoujiRules | None = None
 ) -> npt.NDArray[np.bool_]: ...
-def gouji_simulate(
-    n_hands: int,
-    /,
-    rules: GoujiRules | None = None,
-    seed: int = ...,
-    bots: str | Sequence[str] | None = None,
-    check: bool = False,
-    hands_per_match: int = ...,
-    parallel: bool = True,
-) -> dict[str, Any]: ...
 def gouji_replay(events: str | Sequence[Mapping[str, Any]]) -> GoujiGame: ...
 
 # --- 斗地主 (doudizhu) -------------------------------------------------------------------------
@@ -1261,8 +1237,6 @@ __all__ += [
     "ddz_readings",
     "ddz_replay",
     "ddz_settle",
-    "ddz_simulate",
-    "ddz_simulate_hand",
     "ddz_split",
     "ddz_to_counts",
     "ddz_variants",
@@ -1350,19 +1324,6 @@ def ddz_split(hand: str, /, *, rules: DoudizhuRules | str | None = None) -> list
 def ddz_auction(actions: Sequence[str], /, *, first: int = 0, rules: DoudizhuRules | str | None = None) -> dict[str, Any]: ...
 def ddz_settle(record: Mapping[str, Any], /, *, rules: DoudizhuRules | str | None = None) -> dict[str, Any]: ...
 def ddz_replay(events: Sequence[Mapping[str, Any]], /, *, rules: DoudizhuRules | str | None = None) -> DoudizhuGame: ...
-def ddz_simulate(
-    hands: int,
-    /,
-    *,
-    seed: int = 0,
-    bots: Sequence[str] | None = None,
-    check: bool = False,
-    threads: int | None = None,
-    rules: DoudizhuRules | str | None = None,
-) -> dict[str, Any]: ...
-def ddz_simulate_hand(
-    index: int, /, *, seed: int = 0, bots: Sequence[str] | None = None, rules: DoudizhuRules | str | None = None
-) -> DoudizhuGame: ...
 def ddz_action_space_size(*, encoding: str = "hupai", rules: DoudizhuRules | str | None = None) -> int: ...
 def ddz_action_id(cards: str, /, *, encoding: str = "hupai", rules: DoudizhuRules | str | None = None) -> int: ...
 def ddz_action_cards(action_id: int, /, *, encoding: str = "hupai", rules: DoudizhuRules | str | None = None) -> str | None: ...

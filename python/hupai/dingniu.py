@@ -319,6 +319,32 @@ def _bots(bots: str | Sequence[str]) -> list[str]:
     return [b.strip() for b in bots.split(",")] if isinstance(bots, str) else _items(bots, "bots")
 
 
+def _table_sim(
+    rounds: int, seed: int, bots: str | Sequence[str], check: bool, per_match: int, name: str, variant: str,
+    switches: Mapping[str, Any], threads: int | None = None,
+) -> Any:
+    """``rounds`` hands through the one table engine, ``per_match`` hands a match, on ``threads``
+    threads (default: every core)."""
+    import os
+
+    from hupai.game.simulate import simulate as table_simulate
+
+    agents = _bots(bots)
+    if len(agents) == 1:
+        agents = agents * 4
+    if len(agents) != 4:
+        raise _core.RuleConfigError(f"bots: one bot name for every seat or four names, got {len(agents)}")
+    for a in agents:
+        if a not in ("random", "greedy", "defensive"):
+            raise _core.RuleConfigError(f"bots: unknown bot {a!r}; bots: random, greedy, defensive")
+    workers = (os.cpu_count() or 1) if threads is None else int_arg("threads", threads, 1, 1024)
+    r = rules(variant, **switches)
+    v = _core.Variant.load(r.variant).with_options(**r.options())
+    return table_simulate(v, int_arg("rounds", rounds, 0, 10**9), agents=agents,
+                          seed=int_arg("seed", seed, 0, 2**63 - 1), workers=workers, check=check,
+                          results=True, hands_per_match=int_arg(name, per_match, 1, 1_000_000), progress=False)
+
+
 def simulate(
     rounds: int,
     *,
@@ -326,25 +352,30 @@ def simulate(
     bots: str | Sequence[str] = "greedy",
     check: bool = True,
     rounds_per_match: int = 1,
+    threads: int | None = None,
     variant: str = "dingniu",
     **switches: Any,
 ) -> dict[str, Any]:
-    """Simulate ``rounds`` hands with the built-in bots, in Rust on every core (GIL released).
+    """Simulate ``rounds`` hands with the built-in bots through the one table engine —
+    ``hupai.simulate(variant, rounds, results=True, check=check, hands_per_match=rounds_per_match)``
+    in Rust on ``threads`` threads (default: every core; the totals do not depend on it), the GIL
+    released — and tally them with :func:`summary`, adding ``matches``.
 
-    ``bots``: one name for all seats or four (``"greedy,random,greedy,random"``). ``check``
-    verifies after every move that the 24 tiles are accounted for and the move was legal, and
-    after every hand that the payments sum to zero and the replayed log is identical.
-    ``rounds_per_match``: hands played in a row with the carry (the 大庄's dice choose the next
-    头牌). Returns totals: ends, 帐 by kind, wins and net per seat, …
+    ``bots``: one name for all seats or four (``"greedy,random,greedy,random"``; ``random``,
+    ``greedy``, ``defensive``). ``check`` verifies after every move that the 24 tiles are accounted
+    for and the legal moves are those of a separate naive reading of the rules, and after every
+    hand that the payments sum to zero, the 头牌 and the carry follow §3 and the hand replays
+    identically. ``rounds_per_match``: hands played in a row with the carry (the 大庄's dice
+    choose the next 头牌).
 
     >>> s = simulate(200, seed=1)
     >>> s["rounds"], sum(s["net"])
     (200, 0)
     """
-    result: dict[str, Any] = _core.dingniu_simulate(
-        rules(variant, **switches), rounds, seed, _bots(bots), check, rounds_per_match
-    )
-    return result
+    sim = _table_sim(rounds, seed, bots, check, rounds_per_match, "rounds_per_match", variant, switches, threads)
+    st = summary(sim)
+    st["matches"] = -(-st["rounds"] // rounds_per_match)
+    return st
 
 
 def play_match(
@@ -356,10 +387,18 @@ def play_match(
     variant: str = "dingniu",
     **switches: Any,
 ) -> dict[str, Any]:
-    """A match of ``rounds`` hands played by bots with the carry of §3: ``totals`` per seat,
-    ``hands`` (头牌, payments, the 帐 that ended each) and ``stats``."""
-    result: dict[str, Any] = _core.dingniu_play_match(rules(variant, **switches), rounds, seed, _bots(bots), check)
-    return result
+    """A match of ``rounds`` hands played by bots with the carry of §3 (one match of the table
+    engine, ``hupai.simulate(variant, rounds, hands_per_match=rounds, results=True)``): ``totals``
+    per seat, ``hands`` (头牌, payments, the 帐 that ended each) and ``stats`` (:func:`summary`)."""
+    n = int_arg("rounds", rounds, 1, 100_000)
+    sim = _table_sim(n, seed, bots, check, n, "rounds", variant, switches)
+    hands = [
+        {"toupai": r["result"]["toupai"], "pay": r["result"]["pay"],
+         "zhang": (r["result"].get("zhang") or {}).get("kind")}
+        for r in sim.records
+    ]
+    totals = [sum(h["pay"][s] for h in hands) for s in range(4)]
+    return {"totals": totals, "hands": hands, "stats": summary(sim)}
 
 
 class Game:
@@ -519,28 +558,38 @@ def _table_results(sim: Any) -> list[dict[str, Any]]:
 def summary(sim: Any) -> dict[str, Any]:
     """顶牛 statistics of a table simulation, built from each round's result record: the one table
     engine plays the rounds (``hupai.simulate("dingniu", n, agents=…, results=True[, check=True])``),
-    this tallies them — ``rounds``, ``decisions``, ``played_out``, ``zhang_success``, ``baozhuang``,
-    ``silan``, ``zhang`` (算帐 by kind), ``wins`` and ``net`` per seat.
+    this tallies them — ``rounds``, ``decisions``, the ends ``played_out``, ``zhang_success``,
+    ``baozhuang`` and ``silan`` (死拦红帐; the four sum to ``rounds``), ``zhang`` (the 帐 that ended
+    a round, by kind), ``wins`` and ``net`` per seat, ``toupai_wins`` and, from the game's own counters in the record (``result["counts"]``), ``lays``,
+    ``kous``, ``pair_openings``, ``zhang_formed`` (every 帐 formed, by kind), ``forced`` (死砸 帐 that
+    did not count) and ``toupai_jingshou`` (帐 exempt as 头牌净手).
 
     >>> import hupai
     >>> st = summary(hupai.simulate("dingniu", 100, agents="random", seed=1, results=True))
     >>> st["rounds"], sum(st["net"])
     (100, 0)
     """
-    st: dict[str, Any] = {"rounds": 0, "decisions": 0, "played_out": 0, "zhang_success": 0, "baozhuang": 0, "silan": 0,
-                          "zhang": {}, "wins": [0] * 4, "net": [0] * 4}
+    st: dict[str, Any] = {"rounds": 0, "decisions": 0, "lays": 0, "kous": 0, "pair_openings": 0, "played_out": 0,
+                          "zhang_success": 0, "baozhuang": 0, "silan": 0, "zhang": {}, "zhang_formed": {}, "forced": 0,
+                          "toupai_jingshou": 0, "wins": [0] * 4, "net": [0] * 4, "toupai_wins": 0}
     for rec in _table_results(sim):
         st["rounds"] += 1
         st["decisions"] += rec.get("steps", rec.get("turns", 0))
         o = rec["result"]
         st["played_out"] += o["reason"] == "played_out"
-        st["zhang_success"] += o.get("success") is True
+        st["zhang_success"] += o.get("success") is True and o.get("silan_by") is None  # 死拦 counted apart
         st["baozhuang"] += bool(o.get("baozhuang"))
         st["silan"] += o.get("silan_by") is not None
         if o.get("zhang"):
             k = o["zhang"]["kind"]
             st["zhang"][k] = st["zhang"].get(k, 0) + 1
         st["wins"][o["winner"]] += 1
+        st["toupai_wins"] += o.get("toupai") == o["winner"]
+        c = o.get("counts", {})
+        for k in ("lays", "kous", "pair_openings", "forced", "toupai_jingshou"):
+            st[k] += c.get(k, 0)
+        for k, x in c.get("zhang_formed", {}).items():
+            st["zhang_formed"][k] = st["zhang_formed"].get(k, 0) + x
         for s in range(4):
             st["net"][s] += o["pay"][s]
     return st

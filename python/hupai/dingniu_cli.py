@@ -186,9 +186,9 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(s, ensure_ascii=False))
         return 0
-    print(f"{s['rounds']} hands ({s['matches']} matches), {s['actions']} moves" + (f", {s['checks']} invariant checks" if s["checks"] else ""))
+    print(f"{s['rounds']} hands ({s['matches']} matches), {s['decisions']} moves" + (", invariants checked after every move: OK" if not args.no_check else ""))
     print(f"ends: played out {s['played_out']}, 算帐 success {s['zhang_success']}, 包庄 {s['baozhuang']}, 死拦红帐 {s['silan']}")
-    print("帐 that ended a hand: " + ", ".join(f"{k} {v}" for k, v in s["zhang_counted"].items() if v))
+    print("帐 that ended a hand: " + ", ".join(f"{k} {v}" for k, v in s["zhang"].items() if v))
     print(f"not counted: 死砸 {s['forced']}, 头牌净手 {s['toupai_jingshou']}")
     print(f"wins per seat {s['wins']}, net per seat {s['net']}")
     return 0
@@ -267,9 +267,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--log", metavar="FILE", help="write the event log (JSON lines) to FILE")
     p.set_defaults(func=_cmd_play)
 
-    s = dsub.add_parser("simulate", parents=[sw], help="顶牛's own simulator (顶牛 statistics); the table engine: hupai simulate --variant dingniu [--check]")
+    s = dsub.add_parser("simulate", parents=[sw], help="simulate 顶牛 hands through the table engine (hupai simulate --variant dingniu) and print 顶牛 statistics")
     s.add_argument("n", type=int, help="number of hands")
-    s.add_argument("--bots", default="greedy", help="random or greedy, or four comma-separated (default greedy)")
+    s.add_argument("--bots", default="greedy", help="the table's built-in bots random or greedy: one, or four comma-separated (default greedy)")
     s.add_argument("--seed", type=int, default=0, help="seed (default 0)")
     s.add_argument("--rounds-per-match", type=int, default=1, help="hands per match, with the carry (default 1)")
     s.add_argument("--no-check", action="store_true", help="skip the invariant checks (faster)")

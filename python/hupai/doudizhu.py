@@ -41,6 +41,7 @@ A whole hand (deal from a seed, auction, play, settlement) with the built-in bot
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -48,6 +49,7 @@ import numpy as np
 import numpy.typing as npt
 
 from hupai import _core
+from hupai._args import int_arg
 from hupai._args import items as _items
 from hupai._core import DoudizhuGame as _CoreGame
 from hupai._core import DoudizhuRules as Rules
@@ -77,7 +79,6 @@ __all__ = [
     "settle",
     "simulate",
     "summary",
-    "simulated_hand",
     "split",
     "to_counts",
     "variants",
@@ -362,6 +363,13 @@ def replay(events: Sequence[Mapping[str, Any]], *, rules: RulesLike = None) -> G
     return Game._wrap(_core.ddz_replay(_items(events, "events"), rules=rules))
 
 
+def _variant_of(rules: RulesLike) -> Any:
+    """The table variant playing ``rules``: the preset with every switch value (a rule profile is
+    a set of switch values, so it travels as options too)."""
+    r = rules if isinstance(rules, Rules) else _rules_of_id(rules or "doudizhu_qq")
+    return _core.Variant.load(r.id).with_options(**r.switches)
+
+
 def simulate(
     hands: int,
     *,
@@ -371,22 +379,34 @@ def simulate(
     threads: int | None = None,
     rules: RulesLike = None,
 ) -> dict[str, Any]:
-    """Play ``hands`` hands with built-in bots (one per seat) in Rust, in parallel (GIL released).
-    With ``check`` every step is verified (54 cards accounted for, only legal moves, zero-sum
-    settlement, multiplier = product of the recorded doublings, replay identical).
+    """Play ``hands`` hands with built-in bots (one per seat: ``random``, ``greedy``, ``defensive``)
+    through the one table engine — ``hupai.simulate(variant, hands, results=True, check=check)``
+    with the variant of ``rules`` — and tally them with :func:`summary` (adding ``seconds``, the
+    wall time). Whole hands run in Rust, the GIL released, on ``threads`` threads (default: every
+    core; the totals do not depend on it). With ``check`` every step is verified (54 cards
+    accounted for, only legal moves, zero-sum settlement, multiplier = product of the recorded
+    doublings, replay identical). Hand ``i`` is game ``i`` of that table run (seed
+    ``hupai.game_seed(seed, i)``, first bidder ``i % 3``); to see one hand's log run
+    ``hupai.simulate(..., keep_logs=True)`` and rebuild it with ``hupai.replay``.
 
     >>> st = simulate(200, seed=1, check=True)
     >>> st["hands"], sum(st["scores"])
     (200, 0)
     """
-    return _core.ddz_simulate(hands, seed=seed, bots=_items(bots, "bots"), check=check, threads=threads, rules=rules)
+    import time
 
+    from hupai.game.simulate import simulate as table_simulate
 
-def simulated_hand(
-    index: int, *, seed: int = 0, bots: Sequence[str] = ("random", "random", "random"), rules: RulesLike = None
-) -> Game:
-    """Hand ``index`` of :func:`simulate` with the same seed and bots (to inspect its log)."""
-    return Game._wrap(_core.ddz_simulate_hand(index, seed=seed, bots=_items(bots, "bots"), rules=rules))
+    agents = _items(bots, "bots")
+    if len(agents) != 3:
+        raise _core.RuleConfigError(f"bots: one bot name per seat (3), got {len(agents)}")
+    workers = (os.cpu_count() or 1) if threads is None else int_arg("threads", threads, 1, 1024)
+    t0 = time.perf_counter()
+    sim = table_simulate(_variant_of(rules), hands, agents=agents, seed=int_arg("seed", seed, 0, 2**63 - 1),
+                         workers=workers, check=check, results=True, progress=False)
+    st = summary(sim)
+    st["seconds"] = time.perf_counter() - t0
+    return st
 
 
 def action_space(*, encoding: str = "hupai", rules: RulesLike = None) -> list[str | None]:
@@ -454,7 +474,8 @@ def summary(sim: Any) -> dict[str, Any]:
     """斗地主 statistics of a table simulation, built from each hand's result record: the one table
     engine plays the hands (``hupai.simulate("doudizhu_qq", n, agents=…, results=True[, check=True])``),
     this tallies them — ``hands``, ``landlord_wins``, ``farmer_wins``, ``no_game`` (流局),
-    ``escapes``, ``decisions``, ``bombs``, ``rockets``, ``springs``, ``anti_springs``,
+    ``escapes``, ``decisions``, ``redeals`` (all-pass redeals), ``plays`` and ``passes`` (play
+    phase; the game's own counters in the record), ``bombs``, ``rockets``, ``springs``, ``anti_springs``,
     ``max_multiplier``, ``scores`` per seat and ``landlord_points``.
 
     >>> import hupai
@@ -463,7 +484,7 @@ def summary(sim: Any) -> dict[str, Any]:
     (50, 0)
     """
     st: dict[str, Any] = {"hands": 0, "landlord_wins": 0, "farmer_wins": 0, "no_game": 0, "escapes": 0, "decisions": 0,
-                          "bombs": 0, "rockets": 0, "springs": 0, "anti_springs": 0, "max_multiplier": 0,
+                          "redeals": 0, "plays": 0, "passes": 0, "bombs": 0, "rockets": 0, "springs": 0, "anti_springs": 0, "max_multiplier": 0,
                           "scores": [0, 0, 0], "landlord_points": 0}
     for rec in _table_results(sim):
         st["hands"] += 1
@@ -477,6 +498,8 @@ def summary(sim: Any) -> dict[str, Any]:
         st["springs"] += o.get("spring") == "spring"
         st["anti_springs"] += o.get("spring") == "anti_spring"
         st["max_multiplier"] = max(st["max_multiplier"], o.get("multiplier") or 0)
+        for k in ("redeals", "plays", "passes"):
+            st[k] += o.get(k, 0)
         fans = rec.get("fans", [])
         st["bombs"] += fans.count("BOMB")
         st["rockets"] += fans.count("ROCKET")

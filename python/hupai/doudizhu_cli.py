@@ -217,7 +217,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     print(f"per hand: {st['plays'] / n:.1f} plays, {st['bombs'] / n:.2f} bombs, {st['rockets'] / n:.2f} rockets; redeals {st['redeals']}")
     print(f"春天 {st['springs']}, 反春 {st['anti_springs']}, max 倍数 {st['max_multiplier']}; points per seat {st['scores']}")
     if args.check:
-        print(f"invariants checked after {st['checked_steps']:,} steps: OK")
+        print(f"invariants checked after each of {st['decisions']:,} steps: OK")
     return 0
 
 
@@ -264,9 +264,9 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--first-bidder", type=int, default=0, help="first bidder of the first deal (rotate rule)")
     p.add_argument("--log", help="write the event log (JSON) to this file")
     p.set_defaults(func=_cmd_play)
-    s = ds.add_parser("simulate", help="斗地主's own simulator (斗地主 statistics); the table engine: hupai simulate --variant doudizhu_qq [--check]", parents=[common])
+    s = ds.add_parser("simulate", help="simulate 斗地主 hands through the table engine (hupai simulate --variant doudizhu_qq) and print 斗地主 statistics", parents=[common])
     s.add_argument("-n", type=int, default=10000, help="number of hands")
-    s.add_argument("--bots", default="random", help="random or greedy: one, or three comma-separated")
+    s.add_argument("--bots", default="random", help="the table's built-in bots random, greedy or defensive: one, or three comma-separated")
     s.add_argument("--seed", type=int, default=0, help="base seed")
     s.add_argument("--check", action="store_true", help="verify the invariants after every step")
     s.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")

@@ -675,18 +675,43 @@ def simulate(
     variant: str = "gouji",
     **switches: SwitchArg,
 ) -> dict[str, Any]:
-    """Play ``n_hands`` hands with built-in bots entirely in Rust (matches of ``hands_per_match``
-    hands with the tribute carried), in parallel with the GIL released. ``check`` verifies after
-    every step that all 216 cards are accounted for and only legal actions are taken, and at the
-    end of every hand a complete finishing order, scores per §7, the tribute moving the right
-    cards and (every 8th hand) an exact replay of the log. Returns totals (same for any thread
-    count).
+    """Play ``n_hands`` hands with built-in bots (``random``, ``greedy``, ``defensive``: one name or
+    six) through the one table engine — ``hupai.simulate(variant, n_hands, results=True,
+    check=check, hands_per_match=hands_per_match)`` — and tally them with :func:`summary`. Matches
+    of ``hands_per_match`` hands carry the tribute, dealer and scores; whole hands run in Rust with
+    the GIL released, on every core when ``parallel`` (the totals are the same either way).
+    ``check`` verifies after every step that all 216 cards are accounted for and only legal
+    actions are taken, and at the end of every hand a complete finishing order, scores per §7,
+    the tribute moving the right cards, the next hand's obligations and an exact replay of the log.
+
+    A void hand (two 革命) ends the game at the table and is counted in ``voids``, so
+    ``hands + voids == n_hands``.
 
     >>> st = simulate(20, seed=1, bots="greedy", check=True)
-    >>> st["hands"], sum(st["scores"])
+    >>> st["hands"] + st["voids"], sum(st["scores"])
     (20, 0)
     """
-    return _core.gouji_simulate(n_hands, _rules(rules, variant, switches), seed, bots, check, hands_per_match, parallel)
+    import os
+
+    from hupai._args import int_arg
+    from hupai.game.simulate import simulate as table_simulate
+
+    r = _rules(rules, variant, switches)
+    if isinstance(bots, str):
+        agents = [bots] * 6
+    else:
+        agents = _items(bots, "bots")
+        if len(agents) != 6:
+            raise _core.RuleConfigError(f"bots: six names, one per seat (got {len(agents)})")
+    for a in agents:
+        if a not in ("random", "greedy", "defensive"):
+            raise _core.RuleConfigError(f"bots: unknown bot {a!r}; built-in bots: random, greedy, defensive")
+    v = _core.Variant.load(variant).with_options(**r.switches)
+    sim = table_simulate(v, int_arg("n_hands", n_hands, 0, 1 << 40), agents=agents,
+                         seed=int_arg("seed", seed, 0, 2**63 - 1),
+                         workers=(os.cpu_count() or 1) if parallel else 1, check=check, results=True,
+                         hands_per_match=hands_per_match, progress=False)
+    return summary(sim)
 
 
 def _table_results(sim: Any) -> list[dict[str, Any]]:
@@ -703,8 +728,9 @@ def summary(sim: Any) -> dict[str, Any]:
     """够级 statistics of a table simulation, built from each hand's result record: the one table
     engine plays the hands (``hupai.simulate("gouji", n, agents=…, results=True[, check=True])``),
     this tallies them — ``hands`` (played to the end), ``voids`` (two 革命), ``decisions``,
-    ``scores`` and ``places[seat][place]`` per seat, ``burns``, ``kaidian``, ``men``,
-    ``revolutions``, ``chuan_san_hu``.
+    ``scores`` and ``places[seat][place]`` per seat, ``burns``, ``burn_fails`` (failed burns),
+    ``kaidian``, ``men``, ``revolutions``, ``chuan_san_hu``, ``tribute_cards`` (cards given as
+    tribute before the hands; the last two are the game's own counters in the record).
 
     >>> import hupai
     >>> st = summary(hupai.simulate("gouji", 20, agents="random", seed=1, results=True))
@@ -712,7 +738,8 @@ def summary(sim: Any) -> dict[str, Any]:
     (20, 0)
     """
     st: dict[str, Any] = {"hands": 0, "voids": 0, "decisions": 0, "scores": [0] * 6, "places": [[0] * 6 for _ in range(6)],
-                          "burns": 0, "kaidian": 0, "men": 0, "revolutions": 0, "chuan_san_hu": 0}
+                          "burns": 0, "burn_fails": 0, "kaidian": 0, "men": 0, "revolutions": 0, "chuan_san_hu": 0,
+                          "tribute_cards": 0}
     for rec in _table_results(sim):
         st["decisions"] += rec.get("steps", rec.get("turns", 0))
         o = rec["result"]
@@ -729,4 +756,6 @@ def summary(sim: Any) -> dict[str, Any]:
         st["men"] += len(o["men"])
         st["revolutions"] += o["revolution"] is not None
         st["chuan_san_hu"] += bool(o["chuan_san_hu"])
+        st["burn_fails"] += o.get("burn_fails", 0)
+        st["tribute_cards"] += o.get("tribute_cards", 0)
     return st

@@ -95,7 +95,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         print(json.dumps(st, ensure_ascii=False))
         return 0
     n = max(st["hands"], 1)
-    print(f"{st['hands']} hands ({st['voids']} void, redealt), {st['decisions'] / n:.1f} decisions per hand")
+    print(f"{st['hands']} hands played out, {st['voids']} void (two 革命: the hand ends), {st['decisions'] / max(st['hands'] + st['voids'], 1):.1f} decisions per hand")
     print("score per hand by seat: " + " ".join(f"{s / n:+.3f}" for s in st["scores"]))
     print(
         f"per hand: burns {st['burns'] / n:.3f}, burn failures {st['burn_fails'] / n:.3f}, 开点 {st['kaidian'] / n:.2f}, "
@@ -103,7 +103,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         f"tribute cards {st['tribute_cards'] / n:.2f}"
     )
     if args.check:
-        print(f"{st['checks']} invariant checks passed")
+        print(f"invariants checked after each of {st['decisions']:,} decisions: OK")
     return 0
 
 
@@ -276,9 +276,9 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     lp.add_argument("--json", action="store_true", help="print JSON")
     lp.set_defaults(func=_cmd_legal)
 
-    s = gs.add_parser("simulate", parents=[common], help="够级's own simulator (matches with the tribute carried, 够级 statistics); the table engine: hupai simulate --variant gouji [--check]")
+    s = gs.add_parser("simulate", parents=[common], help="simulate 够级 matches (the tribute carried) through the table engine (hupai simulate --variant gouji) and print 够级 statistics")
     s.add_argument("n", type=int, help="number of hands")
-    s.add_argument("--bots", default="random", help="random, greedy, or six comma-separated names (default random)")
+    s.add_argument("--bots", default="random", help="the table's built-in bots random, greedy or defensive: one, or six comma-separated (default random)")
     s.add_argument("--seed", type=int, default=0, help="seed (default 0)")
     s.add_argument("--check", action="store_true", help="verify the invariants after every step")
     s.add_argument("--json", action="store_true", help="print the totals as JSON")

@@ -1,10 +1,8 @@
 //! 顶牛 bindings: `DingniuRules`, `DingniuGame` and the `dingniu_*` functions re-exported by
 //! `hupai.dingniu`. Strings in, strings out (tile codes `"56"`, moves `"16:R"`).
 
-use hupai_core::error::Error as CoreError;
 use hupai_core::rules::dingniu::round::{Action, Carry, Round, openings, replay, turn_actions};
 use hupai_core::rules::dingniu::settle::{check_order, net, plain_lines, rank, zhang_lines};
-use hupai_core::rules::dingniu::sim::{SimConfig, SimStats, play_match, simulate};
 use hupai_core::rules::dingniu::tile::{
     self as dtile, Counts, Ends, FULL_SET, N_KINDS, Placement, Side, Tile, counts_of, placements,
 };
@@ -218,21 +216,6 @@ fn points_arg(points: Vec<AnyInt>, what: &str) -> BindResult<[i64; 4]> {
         out[i] = v.within(&format!("{what}[{i}]"), 0, 177, hand_err)?;
     }
     Ok(out)
-}
-
-fn bots_arg(bots: Vec<String>) -> BindResult<[Bot; 4]> {
-    let b: Vec<Bot> = bots
-        .iter()
-        .map(|s| Bot::parse(s))
-        .collect::<Result<_, _>>()?;
-    match b.as_slice() {
-        [x] => Ok([*x; 4]),
-        [a, b2, c, d] => Ok([*a, *b2, *c, *d]),
-        _ => Err(BindError::Core(CoreError::rule(format!(
-            "bots: one bot name for every seat or four names, got {}",
-            b.len()
-        )))),
-    }
 }
 
 /// The compiled rules of a 顶牛 variant: ``DingniuRules("dingniu", silan=False)``.
@@ -603,78 +586,8 @@ pub fn dingniu_batch_legal<'py>(
     arr.reshape([n, N_ACTION_IDS]).map_err(BindError::Py)
 }
 
-fn stats_json(s: &SimStats) -> Value {
-    use hupai_core::rules::dingniu::ZhangKind;
-    let by_kind = |a: &[u64; 7]| -> Value {
-        let mut m = serde_json::Map::new();
-        for k in ZhangKind::ALL {
-            m.insert(k.zh().to_string(), json!(a[k.index()]));
-        }
-        Value::Object(m)
-    };
-    json!({
-        "rounds": s.rounds, "matches": s.matches, "actions": s.actions, "lays": s.lays, "kous": s.kous,
-        "pair_openings": s.pair_openings, "played_out": s.played_out,
-        "zhang_success": s.zhang_success, "baozhuang": s.baozhuang, "silan": s.silan,
-        "zhang_counted": by_kind(&s.zhang_counted), "zhang_formed": by_kind(&s.zhang_formed),
-        "forced": s.forced, "toupai_jingshou": s.toupai_jingshou,
-        "wins": s.wins, "net": s.net, "toupai_wins": s.toupai_wins, "checks": s.checks,
-    })
-}
-
 fn seed_arg(seed: AnyInt) -> BindResult<u64> {
     seed.within("seed", 0, i64::MAX, hand_err)
-}
-
-/// Simulate hands with the built-in bots on every core (GIL released).
-#[pyfunction]
-#[pyo3(signature = (rules, rounds, seed = AnyInt(0), bots = Seq(vec![Text::from("greedy")]), check = true, rounds_per_match = AnyInt(1)))]
-pub fn dingniu_simulate<'py>(
-    py: Python<'py>,
-    rules: &PyDingniuRules,
-    rounds: AnyInt,
-    seed: AnyInt,
-    bots: Seq<Text>,
-    check: bool,
-    rounds_per_match: AnyInt,
-) -> BindResult<Bound<'py, PyAny>> {
-    let cfg = SimConfig {
-        rounds: rounds.within("rounds", 0, 1_000_000_000, hand_err)?,
-        seed: seed_arg(seed)?,
-        bots: bots_arg(bots.0.into_iter().map(|t| t.0).collect())?,
-        check,
-        rounds_per_match: rounds_per_match.within("rounds_per_match", 1, 1_000_000, hand_err)?,
-    };
-    let r = rules.inner;
-    let st = py.detach(move || simulate(&r, &cfg))?;
-    Ok(json_to_py(py, &stats_json(&st))?)
-}
-
-/// A match of `rounds` hands with the carry (§3), played by bots.
-#[pyfunction]
-#[pyo3(signature = (rules, rounds, seed = AnyInt(0), bots = Seq(vec![Text::from("greedy")]), check = true))]
-pub fn dingniu_play_match<'py>(
-    py: Python<'py>,
-    rules: &PyDingniuRules,
-    rounds: AnyInt,
-    seed: AnyInt,
-    bots: Seq<Text>,
-    check: bool,
-) -> BindResult<Bound<'py, PyAny>> {
-    let n: u32 = rounds.within("rounds", 1, 100_000, hand_err)?;
-    let seed = seed_arg(seed)?;
-    let bots = bots_arg(bots.0.into_iter().map(|t| t.0).collect())?;
-    let r = rules.inner;
-    let (m, st) = py.detach(move || play_match(&r, seed, n, &bots, check))?;
-    let hands: Vec<Value> = m
-        .hands
-        .iter()
-        .map(|(t, pay, z)| json!({"toupai": t, "pay": pay, "zhang": z.map(|k| k.zh())}))
-        .collect();
-    Ok(json_to_py(
-        py,
-        &json!({"totals": m.totals, "hands": hands, "stats": stats_json(&st)}),
-    )?)
 }
 
 /// One hand of 顶牛 (the core's state machine). See ``hupai.dingniu.Game``.

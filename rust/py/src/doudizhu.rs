@@ -17,7 +17,7 @@ use hupai_core::rules::doudizhu::rng::Rng;
 use hupai_core::rules::doudizhu::rules::{self as ddz_rules, DdzRules};
 use hupai_core::rules::doudizhu::settle::{DealRecord, settle};
 use hupai_core::rules::doudizhu::{
-    Cards, Reading, beating_reading, count_legal_moves, legal_moves_into, readings, sim, space,
+    Cards, Reading, beating_reading, count_legal_moves, legal_moves_into, readings, space,
 };
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
@@ -769,101 +769,6 @@ pub fn ddz_replay(
     Ok(PyDdzGame {
         inner: game::replay(r, list)?,
     })
-}
-
-/// Simulate ``hands`` hands with built-in bots (one name per seat), in parallel with the GIL
-/// released; ``check`` verifies the invariants after every step. Returns totals.
-#[pyfunction]
-#[pyo3(signature = (hands, /, *, seed = AnyInt(0), bots = None, check = false, threads = None, rules = None))]
-#[pyo3(text_signature = "(hands, /, *, seed=0, bots=None, check=False, threads=None, rules=None)")]
-pub fn ddz_simulate<'py>(
-    py: Python<'py>,
-    hands: AnyInt,
-    seed: AnyInt,
-    bots: Option<Seq<Text>>,
-    check: bool,
-    threads: Option<AnyInt>,
-    rules: Option<&Bound<'py, PyAny>>,
-) -> BindResult<Bound<'py, PyAny>> {
-    let r = rules_any(rules)?;
-    let n: u64 = hands.within("hands", 0, 1_000_000_000_000, hand_err)?;
-    let seed = seed.0 as u64;
-    let names: Vec<String> = bots
-        .map(|s| s.0.into_iter().map(|t| t.0).collect())
-        .unwrap_or_else(|| vec!["random".into(); 3]);
-    if names.len() != 3 {
-        return Err(BindError::Core(CoreError::rule(format!(
-            "bots: one bot name per seat (3), got {}",
-            names.len()
-        ))));
-    }
-    let kinds = [
-        BotKind::parse(&names[0])?,
-        BotKind::parse(&names[1])?,
-        BotKind::parse(&names[2])?,
-    ];
-    let threads: usize = match threads {
-        None => 0,
-        Some(t) => t.within("threads", 1, 1024, hand_err)?,
-    };
-    let t0 = std::time::Instant::now();
-    let st = py.detach(|| {
-        if threads == 1 {
-            sim::simulate_serial(&r, n, seed, kinds, check)
-        } else if threads > 1 {
-            match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-                Ok(pool) => pool.install(|| sim::simulate(&r, n, seed, kinds, check)),
-                Err(e) => Err(CoreError::rule(format!("thread pool: {e}"))),
-            }
-        } else {
-            sim::simulate(&r, n, seed, kinds, check)
-        }
-    })?;
-    let secs = t0.elapsed().as_secs_f64();
-    let v = json!({
-        "hands": st.hands, "landlord_wins": st.landlord_wins, "farmer_wins": st.farmer_wins,
-        "no_game": st.no_game, "redeals": st.redeals, "plays": st.plays, "passes": st.passes,
-        "bombs": st.bombs, "rockets": st.rockets, "springs": st.springs,
-        "anti_springs": st.anti_springs, "max_multiplier": st.max_multiplier,
-        "scores": st.scores, "landlord_points": st.landlord_points,
-        "checked_steps": st.checked_steps, "seconds": secs,
-    });
-    Ok(json_to_py(py, &v)?)
-}
-
-/// One simulated hand's event log (the same hand as hand ``index`` of ``simulate``).
-#[pyfunction]
-#[pyo3(signature = (index, /, *, seed = AnyInt(0), bots = None, rules = None))]
-#[pyo3(text_signature = "(index, /, *, seed=0, bots=None, rules=None)")]
-pub fn ddz_simulate_hand<'py>(
-    py: Python<'py>,
-    index: AnyInt,
-    seed: AnyInt,
-    bots: Option<Seq<Text>>,
-    rules: Option<&Bound<'py, PyAny>>,
-) -> BindResult<PyDdzGame> {
-    let r = rules_any(rules)?;
-    let i: u64 = index.within("index", 0, i64::MAX, hand_err)?;
-    let names: Vec<String> = bots
-        .map(|s| s.0.into_iter().map(|t| t.0).collect())
-        .unwrap_or_else(|| vec!["random".into(); 3]);
-    if names.len() != 3 {
-        return Err(BindError::Core(CoreError::rule(
-            "bots: one bot name per seat (3)",
-        )));
-    }
-    let kinds = [
-        BotKind::parse(&names[0])?,
-        BotKind::parse(&names[1])?,
-        BotKind::parse(&names[2])?,
-    ];
-    let carry = Carry {
-        first_bidder: (i % 3) as u8,
-        last_winner: None,
-    };
-    let (g, _) =
-        py.detach(|| sim::play_hand(&r, sim::hand_seed(seed.0 as u64, i), carry, kinds, false))?;
-    Ok(PyDdzGame { inner: g })
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,10 +1,8 @@
 //! 够级 bindings: `GoujiRules`, `GoujiPlay`, `GoujiGame` and the `gouji_*` functions re-exported
 //! by `hupai.gouji`. Strings in, strings out: cards in the compact notation of gouji.md §2.3.
 
-use hupai_core::error::Error as CoreError;
 use hupai_core::rules::gouji::{
     self, Action, BotKind, Carry, GoujiHand, GoujiRules, Outcome, Play, card, hand, outcome, play,
-    sim,
 };
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
@@ -759,63 +757,6 @@ pub fn gouji_batch_can_burn<'py>(
             .collect()
     });
     Ok(out.into_pyarray(py))
-}
-
-fn bots_arg(bots: &Bound<'_, PyAny>) -> BindResult<[BotKind; SEATS]> {
-    if let Ok(s) = bots.cast::<PyString>() {
-        return Ok([BotKind::parse(crate::convert::text(s, "bots")?)?; SEATS]);
-    }
-    let v: Seq<Text> = bots.extract().map_err(|_| {
-        BindError::Py(pyo3::exceptions::PyTypeError::new_err(
-            "bots must be a bot name or a list of six bot names",
-        ))
-    })?;
-    if v.len() != SEATS {
-        return Err(BindError::Core(CoreError::rule(format!(
-            "bots: six names, one per seat (got {})",
-            v.len()
-        ))));
-    }
-    let mut out = [BotKind::Random; SEATS];
-    for (i, s) in v.iter().enumerate() {
-        out[i] = BotKind::parse(s)?;
-    }
-    Ok(out)
-}
-
-/// Simulate ``n_hands`` hands with built-in bots (matches of ``hands_per_match`` hands with the
-/// carry between them), in parallel over matches with the GIL released; ``check`` verifies the
-/// invariants after every step. Returns the totals as a dict.
-#[pyfunction]
-#[pyo3(signature = (n_hands, /, rules = None, seed = AnyInt(0), bots = None, check = false, hands_per_match = AnyInt(10), parallel = true))]
-#[allow(clippy::too_many_arguments)]
-pub fn gouji_simulate<'py>(
-    py: Python<'py>,
-    n_hands: AnyInt,
-    rules: Option<&Bound<'py, PyGoujiRules>>,
-    seed: AnyInt,
-    bots: Option<&Bound<'py, PyAny>>,
-    check: bool,
-    hands_per_match: AnyInt,
-    parallel: bool,
-) -> BindResult<Bound<'py, PyAny>> {
-    let r = rules_of(rules);
-    let n: u64 = n_hands.within("n_hands", 0, 1 << 40, hand_err)?;
-    let seed: u64 = seed.within("seed", 0, i64::MAX, hand_err)?;
-    let per: u64 = hands_per_match.within("hands_per_match", 1, 1 << 20, hand_err)?;
-    let bots = match bots {
-        None => [BotKind::Random; SEATS],
-        Some(b) => bots_arg(b)?,
-    };
-    let st = py.detach(|| {
-        if parallel {
-            sim::simulate(&r, n, seed, &bots, check, per)
-        } else {
-            sim::simulate_serial(&r, n, seed, &bots, check, per)
-        }
-    })?;
-    let v = serde_json::to_value(&st).map_err(|e| hand_err(e.to_string()))?;
-    Ok(json_to_py(py, &v)?)
 }
 
 /// Rebuild a hand from its log (a list of event dicts or its JSON text) and check it replays to

@@ -41,18 +41,16 @@ mod _core {
     #[pymodule_export]
     use crate::dingniu::{
         PyDingniuGame, PyDingniuRules, dingniu_action_id, dingniu_action_name, dingniu_batch_legal,
-        dingniu_openings, dingniu_parse_hand, dingniu_place, dingniu_placements,
-        dingniu_play_match, dingniu_replay, dingniu_settle, dingniu_silan, dingniu_simulate,
-        dingniu_tile, dingniu_tile_set, dingniu_turn_actions, dingniu_zhang_check,
-        dingniu_zhang_settle,
+        dingniu_openings, dingniu_parse_hand, dingniu_place, dingniu_placements, dingniu_replay,
+        dingniu_settle, dingniu_silan, dingniu_tile, dingniu_tile_set, dingniu_turn_actions,
+        dingniu_zhang_check, dingniu_zhang_settle,
     };
     #[pymodule_export]
     use crate::doudizhu::{
         PyDdzGame, PyDdzRules, ddz_action_cards, ddz_action_id, ddz_action_space,
         ddz_action_space_size, ddz_auction, ddz_batch_legal_count, ddz_batch_legal_mask, ddz_beats,
         ddz_chinese, ddz_classify, ddz_from_counts, ddz_legal_moves, ddz_legal_plays, ddz_parse,
-        ddz_profiles, ddz_readings, ddz_replay, ddz_settle, ddz_simulate, ddz_simulate_hand,
-        ddz_split, ddz_to_counts, ddz_variants,
+        ddz_profiles, ddz_readings, ddz_replay, ddz_settle, ddz_split, ddz_to_counts, ddz_variants,
     };
     #[pymodule_export]
     use crate::env::{PyVecEnv, env_encoding, logs_to_arrays, table_encode};
@@ -76,7 +74,7 @@ mod _core {
         gouji_decode_action, gouji_dian_gong, gouji_encode_action, gouji_first_leader,
         gouji_format_cards, gouji_is_gouji, gouji_kaidian_eligible, gouji_legal_plays,
         gouji_may_revolt, gouji_parse_cards, gouji_places, gouji_ranks, gouji_remainder_feasible,
-        gouji_replay, gouji_score, gouji_simulate, gouji_tribute, gouji_tribute_cards,
+        gouji_replay, gouji_score, gouji_tribute, gouji_tribute_cards,
     };
     #[pymodule_export]
     use crate::hand::{PyHand, PyMeld};

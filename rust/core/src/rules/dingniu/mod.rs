@@ -7,17 +7,19 @@
 //! * [`settle`]: places (ties by playing order) and payments;
 //! * [`round`]: the state machine of one hand, its event log, replay and carry;
 //! * [`bots`]: the built-in bots (random, greedy);
-//! * [`sim`]: the parallel simulator with invariant checks, and a multi-hand match loop.
+//! * [`table`]: the hand at the one table engine (`crate::game`), which plays many hands and
+//!   matches (`crate::game::sim`); `check` holds the invariants its checking mode runs (24 tiles,
+//!   legal placements against a naive reading, zero-sum payments, the carry, an identical replay).
 
 pub mod analyse;
 pub mod bots;
+mod check;
 pub mod encode;
 pub mod rng;
 pub mod round;
 pub mod rules;
 pub mod ruleset;
 pub mod settle;
-pub mod sim;
 pub mod table;
 pub mod tile;
 pub mod zhang;
@@ -30,7 +32,6 @@ pub use round::{
 pub use rules::DingniuRules;
 pub use ruleset::compile;
 pub use settle::{Places, ZhangOutcome, rank};
-pub use sim::{MatchResult, SimConfig, SimStats, play_match, simulate};
 pub use tile::{Counts, Ends, Placement, Side, Tile, parse_hand, placements};
 pub use zhang::{Position, ZhangCheck, ZhangKind};
 

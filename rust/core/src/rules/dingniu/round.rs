@@ -969,6 +969,12 @@ impl Round {
         })
     }
 
+    /// Test hook: the event log and the outcome, to forge a broken hand.
+    #[cfg(test)]
+    pub(crate) fn forge_for_test(&mut self) -> (&mut Vec<Event>, &mut Option<Outcome>) {
+        (&mut self.events, &mut self.outcome)
+    }
+
     /// The event log as JSON records.
     pub fn events_json(&self) -> Vec<Value> {
         self.events.iter().map(Event::to_json).collect()

@@ -147,6 +147,44 @@ fn records(r: &Round, from: usize, out: &mut Vec<Event>) {
 }
 
 /// One 顶牛 hand at the table.
+/// The hand's counters for the result record (`counts`): moves by kind, every 帐 formed by kind,
+/// forced 帐 (死砸) that did not count, 帐 exempt as 头牌净手.
+fn play_counts(r: &Round) -> Value {
+    let (mut lays, mut kous, mut pair_openings, mut forced, mut jingshou) =
+        (0u64, 0u64, 0u64, 0u64, 0u64);
+    let mut formed = [0u64; 7];
+    for e in r.events() {
+        match e {
+            DEvent::Open { pair, .. } => pair_openings += u64::from(*pair),
+            DEvent::Lay { .. } => lays += 1,
+            DEvent::Kou { .. } => kous += 1,
+            DEvent::Zhang {
+                kind,
+                deliberate,
+                toupai_jingshou,
+                counted,
+                ..
+            } => {
+                formed[kind.index()] += 1;
+                if !*counted && *toupai_jingshou {
+                    jingshou += 1;
+                } else if !*counted && !*deliberate {
+                    forced += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut by_kind = serde_json::Map::new();
+    for k in super::zhang::ZhangKind::ALL {
+        by_kind.insert(k.zh().to_string(), serde_json::json!(formed[k.index()]));
+    }
+    serde_json::json!({
+        "lays": lays, "kous": kous, "pair_openings": pair_openings,
+        "zhang_formed": by_kind, "forced": forced, "toupai_jingshou": jingshou,
+    })
+}
+
 #[derive(Clone, Debug)]
 pub struct DingniuHand {
     pub r: Round,
@@ -176,6 +214,8 @@ impl DingniuHand {
         let mut result = o.to_json();
         if let Value::Object(m) = &mut result {
             m.remove("type");
+            m.insert("toupai".into(), serde_json::json!(self.r.toupai()));
+            m.insert("counts".into(), play_counts(&self.r));
         }
         Ok(CardEnd {
             balances: o.pay.to_vec(),
@@ -264,9 +304,23 @@ impl CardHand for DingniuHand {
         self.r.observation_json(seat as u8)
     }
     fn check(&self) -> Result<()> {
-        super::sim::check_tiles(&self.r, 0)?;
-        if self.r.is_over() {
-            super::sim::check_outcome(&self.r, 0)?;
+        use super::check;
+        let r = &self.r;
+        check::check_tiles(r)?;
+        check::check_deal(r)?;
+        check::check_turn(r)?;
+        if r.is_over() {
+            check::check_outcome(r)?;
+            check::check_carry(r)?;
+            // the table hands the game's carry to the next hand of a match
+            let carry = self.end.as_ref().and_then(|e| e.carry.clone());
+            if carry != r.carry().map(|c| c.to_json()) {
+                return Err(Error::hand(format!(
+                    "顶牛 invariant violated: the table carries {carry:?}, the hand {:?}",
+                    r.carry()
+                )));
+            }
+            check::check_replay(r)?;
         }
         Ok(())
     }

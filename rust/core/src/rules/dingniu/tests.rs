@@ -1,7 +1,9 @@
 //! Every case of `shared/cases/dingniu_dev.jsonl`, every worked example D1–D10 of dingniu.md §7,
-//! and the simulator's invariants over many hands.
+//! and the invariants over many hands played by the one table engine (`crate::game::sim`) in its
+//! checking mode, which runs the game's own checks (`check.rs`) after every move.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -11,6 +13,10 @@ use super::tile::{FULL_SET, N_KINDS, counts_of, pips};
 use super::zhang::{Position, check, silan_preventing};
 use super::*;
 use crate::error::Error;
+use crate::game::bots::BotKind as TableBot;
+use crate::game::matches::Match;
+use crate::game::sim::{HandSummary, SimOptions, check_run, simulate};
+use crate::game::table::Compiled;
 use crate::preset::SwitchValue;
 
 fn shared_dir() -> PathBuf {
@@ -785,7 +791,8 @@ fn deal_is_deterministic_and_complete() {
 
 #[test]
 fn replay_rejects_tampered_logs() {
-    let (_, _) = play_match(&rules(), 5, 1, &[Bot::Greedy; 4], true).unwrap();
+    let st = check_run(&table_of(&[]), &[TableBot::Greedy; 4], 5, 1, 1, 1).unwrap();
+    assert_eq!(st.hands, 1);
     let mut r = Round::new(rules(), 11, Carry::default()).unwrap();
     let mut rng = rng::Rng::new(1);
     while let Some(s) = r.to_act() {
@@ -808,28 +815,86 @@ fn replay_rejects_tampered_logs() {
     assert!(event_action(&serde_json::json!({"type": "fly"})).is_err());
 }
 
+fn table_of(sw: &[(&str, SwitchValue)]) -> Compiled {
+    let v = crate::Variant::with_options("dingniu", sw.iter().map(|(k, v)| (*k, v.clone())));
+    Compiled::new(Arc::new(v.unwrap())).unwrap()
+}
+
+/// The checking mode over matches of `per` hands, every 10th hand also replayed from its JSON
+/// log, each hand's result record kept.
+fn checked(per: u32) -> SimOptions {
+    SimOptions {
+        check: true,
+        json_replay_every: 10,
+        keep_results: true,
+        hands_per_match: per,
+        ..SimOptions::default()
+    }
+}
+
+/// What a run's result records add up to (as `hupai.dingniu.summary` tallies them).
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Totals {
+    rounds: u64,
+    played_out: u64,
+    zhang_success: u64,
+    baozhuang: u64,
+    silan: u64,
+    forced: u64,
+    toupai_jingshou: u64,
+    pair_openings: u64,
+    net: [i64; 4],
+}
+
+fn totals(hands: &[HandSummary]) -> Totals {
+    let mut t = Totals::default();
+    for h in hands {
+        let o = h.result.as_ref().expect("keep_results");
+        t.rounds += 1;
+        t.played_out += u64::from(o["reason"] == "played_out");
+        t.zhang_success += u64::from(o["success"] == true && o["silan_by"].is_null());
+        t.baozhuang += u64::from(o["baozhuang"] == true);
+        t.silan += u64::from(!o["silan_by"].is_null());
+        let n = |k: &str| o["counts"][k].as_u64().unwrap();
+        t.forced += n("forced");
+        t.toupai_jingshou += n("toupai_jingshou");
+        t.pair_openings += n("pair_openings");
+        for s in 0..4 {
+            t.net[s] += h.balances[s];
+            assert_eq!(h.balances[s], o["pay"][s].as_i64().unwrap());
+        }
+    }
+    t
+}
+
 #[test]
 fn simulated_invariants_50k_hands() {
-    // 50,000 hands, every move and hand checked (tiles, legality against the naive check,
-    // zero-sum payments, replay), greedy and random bots, four hands per match (carry).
-    let mut total = SimStats::default();
+    // 50,001 hands at the table in its checking mode: after every move the 24 tiles, the legal
+    // list against the naive one, after every hand zero-sum payments and ledger, the carry, the
+    // game's own replay and the table's (every 10th hand also from JSON); greedy and random bots,
+    // four hands per match (the carry: the previous 大庄's dice choose the 头牌).
+    let c = table_of(&[]);
+    let mut total = Totals::default();
     for (bots, seed) in [
-        ([Bot::Greedy; 4], 1u64),
-        ([Bot::Random; 4], 2),
-        ([Bot::Greedy, Bot::Random, Bot::Greedy, Bot::Random], 3),
+        ([TableBot::Greedy; 4], 1i128),
+        ([TableBot::Random; 4], 2),
+        (
+            [
+                TableBot::Greedy,
+                TableBot::Random,
+                TableBot::Greedy,
+                TableBot::Random,
+            ],
+            3,
+        ),
     ] {
-        let st = simulate(
-            &rules(),
-            &SimConfig {
-                rounds: 50_000 / 3 + 1,
-                seed,
-                bots,
-                check: true,
-                rounds_per_match: 4,
-            },
-        )
-        .unwrap();
+        let hands = simulate(&c, &bots, seed, 0, 50_000 / 3 + 1, 2, &checked(4)).unwrap();
+        let st = totals(&hands);
         assert_eq!(st.net.iter().sum::<i64>(), 0);
+        assert_eq!(
+            st.played_out + st.zhang_success + st.baozhuang + st.silan,
+            st.rounds
+        );
         total.rounds += st.rounds;
         total.zhang_success += st.zhang_success;
         total.baozhuang += st.baozhuang;
@@ -856,16 +921,18 @@ fn simulated_invariants_50k_hands() {
 
 #[test]
 fn simulation_is_deterministic_and_switches_run() {
-    let cfg = SimConfig {
-        rounds: 2_000,
-        seed: 9,
-        bots: [Bot::Greedy, Bot::Random, Bot::Greedy, Bot::Random],
-        check: true,
-        rounds_per_match: 3,
-    };
-    let a = simulate(&rules(), &cfg).unwrap();
-    let b = simulate(&rules(), &cfg).unwrap();
-    assert_eq!(a, b);
+    let bots = [
+        TableBot::Greedy,
+        TableBot::Random,
+        TableBot::Greedy,
+        TableBot::Random,
+    ];
+    let c = table_of(&[]);
+    let a = totals(&simulate(&c, &bots, 9, 0, 2_000, 1, &checked(3)).unwrap());
+    let b = totals(&simulate(&c, &bots, 9, 0, 2_000, 2, &checked(3)).unwrap());
+    assert_eq!(a, b, "the thread count changes nothing");
+    let d = totals(&simulate(&c, &bots, 10, 0, 2_000, 2, &checked(3)).unwrap());
+    assert_ne!(a, d, "another seed, other hands");
     for (k, v) in [
         (
             "double_pair_opening",
@@ -883,28 +950,83 @@ fn simulation_is_deterministic_and_switches_run() {
         ("silan_payment", SwitchValue::Str("shares".into())),
         ("opening_h1", SwitchValue::Bool(false)),
     ] {
-        let r = DingniuRules::load("dingniu", [(k, v.clone())]).unwrap();
-        let st = simulate(&r, &cfg).unwrap();
+        let c = table_of(&[(k, v.clone())]);
+        let st = totals(&simulate(&c, &bots, 9, 0, 2_000, 2, &checked(3)).unwrap());
         assert_eq!(st.rounds, 2_000, "{k}={v}");
         if k == "suanzhang" {
             assert_eq!(st.played_out, 2_000);
         }
+        if k == "silan" {
+            assert_eq!(st.silan, 0);
+        }
+        if k == "double_pair_opening" && v == SwitchValue::Str("none".into()) {
+            assert_eq!(st.pair_openings, 0);
+        }
     }
-    let mut bad = cfg;
-    bad.rounds_per_match = 0;
-    assert!(simulate(&rules(), &bad).is_err());
+}
+
+/// A match at the table: each hand is dealt with the carry of the one before (the previous
+/// 大庄's dice choose the 头牌), and the scores add up to zero.
+#[test]
+fn the_carry_runs_across_a_match_at_the_table() {
+    use crate::game::table::Table;
+    let c = table_of(&[]);
+    for seed in [1i128, 2, 3] {
+        let mut m = Match::new(c.clone(), seed);
+        let mut bots = crate::game::bots::Bot::seats(&[TableBot::Greedy; 4], seed as u64);
+        let mut prev: Option<Carry> = None;
+        let mut buf = Vec::new();
+        for _ in 0..12 {
+            let mut t = m.next_table().unwrap();
+            while let Some(s) = t.to_act() {
+                t.legal_into(s, &mut buf);
+                let i = bots[s].choose(&t, s, &buf);
+                t.step(&buf[i]).unwrap();
+            }
+            let Table::Cards(ct) = &t else {
+                panic!("顶牛 is a card table")
+            };
+            ct.hand.check().unwrap();
+            let h = ct
+                .hand
+                .as_any()
+                .downcast_ref::<super::table::DingniuHand>()
+                .unwrap();
+            let Event::Deal { carry, dice, .. } = h.r.events()[0] else {
+                panic!("the log starts with the deal")
+            };
+            match prev {
+                None => assert_eq!((carry, dice), (Carry::default(), None)),
+                Some(p) => {
+                    assert_eq!(carry, p);
+                    assert!(dice.is_some(), "the previous 大庄 rolls");
+                }
+            }
+            prev = h.r.carry();
+            m.finish(&t).unwrap();
+        }
+        assert_eq!(m.scores.iter().sum::<i64>(), 0);
+    }
 }
 
 #[test]
 fn greedy_beats_random() {
-    let cfg = SimConfig {
-        rounds: 20_000,
-        seed: 4,
-        bots: [Bot::Greedy, Bot::Random, Bot::Greedy, Bot::Random],
-        check: false,
-        rounds_per_match: 1,
-    };
-    let st = simulate(&rules(), &cfg).unwrap();
-    let greedy = st.net[0] + st.net[2];
-    assert!(greedy > 0, "greedy seats net {greedy} ({st:?})");
+    let bots = [
+        TableBot::Greedy,
+        TableBot::Random,
+        TableBot::Greedy,
+        TableBot::Random,
+    ];
+    let hands = simulate(
+        &table_of(&[]),
+        &bots,
+        4,
+        0,
+        20_000,
+        2,
+        &SimOptions::default(),
+    )
+    .unwrap();
+    let greedy: i64 = hands.iter().map(|h| h.balances[0] + h.balances[2]).sum();
+    assert!(greedy > 0, "greedy seats net {greedy}");
 }

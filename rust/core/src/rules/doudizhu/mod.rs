@@ -9,6 +9,7 @@ pub mod analyse;
 pub mod auction;
 pub mod bots;
 pub mod cards;
+mod check;
 pub mod encode;
 pub mod game;
 pub mod movegen;
@@ -17,7 +18,6 @@ pub mod rng;
 pub mod rules;
 pub mod ruleset;
 pub mod settle;
-pub mod sim;
 pub mod space;
 pub mod table;
 

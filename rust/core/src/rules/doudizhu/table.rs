@@ -299,6 +299,27 @@ fn convert(e: &DEvent, out: &mut Vec<Event>) {
     }
 }
 
+/// The hand's counters for the result record: all-pass redeals, plays (bombs and rockets
+/// included) and passes in the play phase.
+fn play_counts(g: &Game) -> (u64, u64, u64) {
+    let (mut redeals, mut plays, mut passes) = (0u64, 0u64, 0u64);
+    for e in g.events() {
+        match e {
+            DEvent::Redeal { .. } => redeals += 1,
+            DEvent::Act {
+                action: DAction::Play(_, Some(_)),
+                ..
+            } => plays += 1,
+            DEvent::Act {
+                action: DAction::Pass,
+                ..
+            } if g.landlord().is_some() => passes += 1,
+            _ => {}
+        }
+    }
+    (redeals, plays, passes)
+}
+
 /// One 斗地主 hand at the table.
 #[derive(Clone, Debug)]
 pub struct DdzHand {
@@ -308,6 +329,8 @@ pub struct DdzHand {
     fresh: Option<u64>,
     steps: u64,
     end: Option<CardEnd>,
+    /// The state before the last step (the checking mode checks the action against it).
+    before: Option<super::check::Before>,
 }
 
 impl DdzHand {
@@ -318,6 +341,7 @@ impl DdzHand {
             fresh: None,
             steps: 0,
             end: None,
+            before: None,
         }
     }
 
@@ -365,6 +389,10 @@ impl DdzHand {
         if let Value::Object(m) = &mut result {
             m.remove("type");
             m.insert("landlord".into(), json!(self.g.landlord()));
+            let (redeals, plays, passes) = play_counts(&self.g);
+            m.insert("redeals".into(), json!(redeals));
+            m.insert("plays".into(), json!(plays));
+            m.insert("passes".into(), json!(passes));
         }
         let next = self.g.next_carry();
         Ok(CardEnd {
@@ -428,9 +456,19 @@ impl CardHand for DdzHand {
         let before = self.g.events().len();
         if a.kind == ActionKind::Escape {
             self.g.escape(a.seat)?;
+            self.before = None;
         } else {
             let ga = from_table(a)?;
+            let seat = self.g.to_act().unwrap_or(0);
+            let before = super::check::Before {
+                phase: self.g.phase(),
+                seat,
+                hand: self.g.hand(seat),
+                top: self.g.top(),
+                action: ga,
+            };
             self.g.step(ga)?;
+            self.before = Some(before);
         }
         self.steps += 1;
         for e in &self.g.events()[before..] {
@@ -471,9 +509,13 @@ impl CardHand for DdzHand {
         self.g.observation(seat as u8)
     }
     fn check(&self) -> Result<()> {
-        super::sim::check_cards(&self.g, self.g.seed())?;
+        super::check::check_cards(&self.g, self.g.seed())?;
+        if let Some(b) = &self.before {
+            super::check::check_action(&self.g, b)?;
+        }
         if self.g.is_over() {
-            super::sim::check_end(&self.g, self.g.seed())?;
+            super::check::check_end(&self.g, self.g.seed())?;
+            super::check::check_replay(&self.g)?;
         }
         Ok(())
     }

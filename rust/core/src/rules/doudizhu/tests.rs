@@ -1112,110 +1112,109 @@ fn escape_penalties() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Simulated hands with the invariant checks (the big run is in tests/test_doudizhu_sim.py).
+// Simulated hands with the invariant checks, at the one table engine (the big run is in
+// tests/test_doudizhu_sim.py).
 
-use super::bots::BotKind;
-use super::sim::{simulate, simulate_serial};
+use crate::game::bots::BotKind;
+
+fn table_of(id: &str, sw: &[(String, SwitchValue)]) -> crate::game::table::Compiled {
+    let v = crate::Variant::with_options(id, sw.iter().map(|(k, v)| (k.as_str(), v.clone())));
+    crate::game::table::Compiled::new(Arc::new(v.unwrap())).unwrap()
+}
 
 #[test]
 fn simulated_hands_keep_the_invariants() {
-    let variants: Vec<DdzRules> = vec![
-        DdzRules::qq(),
-        DdzRules::load::<&str>("doudizhu_contest", []).unwrap(),
-        rules_with(&[
-            ("auction", SwitchValue::Str("call_rob".into())),
-            ("rob", SwitchValue::Bool(true)),
-        ]),
-        rules_with(&[
-            ("bid_rounds", SwitchValue::Str("until_two_passes".into())),
-            ("all_pass", SwitchValue::Str("end_zero".into())),
-        ]),
-        rules_with(&[
-            (
-                "all_pass",
-                SwitchValue::Str("random_landlord_after_3".into()),
-            ),
-            ("must_bid", SwitchValue::Bool(true)),
-        ]),
-        rules_with(&[
-            ("bomb_cap", SwitchValue::Int(1)),
-            ("multiplier_cap", SwitchValue::Int(4)),
-            ("coin_room", SwitchValue::Bool(true)),
-            ("house_fee", SwitchValue::Int(5)),
-        ]),
-        rules_with(&[
-            ("first_bidder", SwitchValue::Str("last_winner".into())),
-            ("show_hand", SwitchValue::Bool(true)),
-        ]),
-        profile(Some("douzero")),
-        profile(Some("onestraw")),
-        profile(Some("pagat")),
-        profile(Some("openspiel")),
-        profile(Some("rlcard")),
-        rules_with(&[
-            ("wing_main_rank", SwitchValue::Bool(true)),
-            ("four_two_pair_same_rank", SwitchValue::Bool(true)),
-        ]),
+    let s = |k: &str, v: SwitchValue| (k.to_string(), v);
+    let mut sets: Vec<(&str, Vec<(String, SwitchValue)>)> = vec![
+        ("doudizhu_qq", vec![]),
+        ("doudizhu_contest", vec![]),
+        (
+            "doudizhu_qq",
+            vec![
+                s("auction", SwitchValue::Str("call_rob".into())),
+                s("rob", SwitchValue::Bool(true)),
+            ],
+        ),
+        (
+            "doudizhu_qq",
+            vec![
+                s("bid_rounds", SwitchValue::Str("until_two_passes".into())),
+                s("all_pass", SwitchValue::Str("end_zero".into())),
+            ],
+        ),
+        (
+            "doudizhu_qq",
+            vec![
+                s(
+                    "all_pass",
+                    SwitchValue::Str("random_landlord_after_3".into()),
+                ),
+                s("must_bid", SwitchValue::Bool(true)),
+            ],
+        ),
+        (
+            "doudizhu_qq",
+            vec![
+                s("bomb_cap", SwitchValue::Int(1)),
+                s("multiplier_cap", SwitchValue::Int(4)),
+                s("coin_room", SwitchValue::Bool(true)),
+                s("house_fee", SwitchValue::Int(5)),
+            ],
+        ),
+        (
+            "doudizhu_qq",
+            vec![
+                s("first_bidder", SwitchValue::Str("last_winner".into())),
+                s("show_hand", SwitchValue::Bool(true)),
+            ],
+        ),
+        (
+            "doudizhu_qq",
+            vec![
+                s("wing_main_rank", SwitchValue::Bool(true)),
+                s("four_two_pair_same_rank", SwitchValue::Bool(true)),
+            ],
+        ),
     ];
-    for r in variants {
-        let r = Arc::new(r);
+    // A rule profile is a set of switch values: the table plays it as options.
+    for p in ["douzero", "onestraw", "pagat", "openspiel", "rlcard"] {
+        sets.push((
+            "doudizhu_qq",
+            super::rules::profile_switches("doudizhu_qq", p).unwrap(),
+        ));
+    }
+    for (id, sw) in &sets {
+        let c = table_of(id, sw);
         for bots in [
             [BotKind::Random; 3],
             [BotKind::Greedy, BotKind::Random, BotKind::Greedy],
         ] {
-            let st = simulate(&r, 300, 11, bots, true).unwrap();
-            assert_eq!(st.hands, 300);
-            assert!(st.checked_steps > 300 * 10);
-            assert_eq!(
-                st.landlord_wins + st.farmer_wins + st.no_game,
-                300,
-                "{}",
-                r.id
-            );
+            let st = crate::game::sim::check_run(&c, &bots, 11, 150, 1, 10).unwrap();
+            assert_eq!(st.hands, 150);
+            assert!(st.steps > 150 * 10, "{id} {sw:?}: {st:?}");
         }
     }
 }
 
 #[test]
-fn simulation_is_deterministic_and_thread_independent() {
-    let r = Arc::new(DdzRules::qq());
-    let a = simulate(&r, 500, 3, [BotKind::Random; 3], false).unwrap();
-    let b = simulate_serial(&r, 500, 3, [BotKind::Random; 3], false).unwrap();
-    assert_eq!(a, b);
-    let c = simulate(&r, 500, 4, [BotKind::Random; 3], false).unwrap();
-    assert_ne!(a, c);
-    // zero-sum totals (no escapes, no coin room)
-    assert_eq!(a.scores.iter().sum::<i64>(), 0);
-}
-
-#[test]
 fn greedy_beats_random() {
-    let r = Arc::new(DdzRules::qq());
-    // greedy landlord vs random farmers: count the landlord's points per seat arrangement
-    let st = simulate(
-        &r,
-        600,
-        5,
-        [BotKind::Greedy, BotKind::Random, BotKind::Random],
-        false,
-    )
-    .unwrap();
-    let st2 = simulate(
-        &r,
-        600,
-        5,
-        [BotKind::Random, BotKind::Greedy, BotKind::Greedy],
-        false,
-    )
-    .unwrap();
+    use crate::game::sim::{SimOptions, simulate};
+    let c = table_of("doudizhu_qq", &[]);
+    let total = |bots: [BotKind; 3]| -> i64 {
+        simulate(&c, &bots, 5, 0, 600, 1, &SimOptions::default())
+            .unwrap()
+            .iter()
+            .map(|h| h.balances[0])
+            .sum()
+    };
+    let greedy_first = total([BotKind::Greedy, BotKind::Random, BotKind::Random]);
+    let random_first = total([BotKind::Random, BotKind::Greedy, BotKind::Greedy]);
     assert!(
-        st.scores[0] > 0,
-        "greedy seat 0 wins points against random: {:?}",
-        st.scores
+        greedy_first > 0,
+        "greedy seat 0 wins points against random: {greedy_first}"
     );
     assert!(
-        st2.scores[0] < 0,
-        "random seat 0 loses against greedy: {:?}",
-        st2.scores
+        random_first < 0,
+        "random seat 0 loses against greedy: {random_first}"
     );
 }

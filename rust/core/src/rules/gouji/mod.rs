@@ -5,19 +5,20 @@
 //! * [`outcome`] — seats and teams, answer and burn rights, places, points, tribute, 买三, 上班.
 //! * [`rules`] — the compiled switches of `presets/gouji.toml` ([`GoujiRules::load`]).
 //! * [`hand`] — the state machine of one hand ([`GoujiHand`]) and its carry ([`Carry`]).
-//! * [`bots`], [`sim`] — built-in bots and the (checking) simulator; [`replay`] rebuilds a hand
-//!   from its log.
+//! * [`bots`] — built-in bots; `check` — the invariants the table engine's checking mode runs
+//!   (many hands are simulated by the one table engine, `crate::game::sim`); [`replay`] rebuilds a
+//!   hand from its log.
 
 pub mod analyse;
 pub mod bots;
 pub mod card;
+mod check;
 pub mod encode;
 pub mod hand;
 pub mod outcome;
 pub mod play;
 pub mod rules;
 pub mod ruleset;
-pub mod sim;
 pub mod table;
 #[cfg(test)]
 mod tests;
@@ -28,7 +29,6 @@ pub use outcome::{Obligation, Outcome, TributeKind};
 pub use play::{Play, beats, burn_options, is_gouji, kaidian_eligible, legal_plays};
 pub use rules::GoujiRules;
 pub use ruleset::compile;
-pub use sim::{SimStats, play_hands, simulate};
 
 use serde_json::Value;
 

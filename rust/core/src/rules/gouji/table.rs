@@ -224,6 +224,10 @@ impl GoujiTableHand {
         let mut result = h.outcome_json();
         if let Value::Object(m) = &mut result {
             m.remove("type");
+            // Counters of the hand: cards given as tribute before it started, failed burns.
+            let tribute: u64 = h.carry().obligations.iter().map(|x| u64::from(x.n)).sum();
+            m.insert("tribute_cards".into(), serde_json::json!(tribute));
+            m.insert("burn_fails".into(), serde_json::json!(h.burn_fails()));
         }
         Ok(CardEnd {
             balances: o.scores.to_vec(),
@@ -332,14 +336,20 @@ impl CardHand for GoujiTableHand {
         if !h.cards_conserved() {
             return Err(Error::rule("够级: the 216 cards are not accounted for"));
         }
+        // every legal action of the seat to act, checked on its own
+        super::check::check_legal(h)?;
         // the start (tribute, returns, 买三) once the tribute is over: at the first lead and after
         if h.phase() == super::hand::Phase::Play || h.is_over() {
-            super::sim::check_start(h)?;
+            super::check::check_start(h)?;
         }
         if let Some(o) = h.outcome() {
-            super::sim::check_outcome(h, o)?;
+            super::check::check_outcome(h, o)?;
             if let Some(next) = h.next_carry() {
-                super::sim::check_carry(h.rules(), h.carry(), o, &next)?;
+                super::check::check_carry(h.rules(), h.carry(), o, &next)?;
+            }
+            // the game's own log replays to the same hand (every 8th hand, by its seed)
+            if h.seed() % 8 == 0 {
+                super::check::check_replay(h)?;
             }
         }
         Ok(())

@@ -20,7 +20,6 @@ use super::play::{
     legal_plays, play_from_id, play_id, remainder_feasible,
 };
 use super::rules::{GoujiRules, MixedJokers};
-use super::sim::{play_hands, simulate};
 use crate::preset::SwitchValue;
 
 fn shared_dir() -> PathBuf {
@@ -633,7 +632,7 @@ fn e10_burn_failure() {
 #[test]
 fn ledger_is_zero_sum_and_matches_scores() {
     let r = GoujiRules::default();
-    play_hands(&r, 4, 3, &all_bots(BotKind::Greedy), false, |h| {
+    bot_match(&r, 4, 3, &all_bots(BotKind::Greedy), false, |h| {
         let l = h.ledger().unwrap().unwrap();
         let bal: Vec<i64> = l.balances().into_iter().map(|(_, b)| b).collect();
         assert_eq!(bal, h.outcome().unwrap().scores.to_vec());
@@ -1015,11 +1014,46 @@ fn all_bots(k: BotKind) -> [BotKind; SEATS] {
     [k; SEATS]
 }
 
+/// Test helper: `n_hands` hands of one match played by the game's own bots on the game's state
+/// machine, the carry passed from hand to hand (a void hand ends and the next hand is dealt);
+/// `on_hand` sees each.
+fn bot_match(
+    rules: &GoujiRules,
+    seed: u64,
+    n_hands: u64,
+    bots: &[BotKind; SEATS],
+    check: bool,
+    mut on_hand: impl FnMut(&GoujiHand),
+) -> crate::error::Result<()> {
+    let mut carry = Carry::default();
+    let mut rngs: [super::card::Rng; SEATS] =
+        std::array::from_fn(|s| super::card::Rng::new(seed * 1000 + s as u64));
+    let mut buf = Vec::new();
+    for k in 0..n_hands {
+        let mut h = GoujiHand::new(*rules, seed * 1_000_003 + k, carry.clone(), check)?;
+        while let Some(seat) = h.to_act() {
+            h.legal_actions_into(seat, &mut buf);
+            let a = super::bots::choose(bots[seat], &mut rngs[seat], &h, &buf);
+            h.step(a)?;
+            assert!(h.steps < 100_000, "the hand does not end");
+        }
+        on_hand(&h);
+        carry = h.next_carry().expect("a finished hand has a carry");
+    }
+    Ok(())
+}
+
+fn table_of(sw: &[(&str, SwitchValue)]) -> crate::game::table::Compiled {
+    let v = crate::Variant::with_options("gouji", sw.iter().map(|(k, v)| (*k, v.clone())));
+    crate::game::table::Compiled::new(std::sync::Arc::new(v.unwrap())).unwrap()
+}
+
 #[test]
 fn simulated_hands_keep_every_invariant() {
-    // Checking mode: conservation after every step, legal actions, places, scores, tribute,
-    // carry, and replay of every 8th hand. 1,000 hands per bot kind and switch set here; the
-    // pytest suite runs 20,000 more.
+    // The table engine's checking mode in matches of 10 (the tribute carried from hand to hand):
+    // conservation after every step, every legal action checked on its own, places, scores,
+    // tribute, carry, replays (the table's every hand, its JSON log and the game's own log every
+    // 8th). 250 hands per bot kind and switch set here; the pytest suite runs 20,000 more.
     let sets: Vec<Vec<(&str, SwitchValue)>> = vec![
         vec![],
         vec![
@@ -1037,48 +1071,92 @@ fn simulated_hands_keep_every_invariant() {
             ("buy_three_order", SwitchValue::Str("lamb".into())),
         ],
     ];
+    let opt = checked_matches();
     for sw in &sets {
-        let r = rules_with(sw);
-        for k in [BotKind::Random, BotKind::Greedy] {
-            let st = simulate(&r, 500, 42, &all_bots(k), true, 10).unwrap();
-            assert_eq!(st.hands, 500);
-            assert!(st.checks > st.hands);
-            assert_eq!(st.scores.iter().sum::<i64>(), 0);
-            let per_place: Vec<u64> = (0..SEATS)
-                .map(|i| (0..SEATS).map(|s| st.places[s][i]).sum())
-                .collect();
-            assert!(per_place.iter().all(|&n| n == st.hands), "{per_place:?}");
+        let c = table_of(sw);
+        for k in [
+            crate::game::bots::BotKind::Random,
+            crate::game::bots::BotKind::Greedy,
+        ] {
+            let bots = [k; SEATS];
+            let hands = crate::game::sim::simulate(&c, &bots, 42, 0, 250, 2, &opt).unwrap();
+            assert_eq!(hands.len(), 250);
+            let steps: u64 = hands.iter().map(|h| u64::from(h.steps)).sum();
+            assert!(steps > 250 * 50, "{steps} decisions");
+            assert_eq!(hands.iter().flat_map(|h| &h.balances).sum::<i64>(), 0);
+            // the tribute ran: hands after the first of a session start with tribute
+            let tribute: u64 = hands
+                .iter()
+                .map(|h| {
+                    h.result.as_ref().unwrap()["tribute_cards"]
+                        .as_u64()
+                        .unwrap()
+                })
+                .sum();
+            assert!(tribute > 0, "no tribute in 250 hands of {sw:?}");
         }
+    }
+}
+
+/// The checking mode over matches of 10 hands, each hand's result record kept.
+fn checked_matches() -> crate::game::sim::SimOptions {
+    crate::game::sim::SimOptions {
+        check: true,
+        json_replay_every: 8,
+        keep_results: true,
+        hands_per_match: 10,
+        ..crate::game::sim::SimOptions::default()
     }
 }
 
 #[test]
 fn simulation_is_deterministic_and_thread_independent() {
-    let r = GoujiRules::default();
-    let a = simulate(&r, 60, 5, &all_bots(BotKind::Random), false, 7).unwrap();
-    let b = super::sim::simulate_serial(&r, 60, 5, &all_bots(BotKind::Random), false, 7).unwrap();
-    assert_eq!(a, b);
-    let c2 = simulate(&r, 60, 6, &all_bots(BotKind::Random), false, 7).unwrap();
-    assert_ne!(a, c2);
+    use crate::game::bots::BotKind as TableBot;
+    use crate::game::sim::simulate;
+    let c = table_of(&[]);
+    let bots = [TableBot::Random; SEATS];
+    let opt = checked_matches();
+    let key = |hs: &[crate::game::sim::HandSummary]| -> Vec<(u64, Vec<i64>, String)> {
+        hs.iter()
+            .map(|h| {
+                let r = h.result.as_ref().unwrap().to_string();
+                (h.seed, h.balances.clone(), r)
+            })
+            .collect()
+    };
+    let a = key(&simulate(&c, &bots, 5, 0, 60, 1, &opt).unwrap());
+    let b = key(&simulate(&c, &bots, 5, 0, 60, 2, &opt).unwrap());
+    assert_eq!(a, b, "the thread count changes nothing");
+    // a slice of the run is the same hands (the earlier hands of a match played for the carry)
+    let tail = key(&simulate(&c, &bots, 5, 25, 60, 2, &opt).unwrap());
+    assert_eq!(&a[25..], &tail[..]);
+    let other = key(&simulate(&c, &bots, 6, 0, 60, 2, &opt).unwrap());
+    assert_ne!(a, other);
 }
 
 #[test]
 fn greedy_beats_random() {
-    let r = GoujiRules::default();
+    use crate::game::bots::BotKind as TableBot;
+    use crate::game::sim::{SimOptions, simulate};
+    let c = table_of(&[]);
     let bots = [
-        BotKind::Greedy,
-        BotKind::Random,
-        BotKind::Greedy,
-        BotKind::Random,
-        BotKind::Greedy,
-        BotKind::Random,
+        TableBot::Greedy,
+        TableBot::Random,
+        TableBot::Greedy,
+        TableBot::Random,
+        TableBot::Greedy,
+        TableBot::Random,
     ];
-    let st = simulate(&r, 600, 9, &bots, false, 10).unwrap();
-    assert!(
-        st.scores[0] > 0,
-        "greedy team should win on average: {:?}",
-        st.scores
-    );
+    let opt = SimOptions {
+        hands_per_match: 10,
+        ..SimOptions::default()
+    };
+    let seat0: i64 = simulate(&c, &bots, 9, 0, 600, 1, &opt)
+        .unwrap()
+        .iter()
+        .map(|h| h.balances[0])
+        .sum();
+    assert!(seat0 > 0, "greedy team should win on average: {seat0}");
 }
 
 #[test]
@@ -1086,7 +1164,7 @@ fn match_carries_tribute() {
     let r = GoujiRules::default();
     let mut seen = 0;
     let mut prev: Option<Carry> = None;
-    play_hands(&r, 3, 12, &all_bots(BotKind::Greedy), true, |h| {
+    bot_match(&r, 3, 12, &all_bots(BotKind::Greedy), true, |h| {
         if let Some(pc) = &prev {
             assert_eq!(h.carry(), pc);
         }
@@ -1103,7 +1181,7 @@ fn match_carries_tribute() {
 fn replay_round_trip_and_tamper() {
     let r = GoujiRules::default();
     let mut logs = Vec::new();
-    play_hands(&r, 21, 3, &all_bots(BotKind::Random), true, |h| {
+    bot_match(&r, 21, 3, &all_bots(BotKind::Random), true, |h| {
         logs.push(h.events_json())
     })
     .unwrap();

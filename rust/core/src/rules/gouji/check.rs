@@ -1,82 +1,24 @@
-//! The simulator: matches of hands with the carry between them, built-in bots at every seat,
-//! rayon over matches, and a checking mode that verifies the invariants of the issue after every
-//! step (all 216 cards accounted for, only legal actions, a complete finishing order, points as
-//! gouji.md §7 says, tribute moving the right cards, the log replaying to the same hand).
+//! The checking mode's invariants of a 够级 hand, run by the table engine after the deal and after
+//! every decision (`CardHand::check`, `hupai.simulate("gouji", check=True)`): every legal action
+//! of the seat to act checked on its own (from the hand, one play, 憋3, beating the top), the
+//! tribute moving the giver's highest cards at the first lead, a complete finishing order and the
+//! scores of gouji.md §7 at the end, the next hand's obligations and order, and (every 8th hand by
+//! its seed) the hand replaying identically from its own log.
 
-use rayon::prelude::*;
-use serde::Serialize;
-
-use super::bots::{BotKind, choose};
-use super::card::{Counts, N_RANKS, Rng, total};
+use super::card::{Counts, N_RANKS, total};
 use super::hand::{Action, Carry, Event, GoujiHand};
 use super::outcome::{Outcome, SEATS, TributeKind, chuan_san_hu, team};
 use super::play::{Play, beats, bie_san_ok};
 use super::rules::GoujiRules;
 use crate::error::{Error, Result};
 
-/// Totals over simulated hands (sums, so that any split over threads gives the same numbers).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct SimStats {
-    /// Hands played to the end (void hands not counted).
-    pub hands: u64,
-    /// Void hands (two 革命), redealt.
-    pub voids: u64,
-    /// Decisions taken.
-    pub decisions: u64,
-    /// Sum of scores per seat.
-    pub scores: [i64; SEATS],
-    /// `places[seat][place]`: how often each seat took each place.
-    pub places: [[u64; SEATS]; SEATS],
-    pub burns: u64,
-    pub burn_fails: u64,
-    pub kaidian: u64,
-    pub men: u64,
-    pub revolutions: u64,
-    pub chuan_san_hu: u64,
-    pub tribute_cards: u64,
-    /// Invariant checks run (0 without checking).
-    pub checks: u64,
-}
-
-impl SimStats {
-    fn add(&mut self, o: &SimStats) {
-        self.hands += o.hands;
-        self.voids += o.voids;
-        self.decisions += o.decisions;
-        for s in 0..SEATS {
-            self.scores[s] += o.scores[s];
-            for p in 0..SEATS {
-                self.places[s][p] += o.places[s][p];
-            }
-        }
-        self.burns += o.burns;
-        self.burn_fails += o.burn_fails;
-        self.kaidian += o.kaidian;
-        self.men += o.men;
-        self.revolutions += o.revolutions;
-        self.chuan_san_hu += o.chuan_san_hu;
-        self.tribute_cards += o.tribute_cards;
-        self.checks += o.checks;
-    }
-}
-
-fn mix(seed: u64, k: u64) -> u64 {
-    let mut r = Rng::new(seed ^ k.wrapping_mul(0xD6E8_FEB8_6659_FD93));
-    r.next_u64()
-}
-
 fn violation(seed: u64, msg: String) -> Error {
     Error::hand(format!("invariant violated (hand seed {seed}): {msg}"))
 }
 
-/// Check one action against the state independently of the legal-action list.
-fn check_action(h: &GoujiHand, seat: usize, a: &Action, legal: &[Action]) -> Result<()> {
-    if !legal.contains(a) {
-        return Err(violation(
-            h.seed(),
-            format!("{} is not in the legal list", a.text()),
-        ));
-    }
+/// Check one action of `seat` against the state, independently of the legal-action generator:
+/// a play is from the seat's hand, reads as one play, keeps 憋3 and beats the top.
+pub(crate) fn check_action(h: &GoujiHand, seat: usize, a: &Action) -> Result<()> {
     if let Action::Play(p) = a {
         let c = p.counts();
         let hand = &h.hands()[seat];
@@ -97,6 +39,34 @@ fn check_action(h: &GoujiHand, seat: usize, a: &Action, legal: &[Action]) -> Res
                 return Err(violation(h.seed(), format!("{p} does not beat {}", t.play)));
             }
         }
+    }
+    Ok(())
+}
+
+/// The seat to act has a legal action, and each of its legal actions passes [`check_action`].
+pub(crate) fn check_legal(h: &GoujiHand) -> Result<()> {
+    let Some(seat) = h.to_act() else {
+        return Ok(());
+    };
+    let mut legal = Vec::new();
+    h.legal_actions_with(seat, &mut Vec::new(), &mut legal);
+    if legal.is_empty() {
+        return Err(violation(
+            h.seed(),
+            format!("seat {seat} is to act with no legal action"),
+        ));
+    }
+    for a in &legal {
+        check_action(h, seat, a)?;
+    }
+    Ok(())
+}
+
+/// The hand rebuilt from its own log ([`super::replay`]) writes the same log.
+pub(crate) fn check_replay(h: &GoujiHand) -> Result<()> {
+    let log = h.events_json();
+    if super::replay(&log)?.events_json() != log {
+        return Err(violation(h.seed(), "replay differs".into()));
     }
     Ok(())
 }
@@ -287,207 +257,38 @@ pub(crate) fn check_carry(
     Ok(())
 }
 
-/// Play one hand to the end with bots; in `check` mode verify the invariants after every step.
-pub fn play_hand(
-    h: &mut GoujiHand,
-    bots: &[BotKind; SEATS],
-    rngs: &mut [Rng; SEATS],
-    check: bool,
-    buf: &mut Vec<Action>,
-) -> Result<u64> {
-    let mut checks = 0u64;
-    let mut started = false;
-    while let Some(seat) = h.to_act() {
-        h.legal_actions_into(seat, buf);
-        if buf.is_empty() {
-            return Err(violation(
-                h.seed(),
-                format!("seat {seat} is to act with no legal action"),
-            ));
-        }
-        let a = choose(bots[seat], &mut rngs[seat], h, buf);
-        if check {
-            if !started && h.phase() == super::hand::Phase::Play {
-                started = true;
-                check_start(h)?;
-            }
-            check_action(h, seat, &a, buf)?;
-        }
-        h.step(a)?;
-        if check {
-            if !h.cards_conserved() {
-                return Err(violation(
-                    h.seed(),
-                    "the 216 cards are not all accounted for".into(),
-                ));
-            }
-            checks += 1;
-        }
-        if h.steps > 100_000 {
-            return Err(violation(h.seed(), "the hand does not end".into()));
-        }
-    }
-    if check {
-        if !started {
-            check_start(h)?;
-        }
-        let o = h
-            .outcome()
-            .ok_or_else(|| violation(h.seed(), "over without an outcome".into()))?
-            .clone();
-        check_outcome(h, &o)?;
-        checks += 1;
-    }
-    Ok(checks)
-}
-
-fn tally(st: &mut SimStats, h: &GoujiHand, o: &Outcome) {
-    if o.void {
-        st.voids += 1;
-        return;
-    }
-    st.hands += 1;
-    st.decisions += u64::from(h.steps);
-    for s in 0..SEATS {
-        st.scores[s] += o.scores[s];
-    }
-    for (i, &s) in o.places.iter().enumerate() {
-        st.places[usize::from(s)][i] += 1;
-    }
-    st.burns += o.burns.len() as u64;
-    st.burn_fails += u64::from(h.burn_fails());
-    st.kaidian += o.kaidian.iter().filter(|&&k| k).count() as u64;
-    st.men += o.men.len() as u64;
-    st.revolutions += u64::from(o.revolution.is_some());
-    st.chuan_san_hu += u64::from(o.chuan_san_hu);
-    st.tribute_cards += h
-        .carry()
-        .obligations
-        .iter()
-        .map(|x| u64::from(x.n))
-        .sum::<u64>();
-}
-
-/// A match: `n_hands` completed hands in a row (void hands redealt, not counted), the carry
-/// passed from each hand to the next. `on_hand` sees every finished hand.
-pub fn play_hands(
-    rules: &GoujiRules,
-    seed: u64,
-    n_hands: u64,
-    bots: &[BotKind; SEATS],
-    check: bool,
-    mut on_hand: impl FnMut(&GoujiHand),
-) -> Result<SimStats> {
-    let mut st = SimStats::default();
-    let mut carry = Carry::default();
-    let mut rngs: [Rng; SEATS] = std::array::from_fn(|s| Rng::new(mix(seed, 1000 + s as u64)));
-    let mut buf = Vec::with_capacity(256);
-    let mut k = 0u64;
-    let mut attempts = 0u64;
-    while k < n_hands {
-        attempts += 1;
-        if attempts > n_hands * 50 + 100 {
-            return Err(Error::hand("too many void hands in a row"));
-        }
-        let hseed = mix(seed, attempts);
-        let mut h = GoujiHand::new(*rules, hseed, carry.clone(), check)?;
-        st.checks += play_hand(&mut h, bots, &mut rngs, check, &mut buf)?;
-        let o = h
-            .outcome()
-            .cloned()
-            .ok_or_else(|| Error::hand("hand over without outcome"))?;
-        let next = h
-            .next_carry()
-            .ok_or_else(|| Error::hand("hand over without carry"))?;
-        if check {
-            check_carry(rules, &carry, &o, &next)?;
-            if attempts % 8 == 1 {
-                let replayed = super::replay(&h.events_json())?;
-                if replayed.events_json() != h.events_json() {
-                    return Err(violation(hseed, "replay differs".into()));
-                }
-                st.checks += 1;
-            }
-        }
-        tally(&mut st, &h, &o);
-        on_hand(&h);
-        carry = next;
-        if !o.void {
-            k += 1;
-        }
-    }
-    Ok(st)
-}
-
-/// Simulate `n_hands` hands as matches of `hands_per_match`, in parallel over matches (rayon);
-/// the result depends only on the arguments, not on the number of threads.
-pub fn simulate(
-    rules: &GoujiRules,
-    n_hands: u64,
-    seed: u64,
-    bots: &[BotKind; SEATS],
-    check: bool,
-    hands_per_match: u64,
-) -> Result<SimStats> {
-    let per = hands_per_match.max(1);
-    let matches = n_hands.div_ceil(per);
-    let parts: Vec<Result<SimStats>> = (0..matches)
-        .into_par_iter()
-        .map(|m| {
-            let n = per.min(n_hands - m * per);
-            play_hands(rules, mix(seed, m), n, bots, check, |_| {})
-        })
-        .collect();
-    let mut st = SimStats::default();
-    for p in parts {
-        st.add(&p?);
-    }
-    Ok(st)
-}
-
-/// The same as [`simulate`] on the current thread only (for timing one core).
-pub fn simulate_serial(
-    rules: &GoujiRules,
-    n_hands: u64,
-    seed: u64,
-    bots: &[BotKind; SEATS],
-    check: bool,
-    hands_per_match: u64,
-) -> Result<SimStats> {
-    let per = hands_per_match.max(1);
-    let matches = n_hands.div_ceil(per);
-    let mut st = SimStats::default();
-    for m in 0..matches {
-        let n = per.min(n_hands - m * per);
-        st.add(&play_hands(rules, mix(seed, m), n, bots, check, |_| {})?);
-    }
-    Ok(st)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::gouji::bots::{BotKind, choose};
+    use crate::rules::gouji::card::Rng;
     use crate::rules::gouji::outcome::Obligation;
 
-    fn finished() -> GoujiHand {
-        let mut h = GoujiHand::new(GoujiRules::default(), 3, Carry::default(), true).unwrap();
-        let mut rngs: [Rng; SEATS] = std::array::from_fn(|s| Rng::new(s as u64));
-        play_hand(
-            &mut h,
-            &[BotKind::Greedy; SEATS],
-            &mut rngs,
-            true,
-            &mut Vec::new(),
-        )
-        .unwrap();
+    /// A hand played to the end by greedy bots, every check passing on the way.
+    fn finished(seed: u64, carry: Carry) -> GoujiHand {
+        let mut h = GoujiHand::new(GoujiRules::default(), seed, carry, true).unwrap();
+        let mut rng = Rng::new(seed);
+        let mut buf = Vec::new();
+        while let Some(seat) = h.to_act() {
+            check_legal(&h).unwrap();
+            if h.phase() == super::super::hand::Phase::Play {
+                check_start(&h).unwrap();
+            }
+            h.legal_actions_into(seat, &mut buf);
+            let a = choose(BotKind::Greedy, &mut rng, &h, &buf);
+            h.step(a).unwrap();
+            assert!(h.cards_conserved());
+        }
+        check_start(&h).unwrap();
         h
     }
 
     #[test]
     fn the_checks_catch_violations() {
-        let h = finished();
+        let h = finished(3, Carry::default());
         let o = h.outcome().unwrap().clone();
         assert!(check_outcome(&h, &o).is_ok());
+        assert!(check_replay(&h).is_ok());
         let mut bad = o.clone();
         bad.scores[0] += 1;
         assert!(check_outcome(&h, &bad).is_err(), "scores");
@@ -510,6 +311,11 @@ mod tests {
             x.n += 1;
         }
         assert!(check_carry(&r, h.carry(), &o, &bad).is_err(), "落贡");
+        // The next hand of the match, with that carry, passes every check.
+        let h2 = finished(4, next);
+        let o2 = h2.outcome().unwrap();
+        assert!(check_outcome(&h2, o2).is_ok());
+        assert!(check_carry(&r, h2.carry(), o2, &h2.next_carry().unwrap()).is_ok());
         // A tribute that does not give the highest cards.
         let carry = Carry {
             hand_in_session: 1,
@@ -520,15 +326,21 @@ mod tests {
                 n: 2,
             }],
         };
-        let h2 = GoujiHand::new(r, 4, carry, true).unwrap();
-        assert!(check_start(&h2).is_ok());
-        let mut forged = h2.clone();
+        let h3 = GoujiHand::new(r, 4, carry, true).unwrap();
+        assert!(check_start(&h3).is_ok());
+        let mut forged = h3.clone();
         forged.forge_first_tribute_for_test();
         assert!(check_start(&forged).is_err(), "tribute cards");
-        // An action outside the legal list.
-        let mut h3 = GoujiHand::new(r, 5, Carry::default(), true).unwrap();
-        let seat = h3.to_act().unwrap();
-        let legal = h3.legal_actions(seat);
-        assert!(check_action(&h3, seat, &Action::Yield, &legal).is_err());
+        // A play the seat does not hold: one more card of a rank it holds.
+        let h4 = GoujiHand::new(r, 5, Carry::default(), true).unwrap();
+        let seat = h4.to_act().unwrap();
+        let hand = h4.hands()[seat];
+        let rank = (1..13).find(|&k| hand[k] > 0).unwrap();
+        let mut c = [0u8; N_RANKS];
+        c[rank] = hand[rank] + 1;
+        let p = Play::from_counts(&c).unwrap();
+        let e = check_action(&h4, seat, &Action::Play(p)).unwrap_err();
+        assert!(e.to_string().contains("not in seat"), "{e}");
+        assert!(check_legal(&h4).is_ok());
     }
 }
