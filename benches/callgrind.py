@@ -1,6 +1,6 @@
 """Instruction counts (callgrind) beside timings for the hot functions, into ``benches/RESULTS.md``.
 
-    python benches/callgrind.py [--runs 31] [--python] [--no-build] [--no-write]
+    python benches/callgrind.py [--runs 31] [--python] [--no-build] [--no-write] [--only TEXT ...]
 
 Instruction counts do not depend on the machine's load, so they are the figures to compare across
 runs and commits on a shared machine; the timings beside them are medians of ``--runs`` timed
@@ -52,11 +52,17 @@ def callgrind_counts(cmd: list[str], env: dict[str, str] | None = None, toggle: 
         return counts
 
 
-def rust_rows(runs: int) -> list[list[str]]:
+def wanted(name: str, only: list[str] | None) -> bool:
+    return not only or any(o in name for o in only)
+
+
+def rust_rows(runs: int, only: list[str] | None = None) -> list[list[str]]:
     rows = []
     listing = subprocess.run([str(HOT), "list"], capture_output=True, text=True, check=True).stdout
     for line in listing.splitlines():
         name, what = line.split("\t", 1)
+        if not wanted(name, only):
+            continue
         c = callgrind_counts([str(HOT), "count", name, "1"], toggle="*measure*")
         items = c["_stdout"]
         ns = subprocess.run([str(HOT), "time", name, str(runs)], capture_output=True, text=True, check=True).stdout.strip()
@@ -138,13 +144,15 @@ PY_MODES = [
 ]
 
 
-def python_rows() -> list[list[str]]:
+def python_rows(only: list[str] | None = None) -> list[list[str]]:
     rows = []
     env = dict(os.environ, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1", RAYON_NUM_THREADS="1", HUPAI_ROOT=str(ROOT))
     with tempfile.TemporaryDirectory() as d:
         driver = Path(d) / "driver.py"
         driver.write_text(DRIVER)
         for mode, n in PY_MODES:
+            if not wanted(mode, only):
+                continue
             try:
                 a = callgrind_counts([sys.executable, str(driver), mode, str(n)], env=env)
                 b = callgrind_counts([sys.executable, str(driver), mode, str(3 * n)], env=env)
@@ -163,12 +171,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--python", action="store_true", help="also count instructions per call through Python (slow)")
     ap.add_argument("--no-build", action="store_true", help="use the existing target/release/examples/hot")
     ap.add_argument("--no-write", action="store_true", help="print only; leave RESULTS.md alone")
+    ap.add_argument("--only", nargs="+", metavar="TEXT",
+                    help="only the kernels and Python calls whose name contains one of these (implies --no-write)")
     args = ap.parse_args(argv)
+    if args.only:
+        args.no_write = True
     if not args.no_build:
         subprocess.run(["cargo", "build", "--release", "--example", "hot"], cwd=ROOT, check=True)
     load = Path("/proc/loadavg").read_text().split()[0] if Path("/proc/loadavg").exists() else "?"
-    rows = rust_rows(args.runs)
-    py = python_rows() if args.python else []
+    rows = rust_rows(args.runs, args.only)
+    py = python_rows(args.only) if args.python else []
     cmd = "python benches/callgrind.py" + (" --python" if args.python else "") + f" --runs {args.runs}"
     md = [
         "## Instruction counts of the hot functions (callgrind)",

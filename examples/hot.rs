@@ -160,7 +160,7 @@ const N: usize = 20_000;
 
 /// The kernels, with what each measures (the inputs of `benches/bench_analysis.py` and
 /// `benches/bench_mcr.py`, generated the same way).
-pub const KERNELS: [(&str, &str); 11] = [
+pub const KERNELS: [(&str, &str); 12] = [
     (
         "mcr/score",
         "MCR score of one win: `rules::mcr::score` on the 1,000 gen-* cases (prebuilt Situation), result dropped",
@@ -190,6 +190,7 @@ pub const KERNELS: [(&str, &str); 11] = [
         "shanten/row",
         "batch shanten kernel, every shape, per random 13-tile row",
     ),
+    ("shanten/row-standard", "the same with Shapes.STANDARD"),
     (
         "shanten/single",
         "`analysis::shanten` (validation + plan + distance), riichi shapes",
@@ -281,11 +282,16 @@ fn kernel(name: &str) -> Option<Kernel> {
                 (N, acc)
             })
         }
-        "shanten/row" => {
+        "shanten/row" | "shanten/row-standard" => {
             let rows = rand13(N);
             let mut out = vec![0i8; N];
+            let shapes = if name == "shanten/row" {
+                all
+            } else {
+                Shapes::STANDARD
+            };
             Box::new(move || {
-                let shapes = black_box(all);
+                let shapes = black_box(shapes);
                 for (o, c) in out.iter_mut().zip(&rows) {
                     *o = rows::shanten_row(t, c, 0, shapes).unwrap_or(0);
                 }

@@ -1,12 +1,14 @@
-"""Batch entry points: many hands per call, copied into Rust once, processed in parallel.
+"""Batch entry points: many hands per call, read by Rust in one pass, processed in parallel.
 
 **Hand analysis over numpy arrays.** ``is_winning``, ``shanten`` and ``waits`` take ``hands``: a numpy
 ``uint8`` array of shape ``(N, 34)`` whose row ``i`` holds the tile counts (0..4) of one hand's
 standing tiles, column ``k`` = tile index ``k`` (``0..9`` 1m-9m, ``9..18`` 1p-9p, ``18..27`` 1s-9s,
 ``27..34`` E S W N C F P; see ``hupai.Tile.index``). Rows have no declared melds: a row of
 ``3n+1`` / ``3n+2`` tiles with ``n < 4`` counts its missing sets as declared, exactly like a single
-call on the same tiles. The array is copied out, the GIL is released and rows are processed in
-parallel on all cores (rayon; set ``RAYON_NUM_THREADS`` to limit). Results equal a loop of the
+call on the same tiles. A C-contiguous array is read in place (any other layout is copied once),
+the GIL is released and rows are processed in parallel on all cores (rayon; set
+``RAYON_NUM_THREADS`` to limit; with one thread, or at most 512 rows, the calling thread does the
+work itself). Results equal a loop of the
 single calls (``hupai.is_winning`` …). ``shapes`` and ``wildcards`` (wildcards per row besides the
 counted tiles) apply to every row. Bad input (dtype, shape, counts above 4, a row of 3n tiles)
 raises ``hupai.InvalidHandError`` naming the first bad row.

@@ -266,7 +266,7 @@ fn shanten_of(distance: u8, wildcards: u8) -> i8 {
 /// Standard-shape distance: `sets` sets and a pair. Suits must hold ≤ 14 tiles each.
 #[inline]
 pub fn standard_distance(c: &Counts, sets: usize) -> u8 {
-    rows::standard_distances(tables(), &rows::Row::of(c))[sets]
+    rows::standard_distance(tables(), &rows::Row::of(c), sets as u8)
 }
 
 /// Standard distance for at most one set (and the pair), used for the set and pair next to a
@@ -948,8 +948,10 @@ pub fn prefetch_standard(c: &Counts) {
             for (d, &x) in v.iter_mut().zip(&c[9 * g..9 * g + 9]) {
                 *d = x.min(4);
             }
-            let r = tables::suit_rank_fast(t, &v);
-            let p = t.suit_class.as_ptr().wrapping_add(r) as *const i8;
+            let b5 = |x: &[u8]| x.iter().rev().fold(0, |a, &d| 5 * a + d as usize);
+            let s_hi = v[4..].iter().map(|&d| d as usize).sum();
+            let r = tables::hot_rank(t, b5(&v[..4]), b5(&v[4..]), s_hi);
+            let p = t.hot_class.as_ptr().wrapping_add(r) as *const i8;
             // SAFETY: prefetching never dereferences; any address is allowed.
             #[allow(unused_unsafe)]
             unsafe {

@@ -505,7 +505,8 @@ fn special_exact(words: Words, held: u64, sets: u8, shapes: Shapes) -> bool {
 }
 
 /// Standard-shape distances of a row (`[m]`: `m` sets and a pair, `m` = 0..=4): the suits' classes
-/// by rank, the honours' by histogram, then three small pair and final tables.
+/// by lexicographic rank, the honours' by histogram, then three small pair and final tables. The
+/// slower reference of [`standard_distance`] (its tables span 800 KB, more than L2).
 #[inline(always)]
 pub fn standard_distances<'t>(t: &'t Tables, r: &Row) -> &'t [u8; 8] {
     let su = suits(r);
@@ -513,6 +514,30 @@ pub fn standard_distances<'t>(t: &'t Tables, r: &Row) -> &'t [u8; 8] {
     let ab = tables::ab_of(t, class(0), class(1));
     let sh = tables::sh_of(t, class(2), t.honor_class[r.honor_key()] as usize);
     tables::final_of(t, ab, sh)
+}
+
+/// The combined classes of a row's two halves (m + p, s + honours): each suit's class by its
+/// sum-first rank ([`tables::hot_rank`]), the honours' by histogram, then the two pair tables.
+/// Every table line a typical hand reads lies in about 100 KB.
+#[inline(always)]
+fn halves(t: &Tables, r: &Row) -> (usize, usize) {
+    let su = suits(r);
+    let class = |g: usize| {
+        // tiles in ranks 5-8 (bytes 4..8 of the suit word) and rank 9
+        let s_hi = byte_sum(r.s[g] >> 32) + (r.nines >> (8 * g) & 0xFF);
+        t.hot_class[tables::hot_rank(t, su.lo[g], su.hi[g], s_hi as usize)] as usize
+    };
+    let ab = tables::ab_of(t, class(0), class(1));
+    let sh = tables::sh_of(t, class(2), t.honor_class[r.honor_key()] as usize);
+    (ab, sh)
+}
+
+/// Standard-shape distance of a row to `sets` sets and a pair (`sets` ≤ 4); equals
+/// `standard_distances(t, r)[sets]`.
+#[inline(always)]
+pub fn standard_distance(t: &Tables, r: &Row, sets: u8) -> u8 {
+    let (ab, sh) = halves(t, r);
+    tables::final_at(t, ab, sh, sets as usize)
 }
 
 /// What the special shapes' distances need, from byte sums over the row's words (no per-kind loop).
@@ -593,10 +618,221 @@ impl Specials {
     }
 }
 
+/// Kinds held once or more and twice or more, as bit masks in the row's order: bit
+/// `8 g + r` for rank `r + 1` of suit `g` (`r` < 8), bits 24..31 the honours, bit `32 + g` rank 9
+/// of suit `g` (see [`KindMasks::of`]).
+#[derive(Clone, Copy)]
+struct KindMasks {
+    held: u64,
+    doubled: u64,
+}
+
+/// Rank 1 and 9 of every suit and the honours, in the order of [`KindMasks`].
+const ORPHANS_ROW: u64 = 1 | 1 << 8 | 1 << 16 | 0x7F << 24 | 7 << 32;
+
+/// `KNIT[g][m]`: for each knitted assignment `k` of [`KNITTED_PERMUTATIONS`], byte `k` = the tiles
+/// of that assignment in suit `g` held by a suit whose held ranks are the 9-bit mask `m`.
+static KNIT: [[u64; 512]; 3] = {
+    let mut out = [[0u64; 512]; 3];
+    let mut g = 0;
+    while g < 3 {
+        let mut m = 0;
+        while m < 512 {
+            let mut k = 0;
+            while k < 6 {
+                let o = KNITTED_PERMUTATIONS[k][g] as usize;
+                let ranks = (1 << o) | (1 << (o + 3)) | (1 << (o + 6));
+                out[g][m] |= ((m & ranks).count_ones() as u64) << (8 * k);
+                k += 1;
+            }
+            m += 1;
+        }
+        g += 1;
+    }
+    out
+};
+
+impl KindMasks {
+    #[inline(always)]
+    fn of(r: &Row) -> KindMasks {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature is always present.
+        let (held, doubled) = unsafe { kind_masks_sse2(r.s, r.h, r.nines) };
+        #[cfg(not(target_arch = "x86_64"))]
+        let (held, doubled) = {
+            let mask = |f: fn(u64) -> u64| {
+                let b = |w: u64| pack_bits(f(w) & ONES);
+                b(r.s[0]) | b(r.s[1]) << 8 | b(r.s[2]) << 16 | b(r.h) << 24 | b(r.nines) << 32
+            };
+            (mask(|w| w | w >> 1 | w >> 2), mask(|w| w >> 1 | w >> 2))
+        };
+        KindMasks { held, doubled }
+    }
+
+    /// 七对 distance of row `r` (quads as two pairs or not).
+    #[inline(always)]
+    fn seven_pairs(&self, r: &Row, quads: bool) -> u8 {
+        let (pairs, singles) = if quads {
+            // Σ count / 2 and Σ count % 2 (per byte ≤ 2: the byte sums stay below 256)
+            let half = |w: u64| w >> 1 & (ONES * 0x7F);
+            let halves =
+                byte_sum(half(r.s[0]) + half(r.s[1]) + half(r.s[2]) + half(r.nines) + half(r.h))
+                    as u32;
+            (halves, r.n - 2 * halves)
+        } else {
+            let p = self.doubled.count_ones();
+            (p, self.held.count_ones() - p)
+        };
+        let p = pairs.min(7) as u8;
+        (7 - p) + (7 - p).saturating_sub(singles as u8)
+    }
+
+    /// 十三幺 distance, given the honour kinds held.
+    #[inline(always)]
+    fn thirteen_orphans(&self, honors: u8) -> u8 {
+        // terminals: bits 0, 8, 16 (rank 1) and 32..35 (rank 9)
+        let ones = ((self.held & 0x1_0101).wrapping_mul(0x1_0101) >> 16 & 3) as u8;
+        let nines = (0x3221_2110u32 >> (4 * (self.held >> 32 & 7)) & 7) as u8;
+        14 - honors - ones - nines - u8::from(self.doubled & ORPHANS_ROW != 0)
+    }
+
+    /// Knitted tiles held for each assignment of [`KNITTED_PERMUTATIONS`] (byte `k`).
+    #[inline(always)]
+    fn knitted_held(&self) -> u64 {
+        let suit = |g: usize| {
+            let m = (self.held >> (8 * g) & 0xFF) | (self.held >> (32 + g) & 1) << 8;
+            KNIT[g][m as usize]
+        };
+        suit(0) + suit(1) + suit(2)
+    }
+}
+
+/// [`KindMasks`] of a row with SSE2: a compare and a byte mask per word and condition.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+fn kind_masks_sse2(s: [u64; 3], h: u64, nines: u64) -> (u64, u64) {
+    use std::arch::x86_64::*;
+    let a = _mm_unpacklo_epi64(
+        _mm_cvtsi64_si128(s[0] as i64),
+        _mm_cvtsi64_si128(s[1] as i64),
+    );
+    let b = _mm_unpacklo_epi64(_mm_cvtsi64_si128(s[2] as i64), _mm_cvtsi64_si128(h as i64));
+    let c = _mm_cvtsi64_si128(nines as i64);
+    let bits = |x: __m128i, y: __m128i, z: __m128i| {
+        let m = |v: __m128i| _mm_movemask_epi8(v) as u32 as u64;
+        m(x) | m(y) << 16 | (m(z) & 7) << 32
+    };
+    let zero = _mm_setzero_si128();
+    let one = _mm_set1_epi8(1);
+    let empty = bits(
+        _mm_cmpeq_epi8(a, zero),
+        _mm_cmpeq_epi8(b, zero),
+        _mm_cmpeq_epi8(c, zero),
+    );
+    let doubled = bits(
+        _mm_cmpgt_epi8(a, one),
+        _mm_cmpgt_epi8(b, one),
+        _mm_cmpgt_epi8(c, one),
+    );
+    (!empty & 0x7_FFFF_FFFF, doubled)
+}
+
+/// Largest byte of the six low bytes of `x`.
+#[inline(always)]
+fn max6(x: u64) -> u8 {
+    let b = x.to_le_bytes();
+    b[0].max(b[1]).max(b[2]).max(b[3]).max(b[4]).max(b[5])
+}
+
 /// The smallest distance over the allowed forms of a row needing `sets` sets (every count ≤ 4):
 /// the core of shanten (`shanten = max(0, distance − wildcards) − 1`).
+///
+/// The standard distance is one byte of the plane of `sets` ([`halves`]); the special shapes come
+/// from three kind masks ([`KindMasks`]), 全不靠 and 组合龙 from three table rows per assignment
+/// set ([`KNIT`]); a 组合龙 is only decomposed for the assignments whose missing tiles leave room
+/// to beat the best distance so far.
 #[inline]
 pub fn min_distance(t: &Tables, r: &Row, sets: u8, shapes: Shapes) -> u8 {
+    let full = sets == 4;
+    let mut best = tables::INF * 2;
+    let mut rest_lb = 0;
+    if shapes.standard {
+        let (ab, sh) = halves(t, r);
+        best = tables::final_at(t, ab, sh, sets as usize);
+        if sets >= 3 && shapes.knitted_straight {
+            rest_lb = tables::final_at(t, ab, sh, sets as usize - 3);
+        }
+    }
+    let want_special =
+        full && (shapes.seven_pairs || shapes.thirteen_orphans || shapes.honors_knitted);
+    let want_ks = sets >= 3 && shapes.knitted_straight;
+    if !want_special && !want_ks {
+        return best;
+    }
+    special_distance(r, full, best, rest_lb, shapes, t, sets)
+}
+
+/// The special shapes' part of [`min_distance`], given the standard distance `best`.
+#[inline(always)]
+fn special_distance(
+    r: &Row,
+    full: bool,
+    mut best: u8,
+    rest_lb: u8,
+    shapes: Shapes,
+    t: &Tables,
+    sets: u8,
+) -> u8 {
+    let km = KindMasks::of(r);
+    let knitted = if sets >= 3 && shapes.knitted_straight || full && shapes.honors_knitted {
+        km.knitted_held()
+    } else {
+        0
+    };
+    let most_knitted = max6(knitted);
+    if full {
+        if shapes.seven_pairs {
+            best = best.min(km.seven_pairs(r, shapes.seven_pairs_quads));
+        }
+        // honour kinds held
+        let honors = byte_sum((r.h | r.h >> 1 | r.h >> 2) & ONES) as u8;
+        if shapes.thirteen_orphans {
+            best = best.min(km.thirteen_orphans(honors));
+        }
+        if shapes.honors_knitted {
+            best = best.min(14 - (most_knitted + honors).min(14));
+        }
+    }
+    // 组合龙: the missing knitted tiles plus the rest's distance to `sets − 3` sets and a pair (at
+    // least `rest_lb`: removing tiles never lowers a distance). The assignment holding the most
+    // knitted tiles bounds them all.
+    if sets >= 3 && shapes.knitted_straight && 9 - most_knitted + rest_lb < best {
+        for (k, perm) in KNITTED_PERMUTATIONS.iter().enumerate() {
+            let missing = 9 - (knitted >> (8 * k) & 0xFF) as u8;
+            if missing + rest_lb >= best {
+                continue;
+            }
+            best = best.min(missing + knitted_rest(t, r, *perm, sets - 3));
+        }
+    }
+    best
+}
+
+/// Standard distance of what is left after one copy of each held knitted tile of `perm`.
+#[cold]
+#[inline(never)]
+fn knitted_rest(t: &Tables, r: &Row, perm: [u8; 3], sets: u8) -> u8 {
+    let mut rest = r.counts();
+    for i in knitted_tiles(perm) {
+        rest[i] = rest[i].saturating_sub(1);
+    }
+    standard_distance(t, &Row::of(&rest), sets)
+}
+
+/// [`min_distance`] as it was before the sum-first tables: the lexicographic suit tables
+/// ([`standard_distances`]); the slow reference of the tests.
+#[doc(hidden)]
+pub fn min_distance_reference(t: &Tables, r: &Row, sets: u8, shapes: Shapes) -> u8 {
     let full = sets == 4;
     let mut best = tables::INF * 2;
     let mut rest_lb = 0;
@@ -634,16 +870,14 @@ pub fn min_distance(t: &Tables, r: &Row, sets: u8, shapes: Shapes) -> u8 {
             if missing + rest_lb >= best {
                 continue;
             }
-            best = best.min(missing + knitted_rest(t, r, *perm, sets - 3));
+            best = best.min(missing + knitted_rest_reference(t, r, *perm, sets - 3));
         }
     }
     best
 }
 
 /// Standard distance of what is left after one copy of each held knitted tile of `perm`.
-#[cold]
-#[inline(never)]
-fn knitted_rest(t: &Tables, r: &Row, perm: [u8; 3], sets: u8) -> u8 {
+fn knitted_rest_reference(t: &Tables, r: &Row, perm: [u8; 3], sets: u8) -> u8 {
     let mut rest = r.counts();
     for i in knitted_tiles(perm) {
         rest[i] = rest[i].saturating_sub(1);

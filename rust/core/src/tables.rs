@@ -15,6 +15,12 @@
 //! hand (`m` sets and a pair): the min-plus products are all precomputed, a distance is a handful
 //! of lookups.
 //!
+//! The distance path reads the suit classes by a second, *sum-first* rank ([`hot_rank`]: suits
+//! ordered by tile count, then by the patterns of ranks 1-4 and 5-9), so that the suits of up to 9
+//! tiles — nearly every suit of a real hand — share the first 42 KB of `hot_class`, and
+//! `final_dist` as one plane per number of sets (`final_plane`, 25 KB each): what a typical hand
+//! reads fits in L2, where the lexicographic tables (405 KB + 188 KB + 197 KB) do not.
+//!
 //! Exact-decomposition flags (bit 0: the suit is sets only; bit 1: sets and one pair), which is all
 //! a wildcard-free win check or wait scan needs: `suit_flags` by rank and `flags5` by base-5 index
 //! (2 bits per vector for all 5^9 vectors: 488 KiB; adding a tile of rank `r` is `+ 5^r`).
@@ -82,6 +88,22 @@ pub struct Tables {
     /// `rank = rank_lo[lo].0 + rank_hi[rank_lo[lo].1 + hi]`; the base-5 index of the suit is
     /// `lo + 625 hi`.
     pub rank_hi: Vec<u32>,
+    /// The distance path's suit index ([`hot_rank`]): suits ranked by tile count first, so that the
+    /// few-tile suits of real hands share a small prefix of [`Tables::hot_class`] (every suit of
+    /// at most 9 tiles lies in its first 42 KB, where the lexicographic `suit_class` spreads them
+    /// over 405 KB). `hot_lo[16 lo + s_hi]` is the offset of the block of suits with the tile
+    /// counts of `lo` in ranks 1-4 and `s_hi` tiles in ranks 5-9, plus `lo`'s place in it (0 when
+    /// the suit would hold more than 14 tiles) …
+    pub hot_lo: Vec<u32>,
+    /// … and `hot_hi[hi]` the place of `hi` among the 5-rank patterns of its tile count.
+    pub hot_hi: Vec<u16>,
+    /// Suit class by [`hot_rank`] (the same classes as `suit_class`).
+    pub hot_class: Vec<u8>,
+    /// `final_plane[m * plane + ab * sh_dist.len() + sh]` = `final_dist[..][m]`: one 25 KB plane
+    /// per number of sets, so that a hand size reads one plane (`plane = ab_dist.len() ×
+    /// sh_dist.len()`).
+    pub final_plane: Vec<u8>,
+    pub plane: usize,
 }
 
 static TABLES: LazyLock<Tables> = LazyLock::new(build);
@@ -225,6 +247,11 @@ fn build() -> Tables {
         rank_step,
         rank_lo,
         rank_hi,
+        hot_lo: Vec::new(),
+        hot_hi: Vec::new(),
+        hot_class: Vec::new(),
+        final_plane: Vec::new(),
+        plane: 0,
     };
     let mut dist: Vec<Dist> = Vec::with_capacity(SUIT_ENTRIES);
     let mut v = [0u8; 9];
@@ -292,7 +319,88 @@ fn build() -> Tables {
         &mut flags5,
     );
     tables.flags5 = flags5;
+    build_hot(&mut tables);
     tables
+}
+
+/// Sum of the base-5 digits of `x`.
+fn digit_sum(mut x: usize) -> usize {
+    let mut s = 0;
+    while x > 0 {
+        s += x % 5;
+        x /= 5;
+    }
+    s
+}
+
+/// The sum-first suit index (`hot_lo`, `hot_hi`, `hot_class`) and the per-size final planes.
+fn build_hot(t: &mut Tables) {
+    // place of each 4- and 5-rank pattern among those of its tile count, and the counts
+    let places = |len: usize, max: usize| {
+        let mut n = vec![0usize; max + 1];
+        let place: Vec<usize> = (0..len)
+            .map(|x| {
+                let s = digit_sum(x);
+                n[s] += 1;
+                n[s] - 1
+            })
+            .collect();
+        (place, n)
+    };
+    let (place4, n4) = places(625, 16);
+    let (place5, n5) = places(3125, 20);
+    let sum4: Vec<usize> = (0..625).map(digit_sum).collect();
+    let sum5: Vec<usize> = (0..3125).map(digit_sum).collect();
+    // blocks (tiles in ranks 1-4, in ranks 5-9) by total tiles, then by the first
+    let mut offset = [[0usize; MAX_SUIT_TILES + 1]; MAX_SUIT_TILES + 1];
+    let mut acc = 0;
+    for total in 0..=MAX_SUIT_TILES {
+        for s_lo in 0..=total {
+            offset[s_lo][total - s_lo] = acc;
+            acc += n4[s_lo] * n5[total - s_lo];
+        }
+    }
+    assert_eq!(acc, SUIT_ENTRIES);
+    t.hot_lo = vec![0; 625 * 16];
+    for lo in 0..625 {
+        for s_hi in 0..16 {
+            if sum4[lo] + s_hi <= MAX_SUIT_TILES {
+                t.hot_lo[16 * lo + s_hi] = (offset[sum4[lo]][s_hi] + place4[lo] * n5[s_hi]) as u32;
+            }
+        }
+    }
+    t.hot_hi = place5.iter().map(|&p| p as u16).collect();
+    t.hot_class = vec![u8::MAX; SUIT_ENTRIES];
+    for lo in 0..625 {
+        for hi in 0..3125 {
+            if sum4[lo] + sum5[hi] <= MAX_SUIT_TILES {
+                let r = hot_rank(t, lo, hi, sum5[hi]);
+                debug_assert_eq!(t.hot_class[r], u8::MAX);
+                t.hot_class[r] = t.suit_class[rank_of(t, lo, hi)];
+            }
+        }
+    }
+    debug_assert!(t.hot_class.iter().all(|&c| c != u8::MAX));
+    t.plane = t.ab_dist.len() * t.sh_dist.len();
+    t.final_plane = vec![INF * 2; 5 * t.plane];
+    for (i, f) in t.final_dist.iter().enumerate() {
+        for m in 0..5 {
+            t.final_plane[m * t.plane + i] = f[m];
+        }
+    }
+}
+
+/// Sum-first dense rank of a suit from the base-5 indices of ranks 1-4 (`lo`) and 5-9 (`hi`) and
+/// the tiles in ranks 5-9 (`s_hi`); at most 14 tiles in all (an index of [`Tables::hot_class`]).
+#[inline(always)]
+pub fn hot_rank(t: &Tables, lo: usize, hi: usize, s_hi: usize) -> usize {
+    t.hot_lo[16 * lo + (s_hi & 15)] as usize + t.hot_hi[hi] as usize
+}
+
+/// Standard distance (`m` sets and a pair) of a hand from its two halves' combined classes.
+#[inline(always)]
+pub fn final_at(t: &Tables, ab: usize, sh: usize, m: usize) -> u8 {
+    t.final_plane[m * t.plane + ab * t.sh_dist.len() + sh]
 }
 
 /// Powers of five.

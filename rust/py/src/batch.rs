@@ -261,11 +261,17 @@ fn run<K: Kernel>(
     let result: Result<Vec<K::Out>, CoreError> = py.detach(move || {
         let t = tables::tables();
         let mut out = vec![K::Out::default(); rows.len()];
-        let bad = out
-            .par_chunks_mut(CHUNK)
-            .enumerate()
-            .filter_map(|(c, o)| map_task(t, &rows, c * CHUNK, o, &k).map(|i| c * CHUNK + i))
-            .min();
+        // One worker (RAYON_NUM_THREADS=1) or one task: the calling thread does the work itself
+        // rather than hand it to a pool thread and sleep until it is done (a wake-up each way,
+        // long on a loaded machine).
+        let bad = if rows.len() <= CHUNK || rayon::current_num_threads() == 1 {
+            map_task(t, &rows, 0, &mut out, &k)
+        } else {
+            out.par_chunks_mut(CHUNK)
+                .enumerate()
+                .filter_map(|(c, o)| map_task(t, &rows, c * CHUNK, o, &k).map(|i| c * CHUNK + i))
+                .min()
+        };
         let r = match bad {
             Some(i) => Err(row_error(i, &rows.row(i), wildcards, shapes)),
             None => Ok(out),
@@ -291,15 +297,8 @@ struct Shanten(u8, Shapes);
 impl Kernel for Shanten {
     type Out = i8;
     #[inline(always)]
-    fn row<R: rows::RowSource + ?Sized>(&self, _: &Tables, src: &R) -> Option<i8> {
-        let r = rows::Row::load(src)?;
-        let p = rows::row_plan(&r, self.0).filter(|p| p.fits(self.1))?;
-        Some(analysis::shanten_planned(
-            &r.counts(),
-            self.0,
-            p.sets,
-            self.1,
-        ))
+    fn row<R: rows::RowSource + ?Sized>(&self, t: &Tables, src: &R) -> Option<i8> {
+        rows::shanten_row(t, src, self.0, self.1)
     }
 }
 
