@@ -2,6 +2,9 @@
 
 #![allow(clippy::needless_range_loop)] // index-heavy table code reads better with indices
 
+mod common;
+use common::*;
+
 use std::collections::HashMap;
 
 use hupai_core::analysis::{self, Plan, min_distance, waits_planned};
@@ -12,34 +15,6 @@ use hupai_core::wild::{decompose_wild, standing_tiles};
 
 fn counts(s: &str) -> Counts {
     to_counts(&parse_tiles(s).unwrap()).unwrap()
-}
-
-/// Small deterministic PRNG (xorshift).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-/// A random hand of `n` tiles (at most 4 copies), optionally restricted to kinds `< kinds`.
-fn random_hand(rng: &mut Rng, n: usize, kinds: usize) -> Counts {
-    let mut c = [0u8; N_KINDS];
-    let mut k = 0;
-    while k < n {
-        let t = rng.below(kinds as u64) as usize;
-        if c[t] < 4 {
-            c[t] += 1;
-            k += 1;
-        }
-    }
-    c
 }
 
 /// Independent exact decomposer of one suit: may `v` be split into sets only (`pair = false`) or

@@ -1,6 +1,9 @@
 //! Every fast path of the core against the slower, simpler function it replaces, on random hands:
 //! the batch row kernels ([`hupai_core::rows`]) against the single-call analysis functions.
 
+mod common;
+use common::*;
+
 use hupai_core::analysis::{self, row_plan};
 use hupai_core::decompose::{KNITTED_PERMUTATIONS, Shapes, knitted_tiles};
 use hupai_core::hand::{Meld, MeldKind};
@@ -9,34 +12,6 @@ use hupai_core::tables::tables;
 use hupai_core::tile::Tile;
 use hupai_core::tile::{Counts, N_KINDS};
 use hupai_core::{decompose, decompose_wild};
-
-/// Small deterministic PRNG (xorshift).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-/// `n` random tiles (at most four copies) from kinds `< kinds`.
-fn random_hand(rng: &mut Rng, n: usize, kinds: usize) -> Counts {
-    let mut c = [0u8; N_KINDS];
-    let mut k = 0;
-    while k < n {
-        let t = rng.below(kinds as u64) as usize;
-        if c[t] < 4 {
-            c[t] += 1;
-            k += 1;
-        }
-    }
-    c
-}
 
 /// `sets` random sets (chows or pungs) and a pair, or `None` when a kind would exceed four.
 fn complete_hand(rng: &mut Rng, sets: usize, kinds: usize) -> Option<Counts> {
@@ -103,47 +78,6 @@ fn special_hand(rng: &mut Rng) -> Option<Counts> {
         c[rng.below(34) as usize] += 1;
     }
     c.iter().all(|&x| x <= 4).then_some(c)
-}
-
-fn shape_sets() -> Vec<Shapes> {
-    let none = Shapes {
-        standard: false,
-        seven_pairs: false,
-        seven_pairs_quads: false,
-        thirteen_orphans: false,
-        honors_knitted: false,
-        knitted_straight: false,
-    };
-    vec![
-        Shapes::ALL,
-        Shapes::STANDARD,
-        Shapes {
-            seven_pairs_quads: false,
-            honors_knitted: false,
-            knitted_straight: false,
-            ..Shapes::ALL
-        },
-        Shapes {
-            seven_pairs: true,
-            ..none
-        },
-        Shapes {
-            thirteen_orphans: true,
-            ..none
-        },
-        Shapes {
-            honors_knitted: true,
-            ..none
-        },
-        Shapes {
-            knitted_straight: true,
-            ..none
-        },
-        Shapes {
-            standard: false,
-            ..Shapes::ALL
-        },
-    ]
 }
 
 /// Rows of every kind: random sizes (valid or not), complete hands, special shapes, counts above 4.

@@ -2,6 +2,9 @@
 //! against its slow reference (`rows::min_distance_reference`: the lexicographic suit tables and
 //! the previous special-shape code): every suit vector, every hand of one group, random hands.
 
+mod common;
+use common::*;
+
 use hupai_core::Shapes;
 use hupai_core::rows::{self, Row};
 use hupai_core::tables::{self, MAX_SUIT_TILES, SUIT_ENTRIES, suit_rank, tables};
@@ -60,47 +63,6 @@ fn final_planes_equal_final_dist() {
             }
         }
     }
-}
-
-fn shape_sets() -> Vec<Shapes> {
-    let none = Shapes {
-        standard: false,
-        seven_pairs: false,
-        seven_pairs_quads: false,
-        thirteen_orphans: false,
-        honors_knitted: false,
-        knitted_straight: false,
-    };
-    vec![
-        Shapes::ALL,
-        Shapes::STANDARD,
-        Shapes {
-            seven_pairs_quads: false,
-            honors_knitted: false,
-            knitted_straight: false,
-            ..Shapes::ALL
-        },
-        Shapes {
-            seven_pairs: true,
-            ..none
-        },
-        Shapes {
-            thirteen_orphans: true,
-            ..none
-        },
-        Shapes {
-            honors_knitted: true,
-            ..none
-        },
-        Shapes {
-            knitted_straight: true,
-            ..none
-        },
-        Shapes {
-            standard: false,
-            ..Shapes::ALL
-        },
-    ]
 }
 
 /// New against reference for every size the hand (with `wildcards`) may have and every shape set
@@ -164,19 +126,6 @@ fn every_honours_hand_equals_the_reference() {
         check(&c, 0, &shapes);
         check(&c, 1, &shapes[..1]);
     });
-}
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
 }
 
 #[test]
