@@ -130,7 +130,7 @@ export function drawBoard(root, b, opts = {}) {
 function overText(b) {
   const r = b.result;
   if (r && r.winners.length) return `${r.winners.join(" ")} ${b.family === "cards" ? "赢" : "胡"}`;
-  if (b.family === "cards") return r && r.exhausted ? "流局" : "平局 level";
+  if (b.family === "cards") return r && r.exhausted ? "流局" : r && r.balances.some((v) => v) ? "无赢家 no winner" : "平局 level";
   return "荒庄 draw";
 }
 
@@ -142,7 +142,9 @@ export function drawResult(root, b) {
   root.hidden = false;
   root.append(el("h2", { text: "结算 Settlement" }));
   if (b.family === "cards") {
-    if (!r.wins.length) root.append(el("p", { class: "no-win", text: r.exhausted ? "流局 — the hand was not played out; nothing is paid." : "平局 — the hand was played out and nobody is ahead." }));
+    // no winner: not played out (流局), played out level (平局), or ended by a penalty (逃跑: the payments say it)
+    const level = !r.balances.some((v) => v);
+    if (!r.wins.length) root.append(el("p", { class: "no-win", text: r.exhausted ? "流局 — the hand was not played out; nothing is paid." : level ? "平局 — the hand was played out and nobody is ahead." : "无赢家 — no winner; the payments below say why." }));
     if (r.places && r.places.length) {
       root.append(el("ol", { class: "places", title: "走科 finishing order" },
         r.places.map((p) => el("li", { "data-seat": p.seat }, el("b", { text: p.place }), ` ${p.name}`))));
