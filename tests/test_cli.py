@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -65,3 +67,16 @@ def test_demo(capsys: pytest.CaptureFixture[str]) -> None:
 def test_bad_input_exits_2(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
     code, out, err = run(capsys, *argv)
     assert code == 2 and err.startswith("hupai: error:") and out == ""
+
+
+def test_import_leaves_numpy_out() -> None:
+    """``import hupai`` (every ``hupai`` command) does not pay numpy's import: the modules import
+    it where a batch function needs it, and the batch functions still return numpy arrays."""
+    code = (
+        "import sys, hupai\n"
+        "assert 'numpy' not in sys.modules, 'import hupai imported numpy'\n"
+        "a = hupai.doudizhu.to_counts('33')\n"
+        "assert type(a).__module__ == 'numpy' and a.tolist()[0] == 2\n"
+        "assert hupai.doudizhu.from_counts(a) == '33'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)

@@ -30,16 +30,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any, NamedTuple
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from hupai import _core
 from hupai._args import int_arg
 from hupai._args import items as _items
 from hupai._args import uint8_array
 from hupai._core import DingniuRules as Rules
+
+if TYPE_CHECKING:  # numpy is imported where it is used: `import hupai` stays quick
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "BOTS",

@@ -43,16 +43,17 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from hupai import _core
 from hupai._args import int_arg
 from hupai._args import items as _items
 from hupai._core import DoudizhuGame as _CoreGame
 from hupai._core import DoudizhuRules as Rules
+
+if TYPE_CHECKING:  # numpy is imported where it is used: `import hupai` stays quick
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "Game",
@@ -125,7 +126,9 @@ def from_counts(counts: Sequence[int] | npt.NDArray[np.integer[Any]]) -> str:
     >>> from_counts([3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1])
     '333444xX'
     """
-    return _core.ddz_from_counts(counts.tolist() if isinstance(counts, np.ndarray) else counts)
+    tolist = getattr(counts, "tolist", None)  # a numpy array
+    row: Sequence[int] = tolist() if callable(tolist) else counts  # type: ignore[assignment]
+    return _core.ddz_from_counts(row)
 
 
 def readings(cards: str, *, rules: RulesLike = None) -> list[Reading]:
@@ -456,6 +459,8 @@ def profiles(variant: str = "doudizhu_qq") -> list[str]:
 
 def counts_batch(hands: Iterable[str]) -> npt.NDArray[np.uint8]:
     """``(N, 15)`` uint8 counts of card strings (input of the batch functions)."""
+    import numpy as np
+
     rows = [to_counts(h) for h in hands]
     return np.stack(rows) if rows else np.zeros((0, 15), np.uint8)
 

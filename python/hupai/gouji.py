@@ -48,10 +48,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from hupai import _core
 from hupai._args import items as _items
@@ -59,6 +56,10 @@ from hupai._args import uint8_array
 from hupai._core import GoujiGame as _Game
 from hupai._core import GoujiPlay as Play
 from hupai._core import GoujiRules as Rules
+
+if TYPE_CHECKING:  # numpy is imported where it is used: `import hupai` stays quick
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "ACTION_SPACE",

@@ -50,10 +50,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from hupai import _core
 from hupai._args import items as _items
@@ -61,6 +58,10 @@ from hupai._args import uint8_array
 from hupai._core import Score, Variant
 from hupai import _text
 from hupai._core import ZipaiCard as Card
+
+if TYPE_CHECKING:  # numpy is imported where it is used: `import hupai` stays quick
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "Card",
@@ -267,6 +268,8 @@ def split(s: Score) -> Decomposition | None:
 
 
 def _batch_array(counts: npt.ArrayLike) -> npt.NDArray[np.uint8]:
+    import numpy as np
+
     a = uint8_array(counts, "counts") if not isinstance(counts, np.ndarray) else counts
     if a.dtype != np.uint8:
         if a.size and not np.issubdtype(a.dtype, np.integer):
