@@ -30,7 +30,7 @@
 //! held once, twice, three and four times: a 4 096-entry table keyed by that histogram
 //! ([`honor_key`]).
 //!
-//! Everything is built once (tens of milliseconds) in a `LazyLock`; [`ensure_init`] forces it (called
+//! Everything is built once (about 320 million instructions, 0.1 s) in a `LazyLock`; [`ensure_init`] forces it (called
 //! by the Python module init and the benches). Every entry is checked against independent
 //! decomposers in `tests/analysis_core.rs`.
 
@@ -118,15 +118,22 @@ pub fn tables() -> &'static Tables {
     &TABLES
 }
 
-/// Number of vectors of length `k` over 0..=4 whose sum is at most `b`.
+/// Number of vectors of length `k` over 0..=4 whose sum is at most `b` (by counting down one
+/// position at a time: a table of at most 10 × 15 entries, not a 5^k recursion).
 fn count_vectors(k: usize, b: i32) -> u32 {
     if b < 0 {
         return 0;
     }
-    if k == 0 {
-        return 1;
+    let b = b as usize;
+    // row[s]: vectors of the current length with sum at most s
+    let mut row = vec![1u32; b + 1];
+    for _ in 0..k {
+        let prev = row.clone();
+        for (s, slot) in row.iter_mut().enumerate() {
+            *slot = (0..=4.min(s)).map(|c| prev[s - c]).sum();
+        }
     }
-    (0..=4).map(|c| count_vectors(k - 1, b - c)).sum()
+    row[b]
 }
 
 fn rank_steps() -> [[[u32; 5]; MAX_SUIT_TILES + 1]; 9] {
@@ -169,13 +176,46 @@ pub fn honor_key(c: &[u8]) -> usize {
     k
 }
 
+/// Distance vector → class id while the tables are built, keyed by the vector's 10 bytes as one
+/// number ([`dist_key`]). There are at most 256 keys, met 405 350 times: one multiplication per
+/// lookup instead of SipHash keeps the module's start-up (the tables are built when `hupai` is
+/// imported) short.
+type ClassIds = std::collections::HashMap<u128, u8, std::hash::BuildHasherDefault<KeyHash>>;
+
+/// The 10 distances of a vector as one number.
+fn dist_key(d: &Dist) -> u128 {
+    let mut b = [0u8; 16];
+    b[..5].copy_from_slice(&d[0]);
+    b[5..10].copy_from_slice(&d[1]);
+    u128::from_le_bytes(b)
+}
+
+/// The hasher of [`ClassIds`] (its keys are the tables' own, not an adversary's).
+#[derive(Default)]
+struct KeyHash(u64);
+
+impl std::hash::Hasher for KeyHash {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_u128(&mut self, x: u128) {
+        self.0 =
+            ((x as u64) ^ ((x >> 64) as u64).rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    fn finish(&self) -> u64 {
+        self.0 ^ (self.0 >> 29)
+    }
+}
+
 /// Class ids of a list of distance vectors (first occurrence order), appended to `classes`.
 fn classify(dists: &[Dist], classes: &mut Vec<Dist>) -> Vec<u8> {
-    let mut ids = std::collections::HashMap::new();
+    let mut ids = ClassIds::default();
     dists
         .iter()
         .map(|d| {
-            *ids.entry(*d).or_insert_with(|| {
+            *ids.entry(dist_key(d)).or_insert_with(|| {
                 classes.push(*d);
                 u8::try_from(classes.len() - 1).expect("at most 256 group classes")
             })
@@ -185,13 +225,13 @@ fn classify(dists: &[Dist], classes: &mut Vec<Dist>) -> Vec<u8> {
 
 /// Ids of the distinct combinations of two class lists (first occurrence order).
 fn combine_classes(a: &[Dist], b: &[Dist]) -> (Vec<u8>, Vec<Dist>) {
-    let mut ids = std::collections::HashMap::new();
+    let mut ids = ClassIds::default();
     let mut out = Vec::new();
     let mut table = Vec::with_capacity(a.len() * b.len());
     for x in a {
         for y in b {
             let d = combine(x, y);
-            let id = *ids.entry(d).or_insert_with(|| {
+            let id = *ids.entry(dist_key(&d)).or_insert_with(|| {
                 out.push(d);
                 u8::try_from(out.len() - 1).expect("at most 256 combined classes")
             });
