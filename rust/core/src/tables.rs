@@ -30,8 +30,8 @@
 //! held once, twice, three and four times: a 4 096-entry table keyed by that histogram
 //! ([`honor_key`]).
 //!
-//! Everything is built once (about 320 million instructions, 0.1 s) in a `LazyLock`; [`ensure_init`] forces it (called
-//! by the Python module init and the benches). Every entry is checked against independent
+//! Everything is built once (about 320 million instructions, 0.1 s) in a `LazyLock`;
+//! [`ensure_init`] forces it (called by the Python module init and the benches). Every entry is checked against independent
 //! decomposers in `tests/analysis_core.rs`.
 
 #![allow(clippy::needless_range_loop)] // index-heavy table code reads better with indices
