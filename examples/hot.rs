@@ -15,10 +15,14 @@
 //! read from `shared/cases/mcr_dev.jsonl` (`HUPAI_SHARED=<dir>`, else `../shared`, else `/work/shared`).
 
 use std::hint::black_box;
+use std::sync::Arc;
 use std::time::Instant;
 
 use hupai_core::analysis::{self, row_plan, waits_planned};
 use hupai_core::decompose::{Readings, decompose_into};
+use hupai_core::game::bots::BotKind;
+use hupai_core::game::sim::{SimOptions, simulate};
+use hupai_core::game::table::Compiled;
 use hupai_core::preset::SwitchValue;
 use hupai_core::rows;
 use hupai_core::rules::CaseRef;
@@ -160,7 +164,7 @@ const N: usize = 20_000;
 
 /// The kernels, with what each measures (the inputs of `benches/bench_analysis.py` and
 /// `benches/bench_mcr.py`, generated the same way).
-pub const KERNELS: [(&str, &str); 12] = [
+pub const KERNELS: [(&str, &str); 14] = [
     (
         "mcr/score",
         "MCR score of one win: `rules::mcr::score` on the 1,000 gen-* cases (prebuilt Situation), result dropped",
@@ -202,6 +206,14 @@ pub const KERNELS: [(&str, &str); 12] = [
     (
         "decompose/ambiguous",
         "`decompose` of 111222333m456pEE (2 readings)",
+    ),
+    (
+        "cards/ddz-hand",
+        "one whole 斗地主 (doudizhu_qq) hand at the table, random bots: `game::sim::simulate` of 2,000 games, one thread, no checking",
+    ),
+    (
+        "cards/gouji-hand",
+        "one whole 够级 hand at the table, random bots: `game::sim::simulate` of 500 games, one thread, no checking",
     ),
 ];
 
@@ -330,6 +342,21 @@ fn kernel(name: &str) -> Option<Kernel> {
                         decompose(black_box(&hand), &[], Shapes::ALL).map_or(0, |d| d.len()) as u64;
                 }
                 (1000, acc)
+            })
+        }
+        "cards/ddz-hand" | "cards/gouji-hand" => {
+            let (id, n) = if name == "cards/ddz-hand" {
+                ("doudizhu_qq", 2000)
+            } else {
+                ("gouji", 500)
+            };
+            let c = Compiled::new(Arc::new(Variant::load(id).ok()?)).ok()?;
+            let agents = vec![BotKind::Random; c.seats()];
+            let opt = SimOptions::default();
+            Box::new(move || {
+                let hands = simulate(&c, &agents, 20_251_202, 0, n, 1, &opt).expect("simulate");
+                let acc = hands.iter().map(|h| u64::from(h.steps)).sum();
+                (hands.len(), acc)
             })
         }
         _ => return None,

@@ -111,13 +111,19 @@ impl Bot {
     /// [`Bot::choose`] over `legal_actions` (random: an index below the legal count; greedy and
     /// defensive: the game's greedy bot).
     pub fn card_action(&mut self, h: &mut dyn CardHand) -> Action {
+        self.card_choice(h).1
+    }
+
+    /// [`Bot::card_action`] with the index of the action in the legal list when the bot drew
+    /// one (random).
+    pub fn card_choice(&mut self, h: &mut dyn CardHand) -> (Option<usize>, Action) {
         match self.kind {
             BotKind::Random => {
                 let n = h.legal_count();
                 let i = if n <= 1 { 0 } else { self.rng.below(n) };
-                h.legal_nth(i)
+                (Some(i), h.legal_nth(i))
             }
-            BotKind::Greedy | BotKind::Defensive => h.greedy(&mut self.cards),
+            BotKind::Greedy | BotKind::Defensive => (None, h.greedy(&mut self.cards)),
         }
     }
 }

@@ -13,7 +13,7 @@
 //! with [`super::rng::SplitMix64`]; a built-in bot draws from its own seed (see [`super::bots`]).
 
 use std::any::Any;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
@@ -37,6 +37,10 @@ pub trait CardPart: Send + Sync + std::fmt::Debug {
     /// bidder, 够级's and 顶牛's dealer) and the previous hand's carry (the game's own JSON, from
     /// [`CardEnd::carry`]).
     fn deal(&self, seed: u64, dealer: usize, carry: Option<&Value>) -> Result<Box<dyn CardHand>>;
+    /// Room for the table's log at the deal (records of a typical hand: no growing on the way).
+    fn log_capacity(&self) -> usize {
+        128
+    }
     /// The game's RL encoding (`game::encode`; `None`: the game has none).
     fn codec(&self) -> Option<Arc<dyn super::encode::CardCodec>> {
         None
@@ -54,18 +58,85 @@ pub struct CardEnd {
     /// a void 够级 hand (two 革命). No winner and nothing paid. A hand played out without a
     /// winner (够级's two teams level, an escape) is not exhausted.
     pub exhausted: bool,
-    /// The settlement in the shared zero-sum ledger.
-    pub ledger: Ledger,
-    /// The game's own result record (its keys are documented by the game).
-    pub result: Value,
+    /// The settlement in the shared zero-sum ledger (written when first asked for:
+    /// [`CardEnd::ledger`]).
+    pub ledger: LazyLedger,
+    /// The game's own result record (its keys are documented by the game), typed or JSON: its
+    /// JSON is written when asked for ([`CardEnd::result_json`]), so simulating without
+    /// `keep_results` never builds it.
+    pub result: CardData,
     /// The named multiplier / place events of the settlement (ids of the preset's `[[fans]]`).
     pub fans: Vec<String>,
     /// The settled unit (斗地主: 底分 × 倍数; 够级: the winning team's points; 顶牛: the winner's gain).
     pub value: i64,
     /// The next hand's dealer (`None`: the game draws it).
     pub next_dealer: Option<usize>,
-    /// What the next hand carries (the game's own JSON), `None` when nothing.
-    pub carry: Option<Value>,
+    /// What the next hand carries (the game's own JSON, typed until asked for:
+    /// [`CardEnd::carry_json`]), `None` when nothing.
+    pub carry: Option<CardData>,
+}
+
+impl CardEnd {
+    /// The settlement in the shared zero-sum ledger (built on the first call; an error names
+    /// what could not be settled).
+    pub fn ledger(&self) -> Result<&Ledger> {
+        self.ledger.get()
+    }
+
+    /// What the next hand carries, as the game's JSON.
+    pub fn carry_json(&self) -> Option<Value> {
+        self.carry.as_ref().map(CardData::to_json)
+    }
+
+    /// The game's own result record as JSON.
+    pub fn result_json(&self) -> Value {
+        self.result.to_json()
+    }
+}
+
+/// A hand's ledger, built from the game's settlement when first asked for (a simulated hand
+/// without the checking mode never asks).
+#[derive(Clone)]
+pub struct LazyLedger {
+    cell: OnceLock<Result<Ledger>>,
+    make: Option<Arc<dyn Fn() -> Result<Ledger> + Send + Sync>>,
+}
+
+impl LazyLedger {
+    /// A ledger written by `make` on first use.
+    pub fn new(make: impl Fn() -> Result<Ledger> + Send + Sync + 'static) -> LazyLedger {
+        LazyLedger {
+            cell: OnceLock::new(),
+            make: Some(Arc::new(make)),
+        }
+    }
+
+    /// A ledger already written.
+    pub fn ready(l: Ledger) -> LazyLedger {
+        LazyLedger {
+            cell: OnceLock::from(Ok(l)),
+            make: None,
+        }
+    }
+
+    pub fn get(&self) -> Result<&Ledger> {
+        self.cell
+            .get_or_init(|| match &self.make {
+                Some(f) => f(),
+                None => Err(Error::settlement("the hand has no ledger")),
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+}
+
+impl std::fmt::Debug for LazyLedger {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.cell.get() {
+            Some(l) => l.fmt(f),
+            None => f.write_str("LazyLedger(not yet written)"),
+        }
+    }
 }
 
 /// One hand of a card game, as the table drives it.
@@ -84,6 +155,12 @@ pub trait CardHand: Send + Sync + std::fmt::Debug {
     /// Apply an action (checked: an illegal one is an error and changes nothing) and push the
     /// events it caused after its `action` record (which the table writes).
     fn step(&mut self, a: &Action, out: &mut Vec<Event>) -> Result<()>;
+    /// Apply the `i`-th legal action of the seat to act, what `step(&legal_nth(i))` does (the
+    /// simulator's path: a game may skip checking again what it listed itself).
+    fn step_nth(&mut self, i: usize, out: &mut Vec<Event>) -> Result<()> {
+        let a = self.legal_nth(i);
+        self.step(&a, out)
+    }
     /// The game's greedy bot's action for the seat to act.
     fn greedy(&mut self, rng: &mut SplitMix64) -> Action;
     /// The events of the deal (after `start`).
@@ -121,7 +198,8 @@ pub struct CardTable {
     pub turns: u32,
     pub events: Vec<Event>,
     pub hand: Box<dyn CardHand>,
-    empty: Ledger,
+    /// The ledger before the hand is over (written when first asked for).
+    empty: OnceLock<Ledger>,
 }
 
 impl Clone for CardTable {
@@ -278,8 +356,11 @@ impl CardTable {
                 variant.id()
             )));
         }
+        if seats < 2 {
+            return Err(Error::settlement("a hand needs at least two seats"));
+        }
         let hand = part.deal(hand_seed(seed), dealer, carry.as_ref())?;
-        let mut events = Vec::with_capacity(128);
+        let mut events = Vec::with_capacity(part.log_capacity());
         events.push(Event::Start {
             variant: variant.id().to_string(),
             options,
@@ -292,10 +373,6 @@ impl CardTable {
             position: None,
         });
         hand.deal_events(&mut events);
-        let empty = Ledger::new(
-            super::table::seat_names(seats),
-            crate::scoring::ledger::SettlementRules::default(),
-        )?;
         let mut t = CardTable {
             variant,
             seed,
@@ -306,7 +383,7 @@ impl CardTable {
             turns: 0,
             events,
             hand,
-            empty,
+            empty: OnceLock::new(),
         };
         t.close();
         Ok(t)
@@ -400,12 +477,54 @@ impl CardTable {
         }
     }
 
+    /// The hand's ledger: the settlement once the hand is over (an empty ledger before, or if
+    /// the game's settlement could not be written: [`CardEnd::ledger`] names the error, and the
+    /// simulator's checking mode asks it).
     pub fn ledger(&self) -> &Ledger {
-        self.hand.end().map_or(&self.empty, |e| &e.ledger)
+        match self.hand.end().map(CardEnd::ledger) {
+            Some(Ok(l)) => l,
+            _ => self.empty.get_or_init(|| {
+                Ledger::new(
+                    super::table::seat_names(self.seats),
+                    crate::scoring::ledger::SettlementRules::default(),
+                )
+                .expect("seat names are distinct and there are at least two")
+            }),
+        }
     }
 
     pub fn result(&self) -> Option<&CardEnd> {
         self.hand.end()
+    }
+
+    /// Let a built-in bot act for the seat to act and apply its action: what
+    /// `step(&bot_action(bot))` does, without checking again an action the bot took from the
+    /// game's legal list (the simulator's path).
+    pub fn bot_step(&mut self, bot: &mut super::bots::Bot) -> Result<()> {
+        if self.hand.to_act().is_none() {
+            return Err(Error::illegal("the hand is over"));
+        }
+        let (nth, a) = bot.card_choice(self.hand.as_mut());
+        let Some(i) = nth else {
+            return self.step(&a);
+        };
+        let n = self.events.len();
+        self.events.push(Event::Action(a));
+        if let Err(e) = self.hand.step_nth(i, &mut self.events) {
+            let what = match &self.events[n] {
+                Event::Action(a) => a.describe(self.pieces),
+                _ => String::new(),
+            };
+            self.events.truncate(n);
+            return Err(match e {
+                Error::IllegalAction(_) => e,
+                other => Error::illegal(format!("{what}: {other}")),
+            });
+        }
+        self.version += 1;
+        self.turns += 1;
+        self.close();
+        Ok(())
     }
 
     /// The seat to act's action under a built-in bot, without listing every legal action:

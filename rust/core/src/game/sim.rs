@@ -120,7 +120,14 @@ fn play_setup(
     let fail = |what: String| Error::rule(format!("game {index} (seed {seed}): {what}"));
     let game_check = |t: &Table| -> Result<()> {
         match t {
-            Table::Cards(c) => c.hand.check().map_err(|e| fail(e.to_string())),
+            Table::Cards(c) => {
+                c.hand.check().map_err(|e| fail(e.to_string()))?;
+                // the settlement is written lazily: it must be writable
+                match c.result().map(|r| r.ledger()) {
+                    Some(Err(e)) => Err(fail(e.to_string())),
+                    _ => Ok(()),
+                }
+            }
             _ => Ok(()),
         }
     };
@@ -130,8 +137,7 @@ fn play_setup(
     while let Some(s) = t.to_act() {
         if let (Table::Cards(c), false) = (&mut t, opt.check) {
             // A card hand's legal list can be long: the bot picks without listing it.
-            let a = c.bot_action(&mut bots[s]);
-            c.apply(&a)?;
+            c.bot_step(&mut bots[s])?;
             steps += 1;
             if steps > opt.max_steps {
                 return Err(fail("the hand did not end".into()));
@@ -209,7 +215,7 @@ fn play_setup(
             Vec::new()
         },
         result: match (&t, opt.keep_results) {
-            (Table::Cards(c), true) => c.result().map(|r| r.result.clone()),
+            (Table::Cards(c), true) => c.result().map(|r| r.result_json()),
             _ => None,
         },
     };

@@ -486,12 +486,12 @@ impl Table {
                     "balances": r.balances,
                     "turns": c.turns,
                     "ledger": ledger,
-                    "carry": r.carry.clone().unwrap_or(json!({})),
+                    "carry": r.carry_json().unwrap_or(json!({})),
                     "next_dealer": r.next_dealer,
                 });
-                if let (Value::Object(m), Value::Object(g)) = (&mut v, &r.result) {
+                if let (Value::Object(m), Value::Object(g)) = (&mut v, r.result_json()) {
                     for (k, x) in g {
-                        m.entry(k.clone()).or_insert_with(|| x.clone());
+                        m.entry(k).or_insert(x);
                     }
                 }
                 Some(v)
@@ -514,7 +514,7 @@ impl Table {
                 (
                     r.next_dealer,
                     Carry {
-                        cards: r.carry.clone(),
+                        cards: r.carry_json(),
                         ..Carry::default()
                     },
                 )

@@ -221,12 +221,15 @@ impl DingniuHand {
             balances: o.pay.to_vec(),
             winners: (0..4).filter(|&s| o.pay[s] == top && top > 0).collect(),
             exhausted: false, // every 顶牛 hand is played out
-            ledger,
-            result,
+            ledger: crate::game::cards::LazyLedger::ready(ledger),
+            result: crate::game::cards::CardData::Json(Box::new(result)),
             fans,
             value: top,
             next_dealer: None,
-            carry: self.r.carry().map(|c| c.to_json()),
+            carry: self
+                .r
+                .carry()
+                .map(|c| crate::game::cards::CardData::Json(Box::new(c.to_json()))),
         })
     }
 }
@@ -313,7 +316,7 @@ impl CardHand for DingniuHand {
             check::check_outcome(r)?;
             check::check_carry(r)?;
             // the table hands the game's carry to the next hand of a match
-            let carry = self.end.as_ref().and_then(|e| e.carry.clone());
+            let carry = self.end.as_ref().and_then(|e| e.carry_json());
             if carry != r.carry().map(|c| c.to_json()) {
                 return Err(Error::hand(format!(
                     "顶牛 invariant violated: the table carries {carry:?}, the hand {:?}",

@@ -950,6 +950,20 @@ impl Game {
         Ok(self.events.len() - before)
     }
 
+    /// [`Game::step`] for an action taken from this step's legal list (`legal_actions`,
+    /// `legal_moves`): a play with its reading is applied without checking it again; any other
+    /// action goes through `step`. The same result as `step` for every legal action.
+    pub fn step_legal(&mut self, action: Action) -> Result<usize> {
+        match (self.phase, action) {
+            (Phase::Play, Action::Play(cards, Some(reading))) => {
+                let before = self.events.len();
+                self.apply_play(self.to_act, cards, reading);
+                Ok(self.events.len() - before)
+            }
+            _ => self.step(action),
+        }
+    }
+
     /// Validate a play; returns the reading it is played as.
     fn check_play(&self, seat: u8, cards: Cards, declared: Option<Reading>) -> Result<Reading> {
         let hand = self.hands[seat as usize];
@@ -997,9 +1011,9 @@ impl Game {
     fn apply_play(&mut self, seat: u8, cards: Cards, reading: Reading) {
         let s = seat as usize;
         self.hands[s] = self.hands[s].minus(cards);
-        // Remove physical cards: the lowest suits of each rank.
+        // Remove physical cards: the lowest suits of each rank (the lowest held bits of the
+        // rank's range).
         for (r, n) in cards.iter() {
-            let mut k = n;
             let (lo, hi) = if r >= SMALL_JOKER {
                 (
                     52 + u32::from(r - SMALL_JOKER),
@@ -1008,11 +1022,13 @@ impl Game {
             } else {
                 (4 * u32::from(r), 4 * u32::from(r) + 3)
             };
-            for b in lo..=hi {
-                if k > 0 && self.phys[s] & (1 << b) != 0 {
-                    self.phys[s] &= !(1u64 << b);
-                    k -= 1;
+            let mut held = self.phys[s] & (((1u64 << (hi - lo + 1)) - 1) << lo);
+            for _ in 0..n {
+                if held == 0 {
+                    break;
                 }
+                self.phys[s] &= !(held & held.wrapping_neg());
+                held &= held - 1;
             }
         }
         self.played[s] = self.played[s].plus(cards);

@@ -375,12 +375,19 @@ impl<S: Sink> Gen<'_, S> {
                 };
                 let (a, b) = lens(kind);
                 for l in a..=b {
+                    // no body of length l: none longer either
+                    if self.starts(w, l) == 0 {
+                        break;
+                    }
                     self.chains(kind, w, l, min);
                 }
             }
             Kind::PlaneSingle | Kind::PlanePair => {
                 let (a, b) = lens(kind);
                 for l in a..=b {
+                    if self.starts(3, l) == 0 {
+                        break;
+                    }
                     self.planes(kind == Kind::PlanePair, l, min);
                 }
             }

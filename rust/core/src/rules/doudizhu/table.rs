@@ -17,14 +17,17 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::bots::greedy_action;
-use super::cards::{Cards, N_RANKS, SMALL_JOKER};
-use super::game::{Action as DAction, Carry, Event as DEvent, Game, OutcomeKind, outcome_json};
+use super::cards::{Card, Cards, N_RANKS, SMALL_JOKER};
+use super::game::{
+    Action as DAction, Carry, DoubleReason, Event as DEvent, Game, Outcome, OutcomeKind,
+    outcome_json,
+};
 use super::movegen::legal_moves_into;
 use super::moves::{KINDS, Reading, beating_reading, readings};
 use super::rules::DdzRules;
 use crate::error::{Error, Result};
 use crate::game::action::{Action, ActionKind, Pieces};
-use crate::game::cards::{CardEnd, CardHand, CardPart};
+use crate::game::cards::{CardData, CardEnd, CardHand, CardPart, LazyLedger, Typed};
 use crate::game::event::Event;
 use crate::game::rng::SplitMix64;
 
@@ -98,19 +101,28 @@ fn carry_of(v: Option<&Value>, dealer: usize) -> Result<Carry> {
 /// Rank codes of a multiset, ascending.
 pub fn codes(c: Cards) -> Vec<u8> {
     let mut v = Vec::with_capacity(c.len() as usize);
-    for (r, n) in c.iter() {
-        v.extend(std::iter::repeat_n(r, usize::from(n)));
+    // the held ranks' nibbles, lowest first
+    let mut x = c.0 & ((1u64 << (4 * N_RANKS)) - 1);
+    while x != 0 {
+        let r = x.trailing_zeros() / 4;
+        let n = (x >> (4 * r)) & 0xF;
+        x &= !(0xF << (4 * r));
+        for _ in 0..n {
+            v.push(r as u8);
+        }
     }
     v
 }
 
-/// Rank codes of a 54-bit physical set, ascending.
+/// Rank codes of a 54-bit physical set, ascending (a card's rank code grows with its bit).
 fn bit_codes(bits: u64) -> Vec<u8> {
-    let mut v: Vec<u8> = (0..54u8)
-        .filter(|c| bits & (1 << c) != 0)
-        .map(|c| if c < 52 { c / 4 } else { c - 52 + SMALL_JOKER })
-        .collect();
-    v.sort_unstable();
+    let mut v = Vec::with_capacity(bits.count_ones() as usize);
+    let mut b = bits & ((1u64 << 54) - 1);
+    while b != 0 {
+        let c = b.trailing_zeros() as u8;
+        b &= b - 1;
+        v.push(if c < 52 { c / 4 } else { c - 52 + SMALL_JOKER });
+    }
     v
 }
 
@@ -229,11 +241,34 @@ fn card(name: &'static str, seat: Option<u8>, tiles: Vec<u8>, value: Option<i64>
     }
 }
 
-fn with(mut e: Event, d: Value) -> Event {
+/// A record with further keys kept typed: `render` writes them when a log is asked for.
+fn typed<T>(mut e: Event, rec: T, render: fn(&T) -> Value) -> Event
+where
+    T: Clone + PartialEq + Send + Sync + std::fmt::Debug + 'static,
+{
     if let Event::Card { data, .. } = &mut e {
-        *data = Some(crate::game::cards::CardData::Json(Box::new(d)));
+        *data = Some(CardData::Rec(Box::new(Typed { rec, render })));
     }
     e
+}
+
+/// The further keys of the `bottom` record: the first bidder and the marked card.
+fn bottom_json(r: &(u8, Option<Card>)) -> Value {
+    let mut d = json!({"first_bidder": r.0});
+    if let Some(m) = r.1 {
+        d["marked"] = json!(m.to_string());
+    }
+    d
+}
+
+/// The further keys of the `landlord` record.
+fn landlord_json(r: &(u8, bool)) -> Value {
+    json!({"robs": r.0, "forced": r.1})
+}
+
+/// The further keys of the `double` record.
+fn double_json(r: &DoubleReason) -> Value {
+    json!({"reason": r.name()})
 }
 
 /// The table's records of a game record (an `Act` is the table's `action` record).
@@ -253,13 +288,10 @@ fn convert(e: &DEvent, out: &mut Vec<Event>) {
                     tiles: bit_codes(*h),
                 });
             }
-            let mut d = json!({"first_bidder": first_bidder});
-            if let Some(m) = marked {
-                d["marked"] = json!(m.to_string());
-            }
-            out.push(with(
+            out.push(typed(
                 card("bottom", None, bit_codes(*bottom), Some(i64::from(*deal))),
-                d,
+                (*first_bidder, *marked),
+                bottom_json,
             ));
         }
         DEvent::Act { .. } => {}
@@ -272,29 +304,32 @@ fn convert(e: &DEvent, out: &mut Vec<Event>) {
             robs,
             bottom,
             forced,
-        } => out.push(with(
+        } => out.push(typed(
             card(
                 "landlord",
                 Some(*seat),
                 bit_codes(*bottom),
                 Some(i64::from(*bid)),
             ),
-            json!({"robs": robs, "forced": forced}),
+            (*robs, *forced),
+            landlord_json,
         )),
         DEvent::Double {
             reason,
             seat,
             multiplier,
-        } => out.push(with(
+        } => out.push(typed(
             card("double", *seat, Vec::new(), Some(*multiplier)),
-            json!({"reason": reason.name()}),
+            *reason,
+            double_json,
         )),
         DEvent::Escape { seat, penalty } => {
             out.push(card("escape", Some(*seat), Vec::new(), Some(*penalty)));
         }
-        DEvent::End(o) => out.push(with(
+        DEvent::End(o) => out.push(typed(
             card("settle", None, Vec::new(), None),
-            outcome_json(o),
+            *o,
+            outcome_json,
         )),
     }
 }
@@ -318,6 +353,35 @@ fn play_counts(g: &Game) -> (u64, u64, u64) {
         }
     }
     (redeals, plays, passes)
+}
+
+/// The carry JSON `{"first_bidder": seat, "last_winner": seat | null}`.
+fn carry_json(c: &Carry) -> Value {
+    json!({"first_bidder": c.first_bidder, "last_winner": c.last_winner})
+}
+
+/// What the hand's result record is written from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct DdzResult {
+    outcome: Outcome,
+    landlord: Option<u8>,
+    redeals: u64,
+    plays: u64,
+    passes: u64,
+}
+
+/// The result record: the settlement record (without `type`) with the landlord and the
+/// hand's counters.
+fn result_json(r: &DdzResult) -> Value {
+    let mut result = outcome_json(&r.outcome);
+    if let Value::Object(m) = &mut result {
+        m.remove("type");
+        m.insert("landlord".into(), json!(r.landlord));
+        m.insert("redeals".into(), json!(r.redeals));
+        m.insert("plays".into(), json!(r.plays));
+        m.insert("passes".into(), json!(r.passes));
+    }
+    result
 }
 
 /// One 斗地主 hand at the table.
@@ -363,6 +427,38 @@ impl DdzHand {
         self.fresh = Some(self.steps);
     }
 
+    /// Step the game (`listed`: the action is from this step's legal list), keeping the state
+    /// before for the checking mode.
+    fn game_step(&mut self, ga: DAction, listed: bool) -> Result<()> {
+        let seat = self.g.to_act().unwrap_or(0);
+        let before = super::check::Before {
+            phase: self.g.phase(),
+            seat,
+            hand: self.g.hand(seat),
+            top: self.g.top(),
+            action: ga,
+        };
+        if listed {
+            self.g.step_legal(ga)?;
+        } else {
+            self.g.step(ga)?;
+        }
+        self.before = Some(before);
+        Ok(())
+    }
+
+    /// After a step: the table records of the game's new records (from `before` on), the end.
+    fn stepped(&mut self, before: usize, out: &mut Vec<Event>) -> Result<()> {
+        self.steps += 1;
+        for e in &self.g.events()[before..] {
+            convert(e, out);
+        }
+        if self.g.is_over() && self.end.is_none() {
+            self.end = Some(self.make_end()?);
+        }
+        Ok(())
+    }
+
     fn make_end(&self) -> Result<CardEnd> {
         let o = self
             .g
@@ -374,8 +470,11 @@ impl DdzHand {
             OutcomeKind::FarmersWon => vec![(l + 1) % 3, (l + 2) % 3],
             _ => Vec::new(),
         };
-        let names = crate::game::table::seat_names(3);
-        let ledger = o.ledger([&names[0], &names[1], &names[2]])?;
+        let oc = *o;
+        let ledger = LazyLedger::new(move || {
+            let names = crate::game::table::seat_names(3);
+            oc.ledger([&names[0], &names[1], &names[2]])
+        });
         let fans = self
             .g
             .events()
@@ -385,15 +484,17 @@ impl DdzHand {
                 _ => None,
             })
             .collect();
-        let mut result = outcome_json(o);
-        if let Value::Object(m) = &mut result {
-            m.remove("type");
-            m.insert("landlord".into(), json!(self.g.landlord()));
-            let (redeals, plays, passes) = play_counts(&self.g);
-            m.insert("redeals".into(), json!(redeals));
-            m.insert("plays".into(), json!(plays));
-            m.insert("passes".into(), json!(passes));
-        }
+        let (redeals, plays, passes) = play_counts(&self.g);
+        let result = CardData::Rec(Box::new(Typed {
+            rec: DdzResult {
+                outcome: *o,
+                landlord: self.g.landlord(),
+                redeals,
+                plays,
+                passes,
+            },
+            render: result_json,
+        }));
         let next = self.g.next_carry();
         Ok(CardEnd {
             balances: o.scores.to_vec(),
@@ -404,9 +505,10 @@ impl DdzHand {
             fans,
             value: o.settlement.map_or(0, |s| s.unit),
             next_dealer: Some(usize::from(next.first_bidder)),
-            carry: Some(
-                json!({"first_bidder": next.first_bidder, "last_winner": next.last_winner}),
-            ),
+            carry: Some(CardData::Rec(Box::new(Typed {
+                rec: next,
+                render: carry_json,
+            }))),
         })
     }
 }
@@ -459,25 +561,30 @@ impl CardHand for DdzHand {
             self.before = None;
         } else {
             let ga = from_table(a)?;
-            let seat = self.g.to_act().unwrap_or(0);
-            let before = super::check::Before {
-                phase: self.g.phase(),
-                seat,
-                hand: self.g.hand(seat),
-                top: self.g.top(),
-                action: ga,
-            };
-            self.g.step(ga)?;
-            self.before = Some(before);
+            self.game_step(ga, false)?;
         }
-        self.steps += 1;
-        for e in &self.g.events()[before..] {
-            convert(e, out);
-        }
-        if self.g.is_over() && self.end.is_none() {
-            self.end = Some(self.make_end()?);
-        }
-        Ok(())
+        self.stepped(before, out)
+    }
+    fn step_nth(&mut self, i: usize, out: &mut Vec<Event>) -> Result<()> {
+        let before = self.g.events().len();
+        let ga = if self.g.phase() == super::game::Phase::Play {
+            self.refresh();
+            let pass = self.g.may_pass();
+            if pass && i == 0 {
+                DAction::Pass
+            } else {
+                let k = i - usize::from(pass);
+                let (c, r) = self.moves[k.min(self.moves.len().saturating_sub(1))];
+                DAction::Play(c, Some(r))
+            }
+        } else {
+            let s = self.g.to_act().unwrap_or(0);
+            let acts = self.g.legal_actions(s);
+            acts[i.min(acts.len().saturating_sub(1))]
+        };
+        // listed by the game itself this step: legal, no need to check it again
+        self.game_step(ga, true)?;
+        self.stepped(before, out)
     }
     fn greedy(&mut self, rng: &mut SplitMix64) -> Action {
         let s = self.g.to_act().unwrap_or(0);

@@ -18,9 +18,9 @@ use super::card::{
     full_deck, total,
 };
 use super::outcome::{
-    BuyThree, Head, Obligation, Outcome, PLACE_NAMES, Places, SEATS, after, answer_rights,
-    burn_priority, buy_three, first_leader, may_declare_burn, may_revolt, obligations, opp, scores,
-    team, tribute_cards,
+    BuyThree, Head, Obligation, Outcome, PLACE_NAMES, Places, SEATS, after, buy_three,
+    first_leader, may_declare_burn, may_revolt, obligations, opp, scores, seat_rights,
+    sort_burn_priority, team, tribute_cards,
 };
 use super::play::{
     BurnLead, Play, beating_into, beats, bie_san_ok, burn_lead, burn_options_into, is_gouji,
@@ -603,6 +603,9 @@ pub fn end_json(o: &Option<Outcome>) -> Value {
 /// How a hand built by [`GoujiHand::from_position`] started: leader, seats out, (革命, 要头).
 type PositionInfo = (u8, Vec<u8>, Option<(u8, bool)>);
 
+/// The events a logged hand is given room for at the deal (a random hand records ~750).
+const HAND_EVENTS: usize = 1024;
+
 /// One hand of 够级.
 #[derive(Clone, Debug)]
 pub struct GoujiHand {
@@ -740,7 +743,8 @@ impl GoujiHand {
             burn_fails: 0,
             position: None,
             outcome: None,
-            events: Vec::new(),
+            // a logged hand records about a thousand events: no growing on the way
+            events: Vec::with_capacity(if log { HAND_EVENTS } else { 0 }),
             log,
             buf: Vec::with_capacity(64),
             steps: 0,
@@ -1073,6 +1077,16 @@ impl GoujiHand {
         self.check_action(seat, d.ask, &action)?;
         self.steps += 1;
         self.apply(seat, d.ask, action)
+    }
+
+    /// [`GoujiHand::step`] for an action taken from this step's legal list
+    /// (`legal_actions`): applied without checking it again, the same result as `step`.
+    pub fn step_legal(&mut self, action: Action) -> Result<()> {
+        let Some(d) = self.queue.front().filter(|_| self.phase != Phase::Over) else {
+            return Err(Error::hand("the hand is over: no action can be taken"));
+        };
+        self.steps += 1;
+        self.apply(usize::from(d.seat), d.ask, action)
     }
 
     /// Apply an action naming the seat (must be the seat to act).
@@ -1516,7 +1530,7 @@ impl GoujiHand {
         let Some(t) = self.top else { return };
         let ts = usize::from(t.seat);
         let heads = self.heads();
-        let r = answer_rights(
+        let mut r = seat_rights(
             ts,
             is_gouji(&t.play, &self.rules),
             t.dead,
@@ -1528,21 +1542,23 @@ impl GoujiHand {
             &self.rules,
         );
         if r.restricted {
-            for b in burn_priority(ts, &r.burners) {
+            sort_burn_priority(ts, r.burners.as_mut_slice());
+            for &b in r.burners.as_slice() {
                 self.queue.push(b, Ask::Burn);
             }
-            for &s in &r.answerers {
+            for &s in r.answerers.as_slice() {
                 self.queue.push(s, Ask::Answer);
             }
-            for b in burn_priority(ts, &r.late_burners) {
+            sort_burn_priority(ts, r.late_burners.as_mut_slice());
+            for &b in r.late_burners.as_slice() {
                 self.queue.push(b, Ask::Burn);
             }
         } else if self.yield_state == YieldState::Duel {
-            for &s in &r.answerers {
+            for &s in r.answerers.as_slice() {
                 self.queue.push(s, Ask::Answer);
             }
         } else {
-            for &s in &r.answerers {
+            for &s in r.answerers.as_slice() {
                 self.queue.push(s, Ask::Turn);
             }
         }

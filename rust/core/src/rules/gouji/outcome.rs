@@ -94,39 +94,95 @@ pub fn answer_rights(
     luanchan: bool,
     rules: &GoujiRules,
 ) -> Rights {
-    let mut r = Rights::default();
+    let r = seat_rights(t, gouji, dead, duel, active, passed, heads, luanchan, rules);
+    Rights {
+        restricted: r.restricted,
+        burners: r.burners.as_slice().to_vec(),
+        answerers: r.answerers.as_slice().to_vec(),
+        late_burners: r.late_burners.as_slice().to_vec(),
+    }
+}
+
+/// At most the other five seats, in order (a list on the stack).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct SeatList {
+    seats: [usize; SEATS],
+    n: usize,
+}
+
+impl SeatList {
+    fn of(it: impl Iterator<Item = usize>) -> SeatList {
+        let mut l = SeatList::default();
+        for s in it {
+            if l.n < SEATS {
+                l.seats[l.n] = s;
+                l.n += 1;
+            }
+        }
+        l
+    }
+    pub(crate) fn as_slice(&self) -> &[usize] {
+        &self.seats[..self.n]
+    }
+    pub(crate) fn as_mut_slice(&mut self) -> &mut [usize] {
+        &mut self.seats[..self.n]
+    }
+}
+
+/// [`Rights`] in lists on the stack (the state machine's path: no allocation per play).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct SeatRights {
+    pub restricted: bool,
+    pub burners: SeatList,
+    pub answerers: SeatList,
+    pub late_burners: SeatList,
+}
+
+/// [`answer_rights`] into lists on the stack.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn seat_rights(
+    t: usize,
+    gouji: bool,
+    dead: bool,
+    duel: bool,
+    active: &[bool; SEATS],
+    passed: &[bool; SEATS],
+    heads: &[Head; SEATS],
+    luanchan: bool,
+    rules: &GoujiRules,
+) -> SeatRights {
+    let mut r = SeatRights::default();
     let order = (1..SEATS).map(|k| after(t, k));
     if luanchan {
-        r.answerers = order.filter(|&s| active[s]).collect();
+        r.answerers = SeatList::of(order.filter(|&s| active[s]));
         return r;
     }
     r.restricted = dead || (gouji && heads[t].has_head());
     if r.restricted {
         let burn_ok = |s: usize| may_declare_burn(s, t, active, passed, heads);
         match rules.burners {
-            Burners::AllOthers => r.burners = order.clone().filter(|&s| burn_ok(s)).collect(),
+            Burners::AllOthers => r.burners = SeatList::of(order.clone().filter(|&s| burn_ok(s))),
             Burners::BetweenOnly => {
-                r.burners = [after(t, 1), after(t, 2)]
-                    .into_iter()
-                    .filter(|&s| burn_ok(s))
-                    .collect();
-                r.late_burners = [after(t, 4), after(t, 5)]
-                    .into_iter()
-                    .filter(|&s| burn_ok(s))
-                    .collect();
+                r.burners = SeatList::of(
+                    [after(t, 1), after(t, 2)]
+                        .into_iter()
+                        .filter(|&s| burn_ok(s)),
+                );
+                r.late_burners = SeatList::of(
+                    [after(t, 4), after(t, 5)]
+                        .into_iter()
+                        .filter(|&s| burn_ok(s)),
+                );
             }
         }
     }
     if r.restricted || duel {
         if !dead {
-            r.answerers = order
-                .filter(|&s| active[s] && (s == opp(t) || heads[s] == Head::Wu))
-                .collect();
+            r.answerers =
+                SeatList::of(order.filter(|&s| active[s] && (s == opp(t) || heads[s] == Head::Wu)));
         }
     } else {
-        r.answerers = order
-            .filter(|&s| active[s] && (!passed[s] || opp(s) == t))
-            .collect();
+        r.answerers = SeatList::of(order.filter(|&s| active[s] && (!passed[s] || opp(s) == t)));
     }
     r
 }
@@ -134,13 +190,18 @@ pub fn answer_rights(
 /// Burn priority (§6.2): declarers of the top player's 联邦 first, then playing order from him.
 pub fn burn_priority(gouji_seat: usize, declarers: &[usize]) -> Vec<usize> {
     let mut v = declarers.to_vec();
-    v.sort_by_key(|&s| {
+    sort_burn_priority(gouji_seat, &mut v);
+    v
+}
+
+/// [`burn_priority`] in place.
+pub(crate) fn sort_burn_priority(gouji_seat: usize, declarers: &mut [usize]) {
+    declarers.sort_by_key(|&s| {
         (
             team(s) != team(gouji_seat),
             (s + SEATS - gouji_seat) % SEATS,
         )
     });
-    v
 }
 
 /// Places being filled during a hand (§7.1): place → seat.

@@ -329,6 +329,67 @@ pub fn leads_into(hand: &Counts, bie_san: bool, out: &mut Vec<Play>) {
     }
 }
 
+/// The number of plays [`leads_into`] lists for `hand` (without listing them).
+pub fn lead_count(hand: &Counts, bie_san: bool) -> usize {
+    if bie_san && only_threes(hand) {
+        return usize::from(hand[THREE]);
+    }
+    let m = lead_extras(hand);
+    let base: usize = (0..N_BASE)
+        .filter(|&r| !(bie_san && r == THREE))
+        .map(|r| usize::from(hand[r]))
+        .sum();
+    base * m + m - 1
+}
+
+/// The number of (2s, 小花, 大花) choices of a lead: `(2s + 1) × (小花 + 1) × (大花 + 1)`.
+fn lead_extras(hand: &Counts) -> usize {
+    (usize::from(hand[TWO]) + 1) * (usize::from(hand[SMALL]) + 1) * (usize::from(hand[BIG]) + 1)
+}
+
+/// The `i`-th play of [`leads_into`]'s list for `hand` (`i < lead_count(hand, bie_san)`),
+/// without listing the others.
+pub fn lead_nth(hand: &Counts, bie_san: bool, i: usize) -> Play {
+    if bie_san && only_threes(hand) {
+        return Play {
+            base: THREE as u8,
+            n_base: (i + 1) as u8,
+            ..Play::default()
+        };
+    }
+    let (hs, hb) = (usize::from(hand[SMALL]) + 1, usize::from(hand[BIG]) + 1);
+    let m = lead_extras(hand);
+    // the (2s, 小花, 大花) choice `j` in the order of the loops (2s outermost)
+    let extras = |j: usize| ((j / (hs * hb)) as u8, ((j / hb) % hs) as u8, (j % hb) as u8);
+    let mut i = i;
+    for r in 0..N_BASE {
+        if hand[r] == 0 || (bie_san && r == THREE) {
+            continue;
+        }
+        let block = usize::from(hand[r]) * m;
+        if i < block {
+            let (n2, small, big) = extras(i % m);
+            return Play {
+                base: r as u8,
+                n_base: (i / m + 1) as u8,
+                n2,
+                small,
+                big,
+            };
+        }
+        i -= block;
+    }
+    // without a base: every choice but the empty one
+    let (n2, small, big) = extras(i + 1);
+    Play {
+        base: NO_BASE,
+        n_base: 0,
+        n2,
+        small,
+        big,
+    }
+}
+
 /// Every play from `hand` that beats `top`, appended to `out` (distinct multisets, 憋3 applied:
 /// a 3 never beats anything).
 pub fn beating_into(hand: &Counts, top: &Play, mixed: MixedJokers, out: &mut Vec<Play>) {
@@ -357,8 +418,9 @@ pub fn beating_into(hand: &Counts, top: &Play, mixed: MixedJokers, out: &mut Vec
                     }
                     continue;
                 }
-                for r in 0..N_BASE {
-                    if value(r) <= floor || hand[r] < need {
+                // the ranks valued above the floor (value(r) = r + 3)
+                for r in (usize::from(floor) + 1).saturating_sub(3)..N_BASE {
+                    if hand[r] < need {
                         continue;
                     }
                     let q = Play {

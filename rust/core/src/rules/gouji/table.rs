@@ -12,15 +12,17 @@
 use serde_json::{Value, json};
 
 use super::bots::{BotKind as GBot, choose};
-use super::card::{BIG, N_RANKS, Rng, SMALL, TWO};
-use super::hand::{Action as GAction, Carry, DealRecord, Event as GEvent, GoujiHand, end_json};
-use super::outcome::{SEATS, team};
-use super::play::{NO_BASE, Play};
+use super::card::{BIG, Counts, N_RANKS, Rng, SMALL, TWO};
+use super::hand::{
+    Action as GAction, Ask, Carry, DealRecord, Event as GEvent, GoujiHand, end_json, outcome_json,
+};
+use super::outcome::{Outcome, SEATS, team};
+use super::play::{NO_BASE, Play, lead_count, lead_nth};
 use super::rules::GoujiRules;
 use super::ruleset::PLACE_FANS;
 use crate::error::{Error, Result};
 use crate::game::action::{Action, ActionKind, Pieces};
-use crate::game::cards::{CardEnd, CardHand, CardPart, typed_record};
+use crate::game::cards::{CardData, CardEnd, CardHand, CardPart, LazyLedger, Typed, typed_record};
 use crate::game::event::Event;
 use crate::game::rng::SplitMix64;
 use crate::scoring::ledger::{Ledger, SettlementRules};
@@ -45,6 +47,10 @@ impl CardPart for GoujiPart {
     }
     fn deck_size(&self) -> usize {
         216
+    }
+    fn log_capacity(&self) -> usize {
+        // a hand with random bots takes ~700 decisions, each an `action` record
+        1024
     }
     fn deal(&self, seed: u64, _dealer: usize, carry: Option<&Value>) -> Result<Box<dyn CardHand>> {
         let c: Carry = match carry {
@@ -162,6 +168,31 @@ pub fn from_table(a: &Action) -> Result<GAction> {
     Ok(g)
 }
 
+/// What the hand's result record is written from: the outcome and the hand's counters (cards
+/// given as tribute before it started, failed burns).
+#[derive(Clone, Debug, PartialEq)]
+struct GoujiResult {
+    outcome: Option<Outcome>,
+    tribute: u64,
+    burn_fails: u8,
+}
+
+/// The result record: the outcome (without `type`) with `tribute_cards` and `burn_fails`.
+fn result_json(r: &GoujiResult) -> Value {
+    let mut result = outcome_json(&r.outcome);
+    if let Value::Object(m) = &mut result {
+        m.remove("type");
+        m.insert("tribute_cards".into(), json!(r.tribute));
+        m.insert("burn_fails".into(), json!(r.burn_fails));
+    }
+    result
+}
+
+/// The carry JSON of the next hand (`null` if it does not serialise, which a carry always does).
+fn carry_json(c: &Carry) -> Value {
+    serde_json::to_value(c).unwrap_or(Value::Null)
+}
+
 /// One 够级 hand at the table.
 #[derive(Debug)]
 pub struct GoujiTableHand {
@@ -191,21 +222,57 @@ impl GoujiTableHand {
         }
     }
 
+    /// The hand and 憋3 of the seat to act when it leads: a lead list can be long, and the
+    /// random bot counts it and takes its `i`-th play without listing it.
+    fn lead(&self) -> Option<(Counts, bool)> {
+        let s = self.h.to_act()?;
+        (self.h.ask() == Some(Ask::Lead)).then(|| (self.h.hands()[s], self.h.rules().bie_san))
+    }
+
+    /// The `i`-th legal action of the seat to act (`i` past the end: the last).
+    fn nth(&mut self, i: usize) -> GAction {
+        if let Some((hand, bie_san)) = self.lead() {
+            let n = lead_count(&hand, bie_san);
+            return GAction::Play(lead_nth(&hand, bie_san, i.min(n.saturating_sub(1))));
+        }
+        if !self.fresh {
+            let s = self.h.to_act().unwrap_or(0);
+            self.h.legal_actions_into(s, &mut self.buf);
+            self.fresh = true;
+        }
+        self.buf[i.min(self.buf.len().saturating_sub(1))]
+    }
+
+    /// After a step: the table records of the game's new events, the end.
+    fn stepped(&mut self, out: &mut Vec<Event>) -> Result<()> {
+        self.fresh = false;
+        Self::records(&self.h, self.seen, out);
+        self.seen = self.h.events().len();
+        if self.h.is_over() && self.end.is_none() {
+            self.end = Some(Self::make_end(&self.h)?);
+        }
+        Ok(())
+    }
+
     fn make_end(h: &GoujiHand) -> Result<CardEnd> {
         let o = h
             .outcome()
             .ok_or_else(|| Error::rule("the hand is not over"))?;
-        let names = crate::game::table::seat_names(SEATS);
-        let mut ledger = Ledger::new(names.clone(), SettlementRules::default())?;
-        if !o.void && o.scores.iter().any(|&x| x != 0) {
-            let deltas: Vec<(String, i64)> = names.into_iter().zip(o.scores).collect();
-            ledger.record_deltas(
-                "ADJUSTMENT",
-                "够级: team sums of place points",
-                &deltas,
-                None,
-            )?;
-        }
+        let (void, scores) = (o.void, o.scores);
+        let ledger = LazyLedger::new(move || {
+            let names = crate::game::table::seat_names(SEATS);
+            let mut ledger = Ledger::new(names.clone(), SettlementRules::default())?;
+            if !void && scores.iter().any(|&x| x != 0) {
+                let deltas: Vec<(String, i64)> = names.into_iter().zip(scores).collect();
+                ledger.record_deltas(
+                    "ADJUSTMENT",
+                    "够级: team sums of place points",
+                    &deltas,
+                    None,
+                )?;
+            }
+            Ok(ledger)
+        });
         let top = o.scores.iter().copied().max().unwrap_or(0);
         let winners: Vec<usize> = (0..SEATS)
             .filter(|&s| top > 0 && o.scores[s] == top)
@@ -221,14 +288,14 @@ impl GoujiTableHand {
                 fans.push("CHUAN_SAN_HU".into());
             }
         }
-        let mut result = h.outcome_json();
-        if let Value::Object(m) = &mut result {
-            m.remove("type");
-            // Counters of the hand: cards given as tribute before it started, failed burns.
-            let tribute: u64 = h.carry().obligations.iter().map(|x| u64::from(x.n)).sum();
-            m.insert("tribute_cards".into(), serde_json::json!(tribute));
-            m.insert("burn_fails".into(), serde_json::json!(h.burn_fails()));
-        }
+        let result = CardData::Rec(Box::new(Typed {
+            rec: GoujiResult {
+                outcome: Some(o.clone()),
+                tribute: h.carry().obligations.iter().map(|x| u64::from(x.n)).sum(),
+                burn_fails: h.burn_fails(),
+            },
+            render: result_json,
+        }));
         Ok(CardEnd {
             balances: o.scores.to_vec(),
             winners,
@@ -238,7 +305,12 @@ impl GoujiTableHand {
             fans,
             value: top.max(0),
             next_dealer: None,
-            carry: h.next_carry().and_then(|c| serde_json::to_value(c).ok()),
+            carry: h.next_carry().map(|c| {
+                CardData::Rec(Box::new(Typed {
+                    rec: c,
+                    render: carry_json,
+                }))
+            }),
         })
     }
 }
@@ -267,17 +339,16 @@ impl CardHand for GoujiTableHand {
     }
     fn legal_count(&mut self) -> usize {
         let Some(s) = self.h.to_act() else { return 0 };
+        if let Some((hand, bie_san)) = self.lead() {
+            return lead_count(&hand, bie_san);
+        }
         self.h.legal_actions_into(s, &mut self.buf);
         self.fresh = true;
         self.buf.len()
     }
     fn legal_nth(&mut self, i: usize) -> Action {
         let s = self.h.to_act().unwrap_or(0);
-        if !self.fresh {
-            self.h.legal_actions_into(s, &mut self.buf);
-            self.fresh = true;
-        }
-        let a = self.buf[i.min(self.buf.len().saturating_sub(1))];
+        let a = self.nth(i);
         to_table(s as u8, &a)
     }
     fn step(&mut self, a: &Action, out: &mut Vec<Event>) -> Result<()> {
@@ -286,13 +357,13 @@ impl CardHand for GoujiTableHand {
         }
         let g = from_table(a)?;
         self.h.step(g)?;
-        self.fresh = false;
-        Self::records(&self.h, self.seen, out);
-        self.seen = self.h.events().len();
-        if self.h.is_over() && self.end.is_none() {
-            self.end = Some(Self::make_end(&self.h)?);
-        }
-        Ok(())
+        self.stepped(out)
+    }
+    fn step_nth(&mut self, i: usize, out: &mut Vec<Event>) -> Result<()> {
+        let g = self.nth(i);
+        // listed by the game itself this step: legal, no need to check it again
+        self.h.step_legal(g)?;
+        self.stepped(out)
     }
     fn greedy(&mut self, rng: &mut SplitMix64) -> Action {
         let h = &mut self.h;

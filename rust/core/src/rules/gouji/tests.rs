@@ -1197,3 +1197,34 @@ fn replay_round_trip_and_tamper() {
     bad.pop();
     assert!(super::replay(&bad).is_err());
 }
+
+/// The random bot's lead without the list: `lead_count` and `lead_nth` say what `leads_into`
+/// lists, for random hands (憋3 on and off, only 3s, no 2s or jokers, many of them).
+#[test]
+fn lead_count_and_nth_follow_the_list() {
+    let mut rng = super::card::Rng::new(29);
+    for k in 0..3000 {
+        let mut hand: Counts = [0; N_RANKS];
+        let n = 1 + rng.below(40);
+        let only3 = k % 10 == 0;
+        for _ in 0..n {
+            let r = if only3 { 0 } else { rng.below(N_RANKS) };
+            if hand[r] < 16 {
+                hand[r] += 1;
+            }
+        }
+        for bie_san in [false, true] {
+            let mut list = Vec::new();
+            super::play::leads_into(&hand, bie_san, &mut list);
+            assert_eq!(
+                super::play::lead_count(&hand, bie_san),
+                list.len(),
+                "{}",
+                format_counts(&hand)
+            );
+            for (i, p) in list.iter().enumerate() {
+                assert_eq!(super::play::lead_nth(&hand, bie_san, i), *p);
+            }
+        }
+    }
+}
