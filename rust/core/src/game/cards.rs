@@ -456,6 +456,12 @@ impl CardTable {
         self.version += 1;
         self.turns += 1;
         self.close();
+        // The checked path writes the settlement at once, so that a ledger that cannot be
+        // written is this step's error, never an empty ledger later (the simulator's bots step
+        // by `bot_step`, which leaves it to the checking mode).
+        if let Some(e) = self.hand.end() {
+            e.ledger()?;
+        }
         Ok(())
     }
 
@@ -477,9 +483,10 @@ impl CardTable {
         }
     }
 
-    /// The hand's ledger: the settlement once the hand is over (an empty ledger before, or if
-    /// the game's settlement could not be written: [`CardEnd::ledger`] names the error, and the
-    /// simulator's checking mode asks it).
+    /// The hand's ledger: the settlement once the hand is over (an empty ledger before). A
+    /// settlement that cannot be written is the error of the `step` that ended the hand (and of
+    /// the simulator's checking mode); only a hand ended by `bot_step` outside the checking mode
+    /// can show the empty ledger for it.
     pub fn ledger(&self) -> &Ledger {
         match self.hand.end().map(CardEnd::ledger) {
             Some(Ok(l)) => l,
