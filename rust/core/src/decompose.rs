@@ -358,6 +358,19 @@ pub fn decompose_into(
             "more than four copies of a tile in the standing hand",
         ));
     };
+    decompose_row_into(concealed, &row, melds, shapes, out)
+}
+
+/// [`decompose_into`] of standing tiles already loaded (`row` is `Row::load(concealed)`, which
+/// succeeded); `out` is cleared first.
+pub(crate) fn decompose_row_into(
+    concealed: &Counts,
+    row: &Row,
+    melds: &[Meld],
+    shapes: Shapes,
+    out: &mut Readings,
+) -> Result<()> {
+    out.clear();
     let n = row.tiles() as usize;
     if n + 3 * melds.len() != 14 {
         return Err(Error::hand(format!(
@@ -371,7 +384,7 @@ pub fn decompose_into(
         declared.push(Set::from_meld(m));
     }
     if shapes.standard {
-        standard_readings(concealed, &declared, Form::Standard, None, out);
+        standard_readings(concealed, row, &declared, Form::Standard, None, out);
     }
     let held = row.kinds_held();
     if melds.is_empty() {
@@ -419,7 +432,8 @@ pub fn decompose_into(
                 for &i in &idx {
                     c[i] -= 1;
                 }
-                standard_readings(&c, &declared, Form::KnittedStraight, Some(perm), out);
+                let r = Row::of(&c);
+                standard_readings(&c, &r, &declared, Form::KnittedStraight, Some(perm), out);
             }
         }
     }
@@ -448,6 +462,7 @@ struct SuitReadings {
 /// rest of the suit still splits, and the readings are the product of the groups' readings.
 fn standard_readings(
     c: &Counts,
+    row: &Row,
     declared: &SetList,
     form: Form,
     knitted: Option<[u8; 3]>,
@@ -455,7 +470,6 @@ fn standard_readings(
 ) {
     let t = tables::tables();
     // Which group holds the pair: the tile counts mod 3 decide (one group ≡ 2, the others ≡ 0).
-    let row = crate::rows::Row::of(c);
     let n = row.group_sizes();
     let residues = n.map(|x| x % 3);
     if residues.contains(&1) || residues.iter().filter(|&&r| r == 2).count() != 1 {
@@ -464,13 +478,15 @@ fn standard_readings(
     // Honours: each kind is a pung (3) or the pair (2).
     let mut honor_sets = SetList::EMPTY;
     let mut pair = None;
-    for (k, &x) in c.iter().enumerate().skip(27) {
-        let tile = Tile::new_unchecked(k as u8);
-        match x {
-            0 => {}
-            2 if pair.is_none() => pair = Some(tile),
-            3 => honor_sets.push(Set::standing(MeldKind::Pung, tile)),
-            _ => return,
+    if n[3] > 0 {
+        for (k, &x) in c.iter().enumerate().skip(27) {
+            let tile = Tile::new_unchecked(k as u8);
+            match x {
+                0 => {}
+                2 if pair.is_none() => pair = Some(tile),
+                3 => honor_sets.push(Set::standing(MeldKind::Pung, tile)),
+                _ => return,
+            }
         }
     }
     if pair.is_some() != (residues[3] == 2) {
@@ -495,8 +511,7 @@ fn standard_readings(
         }
         let mut v = [0u8; 9];
         v.copy_from_slice(&c[9 * g..9 * g + 9]);
-        let mut cur = SuitReading::default();
-        suit_search(t, &mut v, idx, need_pair, &mut cur, sr);
+        suit_search(t, v, idx, need_pair, SuitReading::default(), sr);
         if sr.overflow {
             // Never happens (see `SuitReadings`); keep the answer exact anyway.
             let mut c = *c;
@@ -540,16 +555,17 @@ fn standard_readings(
 /// The exhaustive search of [`standard`] within one suit (same branch order: pair, pung, chow at
 /// the lowest tile), taking only steps after which the rest still splits exactly: a step with a
 /// single possible choice is taken in place, the search only branches where readings differ.
+/// `v` and `cur` are the search's own copies (a branch searches on copies of its own).
 fn suit_search(
     t: &tables::Tables,
-    v: &mut [u8; 9],
+    mut v: [u8; 9],
     mut idx: usize,
     need_pair: bool,
-    cur: &mut SuitReading,
+    mut cur: SuitReading,
     out: &mut SuitReadings,
 ) {
     let pow = tables::POW5;
-    let saved = (*v, *cur);
+    let (v, cur) = (&mut v, &mut cur);
     loop {
         let Some(i) = v.iter().position(|&x| x > 0) else {
             if cur.pair.is_some() == need_pair {
@@ -617,14 +633,13 @@ fn suit_search(
                     if ok {
                         let (mut v2, mut c2) = (*v, *cur);
                         let next = take(&mut v2, &mut c2);
-                        suit_search(t, &mut v2, next, need_pair, &mut c2, out);
+                        suit_search(t, v2, next, need_pair, c2, out);
                     }
                 }
                 break;
             }
         }
     }
-    (*v, *cur) = saved;
 }
 
 /// Enumerate standard decompositions of `c` (sets + exactly one pair), always consuming the lowest
@@ -803,7 +818,7 @@ mod tests {
             for m in &melds {
                 declared.push(Set::from_meld(m));
             }
-            standard_readings(&c, &declared, Form::Standard, None, &mut fast);
+            standard_readings(&c, &Row::of(&c), &declared, Form::Standard, None, &mut fast);
             let slow = exhaustive(&c, &melds, Form::Standard, None);
             let a: Vec<_> = fast.iter().cloned().collect();
             let b: Vec<_> = slow.iter().cloned().collect();

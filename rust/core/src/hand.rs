@@ -139,6 +139,7 @@ impl Meld {
     }
 
     /// Add this meld's tiles to a count vector.
+    #[inline]
     pub fn add_to(&self, counts: &mut Counts) {
         let i = self.tile.idx();
         match self.kind {

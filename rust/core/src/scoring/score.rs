@@ -100,6 +100,14 @@ impl FanHit {
             op,
         }
     }
+    /// The same hit counted `count` times (saturating beyond `u16`).
+    #[inline]
+    pub fn with_count(self, count: u32) -> FanHit {
+        FanHit {
+            count: u16::try_from(count).unwrap_or(u16::MAX),
+            ..self
+        }
+    }
     /// A hit of a table entry with its own value and op.
     pub fn of(def: &'static FanDef, count: u32) -> FanHit {
         FanHit::new(def, def.value, def.op, count)

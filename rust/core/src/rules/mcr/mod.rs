@@ -30,23 +30,29 @@ pub struct Mcr {
     pub rules: McrRules,
     preset: &'static PresetData,
     flow: FlowFacts,
-    /// The table entry of each fan index (`ids::FAN_IDS`).
-    defs: Vec<&'static crate::preset::FanDef>,
+    /// One hit of each fan index (`ids::FAN_IDS`): its table entry and its value under the
+    /// switches, counted once.
+    hits: Vec<FanHit>,
 }
 
 /// Compile the `mcr` preset.
 pub fn compile(p: &'static PresetData, o: &Options) -> Result<Arc<dyn Ruleset>> {
     let mut flow = FlowFacts::from_data(p, o);
     flow.shapes = Shapes::MCR;
-    let defs = ids::FAN_IDS
+    let rules = McrRules::compile(p, o)?;
+    let hits = ids::FAN_IDS
         .iter()
-        .map(|id| p.fan_entry(id))
+        .enumerate()
+        .map(|(i, id)| {
+            let def = p.fan_entry(id)?;
+            Ok(FanHit::new(def, i64::from(rules.values[i]), FanOp::Add, 1))
+        })
         .collect::<Result<Vec<_>>>()?;
     Ok(Arc::new(Mcr {
-        rules: McrRules::compile(p, o)?,
+        rules,
         preset: p,
         flow,
-        defs,
+        hits,
     }))
 }
 
@@ -65,14 +71,7 @@ impl Mcr {
         let fans = sc
             .fans
             .into_iter()
-            .map(|(i, c)| {
-                FanHit::new(
-                    self.defs[i],
-                    i64::from(r.values[i]),
-                    FanOp::Add,
-                    u32::from(c),
-                )
-            })
+            .map(|(i, c)| self.hits[i].with_count(u32::from(c)))
             .collect();
         let form = match sc.form {
             McrForm::Regular | McrForm::NineGates => Form::Standard,

@@ -30,6 +30,8 @@ pub struct McrRules {
     pub excludes: [u128; N_FANS],
     /// Whether the fan may be scored at all under these switches (non-standard fans off → false).
     pub enabled: [bool; N_FANS],
+    /// `enabled` as a bit set (bit `i` = fan `i`), for the exclusion walk.
+    pub enabled_mask: u128,
     pub knitted_straight_wait_fans: bool,
     /// 明暗杠 value; `None` = "off" (明杠 + 暗杠).
     pub concealed_and_melded_kong: Option<i32>,
@@ -125,6 +127,9 @@ impl McrRules {
             en,
             excludes,
             enabled,
+            enabled_mask: (0..N_FANS)
+                .filter(|&i| enabled[i])
+                .fold(0u128, |m, i| m | 1u128 << i),
             knitted_straight_wait_fans: options.bool("knitted_straight_wait_fans")?,
             concealed_and_melded_kong: ck,
             blessings,

@@ -1,7 +1,7 @@
 //! The MCR scorer: every reading of the hand (from [`crate::decompose`]), fan detection per reading
 //! (mcr.md §5–§9), the exclusion walk, and the choice of the best reading.
 
-use crate::decompose::{Form, Reading, Readings, Set, Shapes, decompose_into, knitted_tiles};
+use crate::decompose::{Form, Reading, Readings, Set, Shapes, decompose_row_into, knitted_tiles};
 use crate::error::{Error, Result};
 use crate::hand::MeldKind;
 use crate::situation::{Blessing, Situation, WinType};
@@ -187,6 +187,7 @@ fn formal_waits(standing: &Counts, seven_pairs: bool, limit: u32) -> u64 {
     };
     // status of each untouched group: 0 = sets only, 2 = sets + pair, 1 = impossible
     let mut status = [1u8; 4];
+    let (mut bad, mut pairs) = (0, 0);
     for g in 0..4 {
         status[g] = match (size[g] % 3, index.get(g)) {
             (0, Some(&i)) if tables::flags5(t, i) & 1 != 0 => 0,
@@ -195,9 +196,17 @@ fn formal_waits(standing: &Counts, seven_pairs: bool, limit: u32) -> u64 {
             (2, None) if honors_ok(None, true) => 2,
             _ => 1,
         };
+        bad += usize::from(status[g] == 1);
+        pairs += usize::from(status[g] == 2);
     }
-    let bad = status.iter().filter(|&&st| st == 1).count();
-    let pairs = status.iter().filter(|&&st| st == 2).count();
+    // two impossible groups: one added tile cannot mend both
+    if bad > 1 {
+        return if seven_pairs {
+            seven_pairs_wait(standing, &size)
+        } else {
+            0
+        };
+    }
     let mut out = 0u64;
     let mut found = 0;
     for (g, &sz) in size.iter().enumerate() {
@@ -239,15 +248,23 @@ fn formal_waits(standing: &Counts, seven_pairs: bool, limit: u32) -> u64 {
             }
         }
     }
-    if seven_pairs && size.iter().sum::<u32>() == 13 {
+    if seven_pairs {
+        out |= seven_pairs_wait(standing, &size);
+    }
+    out
+}
+
+/// The 七对 wait of 13 standing tiles (six pairs and a single), as a bit; else 0.
+fn seven_pairs_wait(standing: &Counts, size: &[u32; 4]) -> u64 {
+    if size.iter().sum::<u32>() == 13 {
         let pairs: u32 = standing.iter().map(|&n| u32::from(n / 2)).sum();
         if pairs == 6 {
             if let Some(x) = standing.iter().position(|&n| n % 2 == 1) {
-                out |= 1u64 << x;
+                return 1u64 << x;
             }
         }
     }
-    out
+    0
 }
 
 /// [`formal_waits`] by a search per group (the reference of the table-driven version): every kind X such that `standing + X`
@@ -329,6 +346,114 @@ fn single_bit(x: u64) -> bool {
     x != 0 && x & (x - 1) == 0
 }
 
+/// Whether the honour counts (`extra` added once) split into pungs, plus exactly one pair when
+/// `pair` (every count 0 or 3, and one 2 or 5 with a pair).
+fn honors_split(honors: &[u8], extra: Option<usize>, pair: bool) -> bool {
+    let mut pairs = 0;
+    for (k, &x) in honors.iter().enumerate() {
+        match x + u8::from(extra == Some(k)) {
+            0 | 3 => {}
+            2 | 5 if pair => pairs += 1,
+            _ => return false,
+        }
+    }
+    pairs == u32::from(pair)
+}
+
+/// Whether group `g` (0..3 suits, 3 honours) of `c` plus one tile of some kind other than `skip`
+/// (an index within the group) splits into sets (and a pair when `pair`).
+fn group_completes_with_another(c: &Counts, g: usize, pair: bool, skip: Option<usize>) -> bool {
+    if g == 3 {
+        let honors = &c[27..N_KINDS];
+        // a new single honour completes nothing: only the held kinds
+        return (0..7)
+            .any(|k| honors[k] > 0 && Some(k) != skip && honors_split(honors, Some(k), pair));
+    }
+    let t = tables::tables();
+    let v = &c[9 * g..9 * g + 9];
+    let (mut idx, mut held) = (0usize, 0u32);
+    for r in (0..9).rev() {
+        idx = idx * 5 + usize::from(v[r]);
+        held = held << 1 | u32::from(v[r] > 0);
+    }
+    // a kind that completes sits within two ranks of a held one
+    let mut near = (held | held << 1 | held << 2 | held >> 1 | held >> 2) & 0x1FF;
+    if let Some(k) = skip {
+        near &= !(1 << k);
+    }
+    let want = if pair { 2 } else { 1 };
+    while near != 0 {
+        let r = near.trailing_zeros() as usize;
+        near &= near - 1;
+        let ok = if v[r] < 4 {
+            tables::flags5(t, idx + tables::POW5[r]) & want != 0
+        } else {
+            // a fifth copy: beyond the flags table
+            let mut g9 = group_of(c, g);
+            g9[r] += 1;
+            group_ok(&mut g9, true, 0, pair)
+        };
+        if ok {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether group `g` of `c` splits into sets and one pair.
+fn group_splits_with_pair(c: &Counts, g: usize) -> bool {
+    if g == 3 {
+        return honors_split(&c[27..N_KINDS], None, true);
+    }
+    let idx = c[9 * g..9 * g + 9]
+        .iter()
+        .rev()
+        .fold(0usize, |i, &n| i * 5 + usize::from(n));
+    tables::flags5(tables::tables(), idx) & 2 != 0
+}
+
+/// 独听 of a regular hand: whether `win` is the only formal wait (mcr.md §9) of the standing tiles
+/// `pre`, when `pre` + `win` has a regular reading with its pair on `pair` — the answer of
+/// `single_bit(formal_waits(pre, seven_pairs, 2))` without the search over every group. Another
+/// wait X completes `pre` with every other group untouched, so it lies (a) in the winning tile's
+/// group, which then splits as it does with `win`; or (b) in the pair's group, when `win` completed
+/// a set of a group without the pair whose rest splits with a pair, X turning the old pair into
+/// sets (a third group cannot change: two groups would hold pairs); or (c) it is the 七对 wait.
+/// `full_kinds` is the bit set of the kinds of `pre` + `win`.
+fn unique_wait_regular(
+    pre: &Counts,
+    win: u8,
+    pair: u8,
+    seven_pairs: bool,
+    full_kinds: u64,
+) -> bool {
+    let (gw, gp) = (usize::from(suit(win)), usize::from(suit(pair)));
+    if group_completes_with_another(pre, gw, gw == gp, Some(usize::from(win) - 9 * gw)) {
+        return false;
+    }
+    if gw != gp
+        && group_splits_with_pair(pre, gw)
+        && group_completes_with_another(pre, gp, false, None)
+    {
+        return false;
+    }
+    // six pairs and a single hold at most 7 kinds, so `pre` + `win` at most 8
+    if seven_pairs && full_kinds.count_ones() <= 8 {
+        let w = seven_pairs_wait_13(pre);
+        if w != 0 && w != 1u64 << win {
+            return false;
+        }
+    }
+    true
+}
+
+/// [`seven_pairs_wait`] of a standing hand of any size (0 unless 13 tiles).
+fn seven_pairs_wait_13(standing: &Counts) -> u64 {
+    let mut size = [0u32; 4];
+    size[0] = standing.iter().map(|&n| u32::from(n)).sum();
+    seven_pairs_wait(standing, &size)
+}
+
 // ---------------------------------------------------------------------------------------------
 // per-situation context
 
@@ -340,6 +465,8 @@ struct Ctx<'a> {
     full: Counts,
     /// Standing tiles before the winning tile.
     pre: Counts,
+    /// The kinds of `full`, as bits.
+    full_kinds: u64,
     no_melds: bool,
     /// All four sets are claimed melds.
     all_claimed: bool,
@@ -353,11 +480,13 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    fn unique_wait(&mut self) -> bool {
+    /// 独听, for a regular reading of the hand with its pair on `pair` (the answer does not
+    /// depend on the reading: computed once).
+    fn unique_wait(&mut self, pair: u8) -> bool {
         if let Some(u) = self.unique_wait {
             return u;
         }
-        let u = single_bit(formal_waits(&self.pre, self.no_melds, 2));
+        let u = unique_wait_regular(&self.pre, self.win, pair, self.no_melds, self.full_kinds);
         self.unique_wait = Some(u);
         u
     }
@@ -379,10 +508,15 @@ const REVERSIBLE: u64 = (0b1_1001_1111 << 9) | (0b1_1011_1010 << 18) | 1 << 33;
 
 /// Whole-hand fans (suits, tile traits, rank ranges, 四归一) from all the hand's tiles, by masks of
 /// the kinds held.
+#[cfg(test)]
 fn whole_hand_fans(all: &Counts, kong_tiles: u64, f: &mut FanCounts) {
     let row = rows::Row::of(all);
-    let m = row.kinds_held();
-    let hogs = row.kinds_at_four() & !kong_tiles;
+    whole_hand_fans_of(row.kinds_held(), row.kinds_at_four(), kong_tiles, f);
+}
+
+/// [`whole_hand_fans`] from the kinds held (`m`) and the kinds at four copies (`four`).
+fn whole_hand_fans_of(m: u64, four: u64, kong_tiles: u64, f: &mut FanCounts) {
+    let hogs = four & !kong_tiles;
     if hogs != 0 {
         f[TILE_HOG] += hogs.count_ones() as u8;
     }
@@ -1065,10 +1199,10 @@ fn reading_fans(ctx: &mut Ctx, d: &Reading, buf: &mut [ScoredSet; 4]) -> FanCoun
         single = true;
     }
     if edge || closed || single {
-        let wait_possible = if knitted {
-            knitted_wait_possible(ctx, d)
-        } else {
-            ctx.unique_wait()
+        let wait_possible = match (knitted, pair) {
+            (true, _) => knitted_wait_possible(ctx, d),
+            (false, Some(p)) => ctx.unique_wait(p),
+            (false, None) => single_bit(formal_waits(&ctx.pre, ctx.no_melds, 2)),
         };
         if wait_possible {
             if edge {
@@ -1167,41 +1301,30 @@ fn mask_of_swar(f: &FanCounts) -> u128 {
     m
 }
 
-/// Walk the table: a fan still present removes its `excludes` (mcr.md §5.1). Returns the mask of
-/// the fans left.
-fn apply_exclusions(rules: &McrRules, f: &mut FanCounts) -> u128 {
-    let raw = mask_of(f);
-    let mut present = raw;
-    let mut walk = raw;
+/// Walk the table: a fan still present removes its `excludes` (mcr.md §5.1); a fan the switches
+/// disable is dropped first (it removes nothing). Returns the mask of the fans left; the counts of
+/// the removed fans stay in `f` (every later reader goes through the mask).
+fn apply_exclusions(rules: &McrRules, f: &FanCounts) -> u128 {
+    let mut present = mask_of(f) & rules.enabled_mask;
+    // invariant: `walk` ⊆ `present` (the fans still to apply, lowest index first)
+    let mut walk = present;
     while walk != 0 {
         let i = walk.trailing_zeros() as usize;
-        walk &= walk - 1;
-        if present & (1u128 << i) == 0 {
-            continue;
-        }
-        if !rules.enabled[i] {
-            present &= !(1u128 << i);
-            continue;
-        }
         present &= !rules.excludes[i];
-        walk &= present;
-    }
-    let mut gone = raw & !present;
-    while gone != 0 {
-        let j = gone.trailing_zeros() as usize;
-        gone &= gone - 1;
-        f[j] = 0;
+        walk &= (walk - 1) & present;
     }
     present
 }
 
+/// The counts and mask of a reading after the exclusions, 门前清 for a self-drawn special form
+/// (switch) and 无番和 when nothing is left. Only the fans of the mask count.
 fn finish(ctx: &Ctx, mut f: FanCounts, special_self: bool) -> (FanCounts, u128) {
-    let mut mask = apply_exclusions(ctx.rules, &mut f);
-    if special_self && ctx.rules.special_form_fully_concealed && ctx.self_drawn && f[SELF_DRAWN] > 0
+    let mut mask = apply_exclusions(ctx.rules, &f);
+    const SELF: u128 = 1u128 << SELF_DRAWN;
+    if special_self && ctx.rules.special_form_fully_concealed && ctx.self_drawn && mask & SELF != 0
     {
-        f[SELF_DRAWN] = 0;
         f[FULLY_CONCEALED_HAND] = 1;
-        mask = (mask & !(1u128 << SELF_DRAWN)) | (1u128 << FULLY_CONCEALED_HAND);
+        mask = (mask & !SELF) | (1u128 << FULLY_CONCEALED_HAND);
     }
     if mask == 0 {
         f[CHICKEN_HAND] = 1;
@@ -1334,15 +1457,23 @@ pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
     let pre = *s.hand.counts();
     let mut full = pre;
     full[win as usize] += 1;
+    let Some(row) = rows::Row::load(&full) else {
+        return Err(Error::hand(
+            "more than four copies of a tile in the standing hand",
+        ));
+    };
     let mut decs = Readings::default();
-    decompose_into(&full, melds, Shapes::MCR, &mut decs)?;
+    decompose_row_into(&full, &row, melds, Shapes::MCR, &mut decs)?;
     if decs.is_empty() {
         return Err(Error::hand(format!(
             "not a winning hand: {} + {}",
             s.hand, s.win_tile
         )));
     }
+    // the kinds held and at four copies among all the tiles: the standing row's, and the kinds of
+    // the melds after adding them
     let mut all = full;
+    let (mut held, mut four) = (row.kinds_held(), row.kinds_at_four());
     let mut kong_tiles = 0u64;
     let mut claimed_n = 0;
     for m in melds {
@@ -1354,8 +1485,19 @@ pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
             claimed_n += 1;
         }
     }
+    let at_four = |k: usize| u64::from(all[k] == 4) << k;
+    for m in melds {
+        let t = m.tile.idx();
+        if m.kind == MeldKind::Chow {
+            held |= 0b111 << t;
+            four |= at_four(t) | at_four(t + 1) | at_four(t + 2);
+        } else {
+            held |= 1 << t;
+            four |= at_four(t);
+        }
+    }
     let mut common = [0u8; FAN_SLOTS];
-    whole_hand_fans(&all, kong_tiles, &mut common);
+    whole_hand_fans_of(held, four, kong_tiles, &mut common);
     if self_drawn {
         common[SELF_DRAWN] = 1;
     }
@@ -1396,6 +1538,7 @@ pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
         self_drawn,
         full,
         pre,
+        full_kinds: row.kinds_held(),
         no_melds: melds.is_empty(),
         all_claimed: claimed_n == 4,
         prevalent: s.prevalent_wind.index(),
@@ -1411,7 +1554,7 @@ pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
         declared: false,
         concealed: false,
     };
-    let mut best: Option<(i32, u8, usize, FanCounts, [ScoredSet; 4])> = None;
+    let mut best: Option<(i32, u8, usize, FanCounts, u128, [ScoredSet; 4])> = None;
     let mut sets = [blank; 4];
     for (di, d) in decs.iter().enumerate() {
         let (f, special_self) = match d.form {
@@ -1457,9 +1600,9 @@ pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
         let (f, mask) = finish(&ctx, f, special_self);
         let total = total_of(rules, &f, mask & !(1u128 << FLOWER_TILES));
         // tie preference: 一色三同顺 > 三同刻 > regular over 七对 > later in enumeration order
-        let pref = if f[PURE_TRIPLE_CHOW] > 0 {
+        let pref = if mask & 1u128 << PURE_TRIPLE_CHOW != 0 {
             3
-        } else if f[TRIPLE_PUNG] > 0 {
+        } else if mask & 1u128 << TRIPLE_PUNG != 0 {
             2
         } else if d.form != Form::SevenPairs {
             1
@@ -1468,16 +1611,21 @@ pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
         };
         let better = match &best {
             None => true,
-            Some((bt, bp, _, _, _)) => total > *bt || (total == *bt && pref >= *bp),
+            Some((bt, bp, ..)) => total > *bt || (total == *bt && pref >= *bp),
         };
         if better {
-            best = Some((total, pref, di, f, sets));
+            best = Some((total, pref, di, f, mask, sets));
         }
     }
-    let Some((total_nf, _, di, mut f, best_sets)) = best else {
+    let Some((total_nf, _, di, mut f, mut mask, best_sets)) = best else {
         return Err(Error::hand("not a winning hand"));
     };
     f[FLOWER_TILES] = s.flowers;
+    mask &= !(1u128 << FLOWER_TILES);
+    if s.flowers > 0 {
+        mask |= 1u128 << FLOWER_TILES;
+    }
+    let has = |i: usize| mask & 1u128 << i != 0;
     let total = total_nf + rules.values[FLOWER_TILES] * s.flowers as i32;
     let for_min = if rules.flowers_count_toward_minimum {
         total
@@ -1493,9 +1641,9 @@ pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
     }
     let d = &decs[di];
     let form = match d.form {
-        _ if f[NINE_GATES] > 0 => McrForm::NineGates,
+        _ if has(NINE_GATES) => McrForm::NineGates,
         Form::Standard => McrForm::Regular,
-        Form::SevenPairs if f[SEVEN_SHIFTED_PAIRS] > 0 => McrForm::SevenShiftedPairs,
+        Form::SevenPairs if has(SEVEN_SHIFTED_PAIRS) => McrForm::SevenShiftedPairs,
         Form::SevenPairs => McrForm::SevenPairs,
         Form::ThirteenOrphans => McrForm::ThirteenOrphans,
         Form::HonorsKnitted => McrForm::HonorsAndKnitted,
@@ -1503,7 +1651,7 @@ pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
     };
     Ok(McrScore {
         fans: {
-            let mut m = mask_of(&f);
+            let mut m = mask;
             let mut v = Vec::with_capacity(m.count_ones() as usize);
             while m != 0 {
                 let i = m.trailing_zeros() as usize;
@@ -1576,6 +1724,71 @@ mod tests {
             whole_hand_fans_reference(&c, kongs, &mut b);
             assert_eq!(a, b, "{c:?}");
         }
+    }
+
+    /// 独听 from the shape of a regular hand equals the count of the formal waits, for every
+    /// winning tile of random complete hands (0..4 melds aside, quads, flushes, honours).
+    #[test]
+    fn unique_wait_equals_the_formal_waits() {
+        let mut seed = 12345u64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let (mut checked, mut unique) = (0, 0);
+        for _ in 0..150_000 {
+            let melds = next(5) as usize;
+            let suits = 1 + next(3);
+            let kind = |next: &mut dyn FnMut(u64) -> u64| -> usize {
+                if next(5) == 0 {
+                    27 + next(7) as usize
+                } else {
+                    9 * next(suits) as usize + next(9) as usize
+                }
+            };
+            let mut full = [0u8; N_KINDS];
+            let mut sets = 0;
+            let mut tries = 0;
+            while sets < 4 - melds && tries < 50 {
+                tries += 1;
+                let t = kind(&mut next);
+                let mut c = full;
+                if t < 27 && t % 9 <= 6 && next(3) != 0 {
+                    for n in &mut c[t..t + 3] {
+                        *n += 1;
+                    }
+                } else {
+                    c[t] += 3;
+                }
+                if c.iter().all(|&n| n <= 4) {
+                    full = c;
+                    sets += 1;
+                }
+            }
+            let pair = kind(&mut next);
+            if sets < 4 - melds || full[pair] > 2 {
+                continue;
+            }
+            full[pair] += 2;
+            for w in 0..N_KINDS {
+                if full[w] == 0 {
+                    continue;
+                }
+                let mut pre = full;
+                pre[w] -= 1;
+                let want = single_bit(formal_waits(&pre, melds == 0, 2));
+                let kinds = (0..N_KINDS)
+                    .filter(|&k| full[k] > 0)
+                    .fold(0u64, |m, k| m | 1 << k);
+                let got = unique_wait_regular(&pre, w as u8, pair as u8, melds == 0, kinds);
+                assert_eq!(got, want, "{pre:?} + {w}, pair {pair}, melds {melds}");
+                checked += 1;
+                unique += usize::from(got);
+            }
+        }
+        assert!(checked > 500_000 && unique > 50_000, "{checked} {unique}");
     }
 
     /// The table-driven formal waits equal the per-group search on random 13-tile hands (and on
