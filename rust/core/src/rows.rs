@@ -1007,10 +1007,33 @@ fn special_words(s0: u64, s1: u64, s2: u64, w26: u64, n8_17: u64, shapes: Shapes
 /// The base-5 index `Σ c_i 5^i` of ranks 1-8 of each suit word.
 #[inline(always)]
 fn low8(s: [u64; 3]) -> [u32; 3] {
+    // The intrinsics inline here rather than through a `#[target_feature]` function, which the
+    // bindings' crate does not inline (a call per row).
     #[cfg(target_arch = "x86_64")]
-    {
-        // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature is always present.
-        unsafe { suit_index_sse2(s) }.0
+    #[allow(unused_unsafe)]
+    // SAFETY: SSE2 is part of the x86_64 baseline, so the intrinsics' target feature is present.
+    unsafe {
+        use std::arch::x86_64::*;
+        let z = _mm_setzero_si128();
+        let w1 = _mm_setr_epi16(1, 5, 25, 125, 1, 5, 25, 125);
+        let w2 = _mm_setr_epi16(1, 1, 625, 625, 1, 1, 625, 625);
+        let ab = _mm_unpacklo_epi64(
+            _mm_cvtsi64_si128(s[0] as i64),
+            _mm_cvtsi64_si128(s[1] as i64),
+        );
+        let c = _mm_cvtsi64_si128(s[2] as i64);
+        let a4 = _mm_madd_epi16(_mm_unpacklo_epi8(ab, z), w1);
+        let b4 = _mm_madd_epi16(_mm_unpackhi_epi8(ab, z), w1);
+        let c4 = _mm_madd_epi16(_mm_unpacklo_epi8(c, z), w1);
+        let ab2 = _mm_madd_epi16(_mm_packs_epi32(a4, b4), w2);
+        let c2 = _mm_madd_epi16(_mm_packs_epi32(c4, c4), w2);
+        let ab1 = _mm_add_epi32(ab2, _mm_shuffle_epi32::<0b10_11_00_01>(ab2));
+        let c1 = _mm_add_epi32(c2, _mm_shuffle_epi32::<0b10_11_00_01>(c2));
+        [
+            _mm_cvtsi128_si32(ab1) as u32,
+            _mm_cvtsi128_si32(_mm_unpackhi_epi64(ab1, ab1)) as u32,
+            _mm_cvtsi128_si32(c1) as u32,
+        ]
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
