@@ -151,6 +151,53 @@ fn win_row_equals_decomposition() {
     assert!(wins > 3_000, "too few complete rows generated: {wins}");
 }
 
+/// The wildcard-free batch win kernel against the single-row check it replaced
+/// (`rows::is_winning` on a loaded row), many rows of every kind and every shape set, with extra
+/// rows that stress its special cases: four copies of a rank 9, honours held once or four times,
+/// all-even rows, terminal-only rows and knitted rows.
+#[test]
+fn win_row_equals_row_check() {
+    let t = tables();
+    let mut rng = Rng(0x0b1d);
+    let shapes = shape_sets();
+    let mut base: Vec<Counts> = rows(&mut rng, 60_000).into_iter().map(|(c, _)| c).collect();
+    for i in 0..60_000 {
+        let mut c = base[i % 30_000];
+        match rng.below(5) {
+            0 => c[[8usize, 17, 26][rng.below(3) as usize]] = 4,
+            1 => c[27 + rng.below(7) as usize] = [1, 4][rng.below(2) as usize],
+            2 => c.iter_mut().for_each(|x| *x &= !1),
+            3 => {
+                for k in [1usize, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14, 15, 16] {
+                    c[k] = 0;
+                }
+            }
+            _ => {
+                let perm = KNITTED_PERMUTATIONS[rng.below(6) as usize];
+                c = [0; N_KINDS];
+                for k in knitted_tiles(perm) {
+                    c[k] = 1;
+                }
+                for _ in 0..5 {
+                    c[rng.below(34) as usize] += 1;
+                }
+            }
+        }
+        base.push(c);
+    }
+    let mut wins = 0;
+    for (i, c) in base.iter().enumerate() {
+        for s in &shapes {
+            let want = rows::Row::load(c).and_then(|r| {
+                rows::row_plan(&r, 0).map(|p| p.complete && rows::is_winning(t, &r, 0, p.sets, *s))
+            });
+            assert_eq!(rows::win_row(t, c, 0, *s), want, "row {i} {c:?} {s:?}");
+            wins += usize::from(want == Some(true));
+        }
+    }
+    assert!(wins > 20_000, "too few complete rows generated: {wins}");
+}
+
 #[test]
 fn row_load_validates_and_rebuilds() {
     let mut rng = Rng(77);

@@ -454,7 +454,7 @@ const KNITTED_MASKS: [u64; 6] = {
 /// gated by a test on the row's words that rejects almost every other hand.
 #[cold]
 #[inline(never)]
-fn special_exact(words: Words, held: u64, sets: u8, shapes: Shapes) -> bool {
+fn special_exact(words: Words, sets: u8, shapes: Shapes) -> bool {
     let r = &Row::from_words(words);
     let full = sets == 4;
     let (odd, pair, quad) = (
@@ -480,6 +480,8 @@ fn special_exact(words: Words, held: u64, sets: u8, shapes: Shapes) -> bool {
     if sets >= 3 && shapes.knitted_straight {
         // each suit must hold ranks 147, 258 or 369: bits 8 s (offset 0), 8 s + 1 (1) of `k01`, 8 s
         // of `k2` (offset 2, rank 9 from `nines`)
+        let nz = |x: u64| pack_bits((x | x >> 1 | x >> 2) & ONES);
+        let held = nz(r.s[0]) | nz(r.s[1]) << 8 | nz(r.s[2]) << 16;
         let nines = (r.nines | r.nines >> 1 | r.nines >> 2) & 0x01_0101;
         let k01 = held & held >> 3 & held >> 6;
         let k2 = held >> 2 & held >> 5 & nines;
@@ -891,7 +893,34 @@ pub fn row_plan(r: &Row, wildcards: u8) -> Option<Plan> {
     plan_of(r.n, wildcards)
 }
 
+/// Per tile count (any byte): sets needed, `| 8` when complete (3n+2); 0xFF when not a hand.
+const PLAN_BY_COUNT: [u8; 256] = {
+    let mut t = [0xFF; 256];
+    let mut n = 0;
+    while n <= 14 {
+        t[n] = match n % 3 {
+            1 => (n / 3) as u8,
+            2 => (n / 3) as u8 | 8,
+            _ => 0xFF,
+        };
+        n += 1;
+    }
+    t
+};
+
+/// A byte of `x` is at least 5: the high bit of its byte in `(x + 123) | x` (a carry only reaches
+/// a byte after one that is itself big).
+#[inline(always)]
+const fn big(x: u64) -> u64 {
+    (x.wrapping_add(ONES * 123) | x) & HIGH
+}
+
 /// Batch kernel of `is_winning` (no melds): `None` for an invalid row, else whether it is complete.
+///
+/// The wildcard-free path reads the row as four words and two bytes and works on them in
+/// registers: validation and the tile count on whole words, each suit's code from one byte of
+/// [`Tables::win8`] (its ranks 1-8 by base-5 index, rank 9 picks the code), the honours by a
+/// per-byte formula, and the special shapes only behind gates the standard shape's words settle.
 #[inline(always)]
 pub fn win_row<R: RowSource + ?Sized>(
     t: &Tables,
@@ -902,9 +931,139 @@ pub fn win_row<R: RowSource + ?Sized>(
     if wildcards > 0 {
         return win_row_wild(t, src, wildcards, shapes);
     }
-    let r = Row::load(src)?;
-    let p = plan_of(r.n, 0)?;
-    Some(p.complete && is_winning(t, &r, 0, p.sets, shapes))
+    let s = [src.word(0), src.word(9), src.word(18)];
+    let w26 = src.word(26);
+    let (n8, n17) = (u64::from(src.byte(8)), u64::from(src.byte(17)));
+    // byte 0 of `loose` ORs the three rank-9 counts
+    let loose = n8 | n17 | w26;
+    let any = loose | s[0] | s[1] | s[2];
+    // The OR of the words has a byte ≥ 5 whenever a count does (and sometimes when none does:
+    // 1 | 4): only then are the words checked one by one.
+    if big(any) != 0 && big(s[0]) | big(s[1]) | big(s[2]) | big(w26) | big(n8 | n17 << 8) != 0 {
+        return None;
+    }
+    // every byte sum ≤ 6 · 4 and the total ≤ 136: no carries
+    let plan = PLAN_BY_COUNT[byte_sum(s[0] + s[1] + s[2] + w26 + n8 + n17) as usize];
+    if plan == 0xFF {
+        return None;
+    }
+    if plan & 8 == 0 {
+        return Some(false);
+    }
+    let standard = shapes.standard
+        && if loose & 4 == 0 {
+            // Codes: a suit 0 (sets only), 2 (sets and a pair) or 3 (neither); an honour kind
+            // (5c + 1) & 6 = 0 for 0 or 3 copies, 2 for a pair, 6 or 4 for 1 or 4 copies. All
+            // codes ≥ 0 and every bad one > 2: a sum of 2 is exactly one pair and nothing bad.
+            let lo = low8(s);
+            let code = |g: usize, n9: u64| tables::win8(t, lo[g], n9) & 3;
+            let h = w26 >> 8;
+            let honours = byte_sum((h.wrapping_mul(5) + ONES) & (ONES * 6));
+            code(0, n8) + code(1, n17) + code(2, w26 & 0xFF) + honours == 2
+        } else {
+            standard_nine_quad(t, (s, w26, n8 | n17 << 8 | (w26 & 0xFF) << 16))
+        };
+    if standard {
+        return Some(true);
+    }
+    let special = shapes.seven_pairs
+        || shapes.thirteen_orphans
+        || shapes.honors_knitted
+        || shapes.knitted_straight;
+    Some(special && special_shapes(s[0], s[1], s[2], w26, n8 | n17 << 8, shapes))
+}
+
+/// The special shapes of a complete row that is not a standard win, out of line (the standard
+/// check's loop keeps its registers): a test on the row's words per shape that rejects almost
+/// every other hand, then (rarely) the exact check.
+#[inline(never)]
+fn special_shapes(s0: u64, s1: u64, s2: u64, w26: u64, n8_17: u64, shapes: Shapes) -> bool {
+    let suits = s0 | s1 | s2;
+    let any = suits | w26 | n8_17;
+    // a complete row: 3 sets + 2 tiles, sets ≤ 4
+    let n = byte_sum(s0 + s1 + s2 + w26 + n8_17);
+    // seven pairs: every count even; thirteen orphans: no rank 2-8; honours and knitted tiles:
+    // no count of two or more
+    let full = n == 14
+        && ((shapes.seven_pairs && any & ONES == 0)
+            || (shapes.thirteen_orphans && suits >> 8 == 0)
+            || (shapes.honors_knitted && any & (ONES * 6) == 0));
+    (full || (shapes.knitted_straight && n >= 11 && knitted_gate(s0, s1, s2)))
+        && special_words(s0, s1, s2, w26, n8_17, shapes)
+}
+
+/// [`special_exact`] of a row's words (rarely reached: behind the gates of [`special_shapes`]).
+#[cold]
+#[inline(never)]
+fn special_words(s0: u64, s1: u64, s2: u64, w26: u64, n8_17: u64, shapes: Shapes) -> bool {
+    let sets = (byte_sum(s0 + s1 + s2 + w26 + n8_17) / 3) as u8;
+    special_exact(
+        ([s0, s1, s2], w26, n8_17 | (w26 & 0xFF) << 16),
+        sets,
+        shapes,
+    )
+}
+
+/// The base-5 index `Σ c_i 5^i` of ranks 1-8 of each suit word.
+#[inline(always)]
+fn low8(s: [u64; 3]) -> [u32; 3] {
+    // The intrinsics inline here rather than through a `#[target_feature]` function, which the
+    // bindings' crate does not inline (a call per row).
+    #[cfg(target_arch = "x86_64")]
+    #[allow(unused_unsafe)]
+    // SAFETY: SSE2 is part of the x86_64 baseline, so the intrinsics' target feature is present.
+    unsafe {
+        use std::arch::x86_64::*;
+        let z = _mm_setzero_si128();
+        let w1 = _mm_setr_epi16(1, 5, 25, 125, 1, 5, 25, 125);
+        let w2 = _mm_setr_epi16(1, 1, 625, 625, 1, 1, 625, 625);
+        let ab = _mm_unpacklo_epi64(
+            _mm_cvtsi64_si128(s[0] as i64),
+            _mm_cvtsi64_si128(s[1] as i64),
+        );
+        let c = _mm_cvtsi64_si128(s[2] as i64);
+        let a4 = _mm_madd_epi16(_mm_unpacklo_epi8(ab, z), w1);
+        let b4 = _mm_madd_epi16(_mm_unpackhi_epi8(ab, z), w1);
+        let c4 = _mm_madd_epi16(_mm_unpacklo_epi8(c, z), w1);
+        let ab2 = _mm_madd_epi16(_mm_packs_epi32(a4, b4), w2);
+        let c2 = _mm_madd_epi16(_mm_packs_epi32(c4, c4), w2);
+        let ab1 = _mm_add_epi32(ab2, _mm_shuffle_epi32::<0b10_11_00_01>(ab2));
+        let c1 = _mm_add_epi32(c2, _mm_shuffle_epi32::<0b10_11_00_01>(c2));
+        [
+            _mm_cvtsi128_si32(ab1) as u32,
+            _mm_cvtsi128_si32(_mm_unpackhi_epi64(ab1, ab1)) as u32,
+            _mm_cvtsi128_si32(c1) as u32,
+        ]
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        s.map(|w| {
+            let p = (w & 0x00FF_00FF_00FF_00FF) + 5 * (w >> 8 & 0x00FF_00FF_00FF_00FF);
+            let q = (p & 0x0000_FFFF_0000_FFFF) + 25 * (p >> 16 & 0x0000_FFFF_0000_FFFF);
+            ((q & 0xFFFF_FFFF) + 625 * (q >> 32)) as u32
+        })
+    }
+}
+
+/// A necessary condition of the knitted straight on the suit words (ranks 1-8): every suit holds
+/// ranks 1 4 7, 2 5 8 or 3 6 (rank 9 is left to [`special_exact`]).
+#[inline(always)]
+fn knitted_gate(s0: u64, s1: u64, s2: u64) -> bool {
+    // counts ≤ 4: a byte is nonzero iff adding 127 sets its high bit (no carry out of it)
+    let held = |w: u64| w.wrapping_add(ONES * 0x7F) & HIGH;
+    // bit 7 - g of byte r: suit g holds rank r + 1
+    let p = held(s0) | held(s1) >> 1 | held(s2) >> 2;
+    let k = p & p >> 24 & p >> 48;
+    let k3 = p >> 16 & p >> 40;
+    (k | k >> 8 | k3) & 0xE0 == 0xE0
+}
+
+/// The standard shape of a row with four copies of some rank 9 (which [`Tables::win8`] leaves out).
+#[cold]
+#[inline(never)]
+fn standard_nine_quad(t: &Tables, words: Words) -> bool {
+    let r = Row::from_words(words);
+    standard_exact(t, &r, &suit_index(&r).0)
 }
 
 /// [`win_row`] with wildcards (kept out of line: the wildcard-free loop stays in registers).
@@ -932,7 +1091,7 @@ pub fn is_winning(t: &Tables, r: &Row, wildcards: u8, sets: u8, shapes: Shapes) 
     }
     // The early return is an unpredictable branch on a typical batch (half the rows complete), but
     // computing the special shapes' gates on every row costs more than its mispredictions.
-    let (idx, held) = suit_index(r);
+    let (idx, _) = suit_index(r);
     if shapes.standard && standard_exact(t, r, &idx) {
         return true;
     }
@@ -940,7 +1099,7 @@ pub fn is_winning(t: &Tables, r: &Row, wildcards: u8, sets: u8, shapes: Shapes) 
         || shapes.thirteen_orphans
         || shapes.honors_knitted
         || shapes.knitted_straight;
-    special && special_exact(words, held, sets, shapes)
+    special && special_exact(words, sets, shapes)
 }
 
 /// [`is_winning`] with wildcards: the distance of the best form.

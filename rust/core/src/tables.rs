@@ -23,7 +23,9 @@
 //!
 //! Exact-decomposition flags (bit 0: the suit is sets only; bit 1: sets and one pair), which is all
 //! a wildcard-free win check or wait scan needs: `suit_flags` by rank and `flags5` by base-5 index
-//! (2 bits per vector for all 5^9 vectors: 488 KiB; adding a tile of rank `r` is `+ 5^r`).
+//! (2 bits per vector for all 5^9 vectors: 488 KiB; adding a tile of rank `r` is `+ 5^r`). The
+//! batch win check reads the same facts as `win8`: one byte per ranks 1-8 (base-5 index), a 2-bit
+//! code per count 0..=3 of rank 9, so that a suit is one byte load and a shift.
 //!
 //! # Honour table
 //! Honours never form sequences, so an honour group's distances only depend on how many kinds are
@@ -79,6 +81,11 @@ pub struct Tables {
     /// 0 when more than 14 tiles), packed 2 bits per vector: 488 KiB, fits in L2. Adding one tile of
     /// rank `r` is `index + 5^r`.
     pub flags5: Vec<u8>,
+    /// The batch win check's suit codes ([`win8`]): by the base-5 index of ranks 1-8 (`< 5^8`),
+    /// one byte holding a 2-bit code for each count 0..=3 of rank 9 (bits `2 n9`, `2 n9 + 1`):
+    /// 0 the suit is sets only, 2 sets and one pair, 3 neither. Padded to 2^19 entries (code 3) so
+    /// that a masked index needs no bounds check: 512 KiB, of which a hand reads the first 381.
+    pub win8: Box<[u8; WIN8_LEN]>,
     /// `rank_step[i][s][c]`: contribution of rank `i` holding `c` copies after `s` tiles of lower ranks.
     pub rank_step: [[[u32; 5]; MAX_SUIT_TILES + 1]; 9],
     /// Split rank: ranks 1-4 by their base-5 index `lo` (625 entries: partial rank, and the offset
@@ -284,6 +291,10 @@ fn build() -> Tables {
         final_dist: Vec::new(),
         suit_flags: Vec::new(),
         flags5: Vec::new(),
+        win8: vec![0xFF; WIN8_LEN]
+            .into_boxed_slice()
+            .try_into()
+            .expect("win8 length"),
         rank_step,
         rank_lo,
         rank_hi,
@@ -359,6 +370,21 @@ fn build() -> Tables {
         &mut flags5,
     );
     tables.flags5 = flags5;
+    for lo in 0..POW5[8] {
+        let mut b = 0u8;
+        for n9 in 0..4 {
+            let code = match self::flags5(&tables, lo + n9 * POW5[8]) {
+                1 => 0,
+                2 => 2,
+                f => {
+                    debug_assert_eq!(f, 0, "a suit is never both sets only and sets and a pair");
+                    3
+                }
+            };
+            b |= code << (2 * n9);
+        }
+        tables.win8[lo] = b;
+    }
     build_hot(&mut tables);
     tables
 }
@@ -459,6 +485,18 @@ pub fn index5(c: &[u8]) -> usize {
     let q = (p & M32) + 25 * ((p >> 16) & M32);
     let r = (q & 0xFFFF_FFFF) + 625 * (q >> 32);
     r as usize + 390_625 * c[8] as usize
+}
+
+/// Entries of [`Tables::win8`] (a power of two above `5^8`).
+pub const WIN8_LEN: usize = 1 << 19;
+
+/// The win code of a suit ([`Tables::win8`]: 0 sets only, 2 sets and a pair, 3 neither) from the
+/// base-5 index `lo` of its ranks 1-8 and its count `n9 ≤ 3` of rank 9; the bits above the low two
+/// are the codes of the larger rank-9 counts (the caller masks them).
+#[inline(always)]
+pub fn win8(t: &Tables, lo: u32, n9: u64) -> u64 {
+    debug_assert!(n9 <= 3);
+    u64::from(t.win8[lo as usize & (WIN8_LEN - 1)]) >> (2 * n9)
 }
 
 /// Exact-decomposition flags (bit 0 sets only, bit 1 sets + pair) by base-5 index.
