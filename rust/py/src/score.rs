@@ -758,6 +758,9 @@ enum Pending {
     Err(CoreError),
 }
 
+/// Items scored per release of the GIL when a batch runs on one thread.
+const SEQUENTIAL_CHUNK: usize = 256;
+
 /// Batches shorter than this run without the pipeline (its start-up would cost more than the
 /// overlap gains).
 const PIPELINE_MIN: usize = 256;
@@ -840,12 +843,34 @@ pub fn score_batch<'py>(
             crate::convert::MAX_ITEMS
         )))
     };
+    let mut it = items.try_iter()?;
+    if threads == Some(1) || (threads.is_none() && rayon::current_num_threads() <= 1) {
+        // One thread: the calling thread scores, a chunk at a time with the GIL released, into one
+        // buffer reused for every chunk (no thread pool, no per-item allocation besides the
+        // result objects).
+        let mut pending: Vec<Pending> = Vec::with_capacity(SEQUENTIAL_CHUNK.min(n.max(1)));
+        let mut scored: Vec<Result<Score, CoreError>> = Vec::with_capacity(pending.capacity());
+        let mut seen = 0usize;
+        loop {
+            for item in it.by_ref().take(SEQUENTIAL_CHUNK) {
+                seen += 1;
+                if seen > crate::convert::MAX_ITEMS {
+                    return Err(too_many());
+                }
+                pending.push(read(item?));
+            }
+            if pending.is_empty() {
+                return Ok(out);
+            }
+            py.detach(|| scored.extend(pending.drain(..).map(score)));
+            scored.drain(..).try_for_each(push)?;
+        }
+    }
     let pool = pool(threads)?;
     let workers = threads.unwrap_or_else(|| {
         pool.as_ref()
             .map_or_else(rayon::current_num_threads, |p| p.current_num_threads())
     });
-    let mut it = items.try_iter()?;
     if workers <= 1 || (n > 0 && n < PIPELINE_MIN) {
         let mut parsed: Vec<Pending> = Vec::with_capacity(n);
         for item in &mut it {
