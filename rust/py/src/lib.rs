@@ -111,6 +111,7 @@ mod _core {
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.add("__version__", env!("CARGO_PKG_VERSION"))?;
         hupai_core::ensure_init();
-        crate::fastcall::install(m)
+        crate::fastcall::install(m)?;
+        crate::score::install(m)
     }
 }

@@ -12,6 +12,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
 use crate::convert::{Seq, Text};
+use pyo3::Borrowed;
 use pyo3::types::{PyDict, PyList, PyString};
 use rayon::prelude::*;
 use serde_json::{Map, Value, json};
@@ -515,6 +516,135 @@ pub fn score<'py>(
     Ok(Bound::new(py, PyScore::new(sc))?)
 }
 
+// ---------------------------------------------------------------------------------------------
+// the vectorcall entry of `score`
+
+/// The PyO3 function `score` (the slow path of [`score_fast`]).
+static SCORE_SLOW: OnceLock<Py<PyAny>> = OnceLock::new();
+
+/// Replace the module's `score` with a `METH_FASTCALL | METH_KEYWORDS` entry point (same name,
+/// text signature and docstring) that scores the common call shape, ``score(Situation,
+/// Variant)`` (or ``score(Situation)`` / ``score(Situation, None)``, the default preset), itself
+/// and hands every other call — keywords, other argument types, a situation the ruleset refuses —
+/// to the PyO3 function unchanged, so errors, messages and results are exactly those of the PyO3
+/// wrapper. It saves the argument tuple and dict that PyO3 builds for a function with
+/// ``**flags``, and its keyword matching.
+pub fn install(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    let slow = SCORE_SLOW.get_or_init(|| {
+        m.getattr("score")
+            .map(Bound::unbind)
+            .unwrap_or_else(|_| py.None())
+    });
+    let slow = slow.bind(py);
+    let sig: String = slow.getattr("__text_signature__")?.extract()?;
+    let doc: String = slow.getattr("__doc__")?.extract()?;
+    // CPython parses `name(sig)\n--\n\n` at the start of `ml_doc` into `__text_signature__`.
+    let full_doc = std::ffi::CString::new(format!("score{sig}\n--\n\n{doc}"))
+        .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+    // The method definition must outlive the function object: leaked once per process.
+    let def: &'static mut pyo3::ffi::PyMethodDef = Box::leak(Box::new(pyo3::ffi::PyMethodDef {
+        ml_name: c"score".as_ptr(),
+        ml_meth: pyo3::ffi::PyMethodDefPointer {
+            PyCFunctionFastWithKeywords: score_fast,
+        },
+        ml_flags: pyo3::ffi::METH_FASTCALL | pyo3::ffi::METH_KEYWORDS,
+        ml_doc: Box::leak(full_doc.into_boxed_c_str()).as_ptr(),
+    }));
+    let module_name = m.name()?;
+    // SAFETY: `def` is 'static and well formed; `module_name` is a live str object; the result is
+    // a new reference (or NULL with an exception set, turned into an error).
+    let f = unsafe {
+        Bound::from_owned_ptr_or_err(
+            py,
+            pyo3::ffi::PyCFunction_NewEx(def, std::ptr::null_mut(), module_name.as_ptr()),
+        )?
+    };
+    m.setattr("score", f)
+}
+
+/// The score of the common call shape as a new `Score` object, or `None` (the slow path decides:
+/// any other call, or an error to report).
+///
+/// # Safety
+/// `args` holds `nargs` positional arguments followed by one value per name in `kwnames` (a tuple
+/// or NULL), as CPython passes them to a vectorcall function; the GIL is held.
+unsafe fn score_common(
+    py: Python<'_>,
+    args: *const *mut pyo3::ffi::PyObject,
+    nargsf: pyo3::ffi::Py_ssize_t,
+    kwnames: *mut pyo3::ffi::PyObject,
+) -> Option<*mut pyo3::ffi::PyObject> {
+    // SAFETY (whole function): see the function's contract; the borrowed arguments outlive the
+    // call.
+    unsafe {
+        if !kwnames.is_null() && pyo3::ffi::PyTuple_GET_SIZE(kwnames) != 0 {
+            return None;
+        }
+        let nargs = pyo3::ffi::PyVectorcall_NARGS(nargsf as usize);
+        if !(1..=2).contains(&nargs) {
+            return None;
+        }
+        let situation = Borrowed::from_ptr(py, *args)
+            .cast_exact::<PySituation>()
+            .ok()?;
+        let default_v;
+        let v: &Variant = match nargs {
+            2 if *args.add(1) != pyo3::ffi::Py_None() => {
+                &Borrowed::from_ptr(py, *args.add(1))
+                    .cast_exact::<PyVariant>()
+                    .ok()?
+                    .get()
+                    .inner
+            }
+            _ => {
+                default_v = variant_by_id(request::DEFAULT_VARIANT).ok()?;
+                &default_v
+            }
+        };
+        let sc = v
+            .ruleset()
+            .score(CaseRef::Tiles(&situation.get().inner))
+            .ok()?;
+        Some(Bound::new(py, PyScore::new(sc)).ok()?.into_ptr())
+    }
+}
+
+/// The entry point of ``hupai._core.score``: the common call shape computed here, anything else
+/// (and any error) by the PyO3 function. A panic (none is expected) also falls back to the PyO3
+/// function, which reports it.
+unsafe extern "C" fn score_fast(
+    _module: *mut pyo3::ffi::PyObject,
+    args: *const *mut pyo3::ffi::PyObject,
+    nargsf: pyo3::ffi::Py_ssize_t,
+    kwnames: *mut pyo3::ffi::PyObject,
+) -> *mut pyo3::ffi::PyObject {
+    // SAFETY: CPython calls this with the GIL held and vectorcall arguments.
+    let py = unsafe { Python::assume_attached() };
+    let Some(slow) = SCORE_SLOW.get() else {
+        // SAFETY: sets an exception for the NULL return (install runs before any call).
+        unsafe {
+            pyo3::ffi::PyErr_SetString(
+                pyo3::ffi::PyExc_SystemError,
+                c"hupai._core not initialised".as_ptr(),
+            );
+        }
+        return std::ptr::null_mut();
+    };
+    let fast = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        // SAFETY: see `score_common`.
+        unsafe { score_common(py, args, nargsf, kwnames) }
+    }));
+    match fast {
+        Ok(Some(obj)) => obj,
+        // SAFETY: the arguments are passed on as CPython gave them; a new reference (or NULL with
+        // the exception set) is returned.
+        _ => unsafe {
+            pyo3::ffi::PyObject_Vectorcall(slow.as_ptr(), args, nargsf as usize, kwnames)
+        },
+    }
+}
+
 /// The JSON value of a dict / JSON text argument (`what` names it in a JSON error).
 pub(crate) use crate::convert::json_arg;
 
@@ -628,6 +758,9 @@ enum Pending {
     Err(CoreError),
 }
 
+/// Items scored per release of the GIL when a batch runs on one thread.
+const SEQUENTIAL_CHUNK: usize = 256;
+
 /// Batches shorter than this run without the pipeline (its start-up would cost more than the
 /// overlap gains).
 const PIPELINE_MIN: usize = 256;
@@ -710,12 +843,34 @@ pub fn score_batch<'py>(
             crate::convert::MAX_ITEMS
         )))
     };
+    let mut it = items.try_iter()?;
+    if threads == Some(1) || (threads.is_none() && rayon::current_num_threads() <= 1) {
+        // One thread: the calling thread scores, a chunk at a time with the GIL released, into one
+        // buffer reused for every chunk (no thread pool, no per-item allocation besides the
+        // result objects).
+        let mut pending: Vec<Pending> = Vec::with_capacity(SEQUENTIAL_CHUNK.min(n.max(1)));
+        let mut scored: Vec<Result<Score, CoreError>> = Vec::with_capacity(pending.capacity());
+        let mut seen = 0usize;
+        loop {
+            for item in it.by_ref().take(SEQUENTIAL_CHUNK) {
+                seen += 1;
+                if seen > crate::convert::MAX_ITEMS {
+                    return Err(too_many());
+                }
+                pending.push(read(item?));
+            }
+            if pending.is_empty() {
+                return Ok(out);
+            }
+            py.detach(|| scored.extend(pending.drain(..).map(score)));
+            scored.drain(..).try_for_each(push)?;
+        }
+    }
     let pool = pool(threads)?;
     let workers = threads.unwrap_or_else(|| {
         pool.as_ref()
             .map_or_else(rayon::current_num_threads, |p| p.current_num_threads())
     });
-    let mut it = items.try_iter()?;
     if workers <= 1 || (n > 0 && n < PIPELINE_MIN) {
         let mut parsed: Vec<Pending> = Vec::with_capacity(n);
         for item in &mut it {
