@@ -9,7 +9,7 @@
 //! function unchanged, so errors, messages and results are exactly those of the PyO3 wrapper. The
 //! answers come from the same core functions.
 
-use std::ffi::CString;
+use std::ffi::{CStr, CString};
 use std::sync::OnceLock;
 
 use hupai_core::analysis::Plan;
@@ -42,43 +42,53 @@ pub fn install(m: &Bound<'_, PyModule>) -> PyResult<()> {
         shapes: PyString::intern(py, "shapes").unbind(),
         wildcards: PyString::intern(py, "wildcards").unbind(),
     };
-    let state = STATE.get_or_init(|| state);
-    let module_name = m.name()?;
-    for (name, slow, fast) in [
+    STATE.get_or_init(|| state);
+    for (name, fast) in [
         (
             c"is_winning",
-            &state.is_winning,
             is_winning_fast as ffi::PyCFunctionFastWithKeywords,
         ),
-        (c"shanten", &state.shanten, shanten_fast),
+        (c"shanten", shanten_fast),
     ] {
-        let slow = slow.bind(py);
-        let sig: String = slow.getattr("__text_signature__")?.extract()?;
-        let doc: String = slow.getattr("__doc__")?.extract()?;
-        let name_str = name.to_str().unwrap_or_default();
-        // CPython parses `name(sig)\n--\n\n` at the start of `ml_doc` into `__text_signature__`.
-        let full_doc = CString::new(format!("{name_str}{sig}\n--\n\n{doc}"))
-            .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
-        // The method definition must outlive the function object: leaked once per process.
-        let def: &'static mut ffi::PyMethodDef = Box::leak(Box::new(ffi::PyMethodDef {
-            ml_name: name.as_ptr(),
-            ml_meth: ffi::PyMethodDefPointer {
-                PyCFunctionFastWithKeywords: fast,
-            },
-            ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
-            ml_doc: Box::leak(full_doc.into_boxed_c_str()).as_ptr(),
-        }));
-        // SAFETY: `def` is 'static and well formed; `module_name` is a live str object; the result
-        // is a new reference (or NULL with an exception set, turned into an error).
-        let f = unsafe {
-            Bound::from_owned_ptr_or_err(
-                py,
-                ffi::PyCFunction_NewEx(def, std::ptr::null_mut(), module_name.as_ptr()),
-            )?
-        };
-        m.setattr(name_str, f)?;
+        replace(m, name, fast)?;
     }
     Ok(())
+}
+
+/// Replace the module function `name` (a PyO3 function, the slow path) with a `METH_FASTCALL |
+/// METH_KEYWORDS` entry point `fast` of the same name, text signature and docstring.
+pub(crate) fn replace(
+    m: &Bound<'_, PyModule>,
+    name: &'static CStr,
+    fast: ffi::PyCFunctionFastWithKeywords,
+) -> PyResult<()> {
+    let py = m.py();
+    let name_str = name.to_str().unwrap_or_default();
+    let slow = m.getattr(name_str)?;
+    let sig: String = slow.getattr("__text_signature__")?.extract()?;
+    let doc: String = slow.getattr("__doc__")?.extract()?;
+    // CPython parses `name(sig)\n--\n\n` at the start of `ml_doc` into `__text_signature__`.
+    let full_doc = CString::new(format!("{name_str}{sig}\n--\n\n{doc}"))
+        .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+    // The method definition must outlive the function object: leaked once per process.
+    let def: &'static mut ffi::PyMethodDef = Box::leak(Box::new(ffi::PyMethodDef {
+        ml_name: name.as_ptr(),
+        ml_meth: ffi::PyMethodDefPointer {
+            PyCFunctionFastWithKeywords: fast,
+        },
+        ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
+        ml_doc: Box::leak(full_doc.into_boxed_c_str()).as_ptr(),
+    }));
+    let module_name = m.name()?;
+    // SAFETY: `def` is 'static and well formed; `module_name` is a live str object; the result is a
+    // new reference (or NULL with an exception set, turned into an error).
+    let f = unsafe {
+        Bound::from_owned_ptr_or_err(
+            py,
+            ffi::PyCFunction_NewEx(def, std::ptr::null_mut(), module_name.as_ptr()),
+        )?
+    };
+    m.setattr(name_str, f)
 }
 
 /// The arguments of the common call shape, or `None` (the slow path decides).

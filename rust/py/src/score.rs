@@ -531,36 +531,12 @@ static SCORE_SLOW: OnceLock<Py<PyAny>> = OnceLock::new();
 /// ``**flags``, and its keyword matching.
 pub fn install(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
-    let slow = SCORE_SLOW.get_or_init(|| {
+    SCORE_SLOW.get_or_init(|| {
         m.getattr("score")
             .map(Bound::unbind)
             .unwrap_or_else(|_| py.None())
     });
-    let slow = slow.bind(py);
-    let sig: String = slow.getattr("__text_signature__")?.extract()?;
-    let doc: String = slow.getattr("__doc__")?.extract()?;
-    // CPython parses `name(sig)\n--\n\n` at the start of `ml_doc` into `__text_signature__`.
-    let full_doc = std::ffi::CString::new(format!("score{sig}\n--\n\n{doc}"))
-        .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
-    // The method definition must outlive the function object: leaked once per process.
-    let def: &'static mut pyo3::ffi::PyMethodDef = Box::leak(Box::new(pyo3::ffi::PyMethodDef {
-        ml_name: c"score".as_ptr(),
-        ml_meth: pyo3::ffi::PyMethodDefPointer {
-            PyCFunctionFastWithKeywords: score_fast,
-        },
-        ml_flags: pyo3::ffi::METH_FASTCALL | pyo3::ffi::METH_KEYWORDS,
-        ml_doc: Box::leak(full_doc.into_boxed_c_str()).as_ptr(),
-    }));
-    let module_name = m.name()?;
-    // SAFETY: `def` is 'static and well formed; `module_name` is a live str object; the result is
-    // a new reference (or NULL with an exception set, turned into an error).
-    let f = unsafe {
-        Bound::from_owned_ptr_or_err(
-            py,
-            pyo3::ffi::PyCFunction_NewEx(def, std::ptr::null_mut(), module_name.as_ptr()),
-        )?
-    };
-    m.setattr("score", f)
+    crate::fastcall::replace(m, c"score", score_fast)
 }
 
 /// The score of the common call shape as a new `Score` object, or `None` (the slow path decides:
