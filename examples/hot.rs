@@ -164,7 +164,7 @@ const N: usize = 20_000;
 
 /// The kernels, with what each measures (the inputs of `benches/bench_analysis.py` and
 /// `benches/bench_mcr.py`, generated the same way).
-pub const KERNELS: [(&str, &str); 14] = [
+pub const KERNELS: [(&str, &str); 16] = [
     (
         "mcr/score",
         "MCR score of one win: `rules::mcr::score` on the 1,000 gen-* cases (prebuilt Situation), result dropped",
@@ -186,6 +186,11 @@ pub const KERNELS: [(&str, &str); 14] = [
         "batch win-check kernel, every shape, per 14-tile row (half complete)",
     ),
     ("win/row-standard", "the same with Shapes.STANDARD"),
+    (
+        "win/block",
+        "`rows::win_block` (the batch call's kernel), every shape, per 14-tile row (half complete)",
+    ),
+    ("win/block-standard", "the same with Shapes.STANDARD"),
     (
         "win/single",
         "`analysis::is_winning` (validation + plan + check), riichi shapes",
@@ -281,6 +286,21 @@ fn kernel(name: &str) -> Option<Kernel> {
                 for (o, c) in out.iter_mut().zip(&rows) {
                     *o = rows::win_row(t, c, 0, shapes).unwrap_or(false);
                 }
+                (N, out.iter().filter(|&&x| x).count() as u64)
+            })
+        }
+        "win/block" | "win/block-standard" => {
+            let rows = win14(N);
+            let mut out = vec![false; N];
+            let shapes = if name == "win/block" {
+                all
+            } else {
+                Shapes::STANDARD
+            };
+            Box::new(move || {
+                let shapes = black_box(shapes);
+                let bad = rows::win_block(t, |i| &rows[i], &mut out, 0, shapes);
+                assert!(bad.is_none());
                 (N, out.iter().filter(|&&x| x).count() as u64)
             })
         }

@@ -128,6 +128,23 @@ fn every_suit_entry_matches_recursive_decomposer() {
         assert_eq!(flags & 1 == 1, sets_only, "{v:?}");
         assert_eq!(flags & 2 == 2, with_pair, "{v:?}");
         assert_eq!(tables::flags5(t, tables::index5(v)), flags, "{v:?}");
+        // the batch win check's code: 0 sets only, 2 sets and a pair, 3 neither
+        let b5 = |r: &[u8]| r.iter().rev().fold(0u32, |a, &x| 5 * a + u32::from(x));
+        let code = tables::win_code(
+            &t.win_hi,
+            &t.win_lo,
+            64 * b5(&v[..4]),
+            8 * b5(&v[4..8]),
+            v[8].into(),
+        );
+        let want = if sets_only {
+            0
+        } else if with_pair {
+            2
+        } else {
+            3
+        };
+        assert_eq!(code, want, "{v:?}");
         // Exact decomposition ⇔ distance 0 with every tile used.
         let e = tables::suit_dist_at(t, r);
         if n % 3 == 0 {

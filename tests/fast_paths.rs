@@ -198,6 +198,66 @@ fn win_row_equals_row_check() {
     assert!(wins > 20_000, "too few complete rows generated: {wins}");
 }
 
+/// The block kernel of the batch call against the single-row check (`rows::is_winning` on a loaded
+/// row) and `win_row`: random rows of every kind (invalid ones too: a count above four, a tile
+/// total that is not a hand), special and knitted rows, every shape set, with and without
+/// wildcards, in blocks of uneven lengths (across the kernel's 64-row blocks); the first invalid
+/// row of each block is reported and every other row's answer is the single check's.
+#[test]
+fn win_block_equals_row_check() {
+    let t = tables();
+    let mut rng = Rng(0xb10c);
+    let shapes = shape_sets();
+    let mut all: Vec<Counts> = rows(&mut rng, 30_000).into_iter().map(|(c, _)| c).collect();
+    for _ in 0..10_000 {
+        let mut c = [0; N_KINDS];
+        let perm = KNITTED_PERMUTATIONS[rng.below(6) as usize];
+        for k in knitted_tiles(perm) {
+            c[k] = 1;
+        }
+        for _ in 0..5 {
+            c[rng.below(34) as usize] += 1;
+        }
+        all.push(c);
+    }
+    for i in 0..all.len() {
+        let j = rng.below(all.len() as u64) as usize;
+        all.swap(i, j);
+    }
+    let (mut wins, mut invalid, mut at) = (0, 0, 0);
+    let mut block = 0;
+    while at < all.len() {
+        let len = [1usize, 5, 63, 64, 65, 200, 1000][block % 7].min(all.len() - at);
+        let rows_in = &all[at..at + len];
+        let s = shapes[block % shapes.len()];
+        let w = [0u8, 0, 0, 1, 2][block % 5];
+        let mut out = vec![true; len];
+        let bad = rows::win_block(t, |i| &rows_in[i], &mut out, w, s);
+        let mut first_bad = None;
+        for (i, c) in rows_in.iter().enumerate() {
+            let want = rows::Row::load(c).and_then(|r| {
+                rows::row_plan(&r, w).map(|p| p.complete && rows::is_winning(t, &r, w, p.sets, s))
+            });
+            assert_eq!(rows::win_row(t, c, w, s), want, "row {c:?} w={w} {s:?}");
+            match want {
+                Some(v) => {
+                    assert_eq!(out[i], v, "row {c:?} w={w} {s:?}");
+                    wins += usize::from(v);
+                }
+                None => {
+                    first_bad.get_or_insert(i);
+                    invalid += 1;
+                }
+            }
+        }
+        assert_eq!(bad, first_bad, "block at {at} w={w} {s:?}");
+        at += len;
+        block += 1;
+    }
+    assert!(wins > 2_000, "too few complete rows generated: {wins}");
+    assert!(invalid > 1_000, "too few invalid rows generated: {invalid}");
+}
+
 #[test]
 fn row_load_validates_and_rebuilds() {
     let mut rng = Rng(77);

@@ -24,6 +24,17 @@ pub trait RowSource {
     fn byte(&self, at: usize) -> u8;
 }
 
+impl<T: RowSource + ?Sized> RowSource for &T {
+    #[inline(always)]
+    fn word(&self, at: usize) -> u64 {
+        (**self).word(at)
+    }
+    #[inline(always)]
+    fn byte(&self, at: usize) -> u8 {
+        (**self).byte(at)
+    }
+}
+
 impl RowSource for Counts {
     #[inline(always)]
     fn word(&self, at: usize) -> u64 {
@@ -65,125 +76,77 @@ impl Suits {
 
 #[inline(always)]
 fn suits(r: &Row) -> Suits {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature is always present.
-    let (lo, hi) = unsafe { suits_sse2(r.s) };
-    #[cfg(not(target_arch = "x86_64"))]
-    let (lo, hi) = {
-        let part = |w: u64| {
-            let p = (w & 0x00FF_00FF_00FF_00FF) + 5 * (w >> 8 & 0x00FF_00FF_00FF_00FF);
-            let q = (p & 0x0000_FFFF_0000_FFFF) + 25 * (p >> 16 & 0x0000_FFFF_0000_FFFF);
-            ((q & 0xFFFF_FFFF) as u32, (q >> 32) as u32)
-        };
-        let (a, b, c) = (part(r.s[0]), part(r.s[1]), part(r.s[2]));
-        ([a.0, b.0, c.0], [a.1, b.1, c.1])
-    };
+    let x = split5::<1, 1>(r.s);
     let nine = |g: u64| 625 * (r.nines >> (8 * g) & 0xFF) as usize;
     Suits {
-        lo: lo.map(|x| x as usize),
+        lo: x.map(|(lo, _)| lo as usize),
         hi: [
-            hi[0] as usize + nine(0),
-            hi[1] as usize + nine(1),
-            hi[2] as usize + nine(2),
+            x[0].1 as usize + nine(0),
+            x[1].1 as usize + nine(1),
+            x[2].1 as usize + nine(2),
         ],
     }
 }
 
-/// The base-5 index of each suit and the ranks 1..8 held (the win check needs no more).
+/// For each suit word (ranks 1-8), `LO` times the base-5 index `Σ c_i 5^i` of ranks 1-4 and `HI`
+/// times that of ranks 5-8 (`Σ c_i 5^(i-4)`), all three suits at once: counts widened to 16 bits,
+/// `pmaddwd` with 1 5 25 125, packed back, `pmaddwd` with `LO LO HI HI` (every count ≤ 4).
 #[inline(always)]
-fn suit_index(r: &Row) -> ([usize; 3], u64) {
+fn split5<const LO: i16, const HI: i16>(s: [u64; 3]) -> [(u32, u32); 3] {
+    // The intrinsics inline here rather than through a `#[target_feature]` function, which the
+    // bindings' crate does not inline (a call per row).
     #[cfg(target_arch = "x86_64")]
-    {
-        // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature is always present.
-        let (low, held) = unsafe { suit_index_sse2(r.s) };
-        let nine = |g: u64| 390_625 * (r.nines >> (8 * g) & 0xFF) as usize;
-        (
-            [
-                low[0] as usize + nine(0),
-                low[1] as usize + nine(1),
-                low[2] as usize + nine(2),
-            ],
-            held,
-        )
+    #[allow(unused_unsafe)]
+    // SAFETY: SSE2 is part of the x86_64 baseline, so the intrinsics' target feature is present.
+    unsafe {
+        use std::arch::x86_64::*;
+        let z = _mm_setzero_si128();
+        let w1 = _mm_setr_epi16(1, 5, 25, 125, 1, 5, 25, 125);
+        let w2 = _mm_setr_epi16(LO, LO, HI, HI, LO, LO, HI, HI);
+        // built from the words in registers (a 16-byte load of two separate 8-byte stores would
+        // stall)
+        let ab = _mm_unpacklo_epi64(
+            _mm_cvtsi64_si128(s[0] as i64),
+            _mm_cvtsi64_si128(s[1] as i64),
+        );
+        let c = _mm_cvtsi64_si128(s[2] as i64);
+        let a4 = _mm_madd_epi16(_mm_unpacklo_epi8(ab, z), w1);
+        let b4 = _mm_madd_epi16(_mm_unpackhi_epi8(ab, z), w1);
+        let c4 = _mm_madd_epi16(_mm_unpacklo_epi8(c, z), w1);
+        // each lane ≤ 4·(25 + 125) = 600: the signed 16-bit pack is exact
+        let ab2 = _mm_madd_epi16(_mm_packs_epi32(a4, b4), w2); // lo a, hi a, lo b, hi b
+        let c2 = _mm_madd_epi16(_mm_packs_epi32(c4, c4), w2);
+        let pair = |x: i64| (x as u32, (x as u64 >> 32) as u32);
+        [
+            pair(_mm_cvtsi128_si64(ab2)),
+            pair(_mm_cvtsi128_si64(_mm_unpackhi_epi64(ab2, ab2))),
+            pair(_mm_cvtsi128_si64(c2)),
+        ]
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        let su = suits(r);
-        let nz = |x: u64| pack_bits((x | x >> 1 | x >> 2) & ONES);
-        (
-            [su.index5(0), su.index5(1), su.index5(2)],
-            nz(r.s[0]) | nz(r.s[1]) << 8 | nz(r.s[2]) << 16,
-        )
+        s.map(|w| {
+            let p = (w & 0x00FF_00FF_00FF_00FF) + 5 * (w >> 8 & 0x00FF_00FF_00FF_00FF);
+            let q = (p & 0x0000_FFFF_0000_FFFF) + 25 * (p >> 16 & 0x0000_FFFF_0000_FFFF);
+            (
+                (q & 0xFFFF_FFFF) as u32 * LO as u32,
+                (q >> 32) as u32 * HI as u32,
+            )
+        })
     }
 }
 
-/// `Σ c_i 5^i` over the first eight counts of each suit word, all three at once (`pmaddwd` with
-/// 1 5 25 125, packed back, `pmaddwd` with 1 1 625 625, halves added), and the ranks held.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "sse2")]
-fn suit_index_sse2(s: [u64; 3]) -> ([u32; 3], u64) {
-    use std::arch::x86_64::*;
-    let z = _mm_setzero_si128();
-    let w1 = _mm_setr_epi16(1, 5, 25, 125, 1, 5, 25, 125);
-    let w2 = _mm_setr_epi16(1, 1, 625, 625, 1, 1, 625, 625);
-    let ab = _mm_unpacklo_epi64(
-        _mm_cvtsi64_si128(s[0] as i64),
-        _mm_cvtsi64_si128(s[1] as i64),
-    );
-    let c = _mm_cvtsi64_si128(s[2] as i64);
-    let a4 = _mm_madd_epi16(_mm_unpacklo_epi8(ab, z), w1);
-    let b4 = _mm_madd_epi16(_mm_unpackhi_epi8(ab, z), w1);
-    let c4 = _mm_madd_epi16(_mm_unpacklo_epi8(c, z), w1);
-    let ab2 = _mm_madd_epi16(_mm_packs_epi32(a4, b4), w2);
-    let c2 = _mm_madd_epi16(_mm_packs_epi32(c4, c4), w2);
-    let ab1 = _mm_add_epi32(ab2, _mm_shuffle_epi32::<0b10_11_00_01>(ab2));
-    let c1 = _mm_add_epi32(c2, _mm_shuffle_epi32::<0b10_11_00_01>(c2));
-    let empty_ab = _mm_movemask_epi8(_mm_cmpeq_epi8(ab, z)) as u32;
-    let empty_c = _mm_movemask_epi8(_mm_cmpeq_epi8(c, z)) as u32;
-    let held = !(empty_ab | empty_c << 16) & 0xFF_FFFF;
-    (
-        [
-            _mm_cvtsi128_si32(ab1) as u32,
-            _mm_cvtsi128_si32(_mm_unpackhi_epi64(ab1, ab1)) as u32,
-            _mm_cvtsi128_si32(c1) as u32,
-        ],
-        u64::from(held),
-    )
-}
-
-/// `Σ c_i 5^i` over ranks 1-4 and (`Σ c_i 5^(i-4)`) ranks 5-8 of each suit word, all three at once
-/// (counts widened to 16 bits, `pmaddwd` with 1 5 25 125, packed back, `pmaddwd` with ones).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "sse2")]
-fn suits_sse2(s: [u64; 3]) -> ([u32; 3], [u32; 3]) {
-    use std::arch::x86_64::*;
-    let z = _mm_setzero_si128();
-    let w1 = _mm_setr_epi16(1, 5, 25, 125, 1, 5, 25, 125);
-    let ones = _mm_set1_epi16(1);
-    // built from the words in registers (a 16-byte load of two separate 8-byte stores would stall)
-    let ab = _mm_unpacklo_epi64(
-        _mm_cvtsi64_si128(s[0] as i64),
-        _mm_cvtsi64_si128(s[1] as i64),
-    );
-    let c = _mm_cvtsi64_si128(s[2] as i64);
-    let a4 = _mm_madd_epi16(_mm_unpacklo_epi8(ab, z), w1);
-    let b4 = _mm_madd_epi16(_mm_unpackhi_epi8(ab, z), w1);
-    let c4 = _mm_madd_epi16(_mm_unpacklo_epi8(c, z), w1);
-    // each lane ≤ 4·(25 + 125) = 600: the signed 16-bit pack is exact
-    let ab2 = _mm_madd_epi16(_mm_packs_epi32(a4, b4), ones); // lo a, hi a, lo b, hi b
-    let c2 = _mm_madd_epi16(_mm_packs_epi32(c4, c4), ones);
-    let lane = |v: __m128i, k: i32| -> u32 {
-        _mm_cvtsi128_si32(match k {
-            0 => v,
-            1 => _mm_shuffle_epi32::<1>(v),
-            2 => _mm_shuffle_epi32::<2>(v),
-            _ => _mm_shuffle_epi32::<3>(v),
-        }) as u32
-    };
-    (
-        [lane(ab2, 0), lane(ab2, 2), lane(c2, 0)],
-        [lane(ab2, 1), lane(ab2, 3), lane(c2, 1)],
-    )
+/// Wildcard-free standard win check of a row's words: the suits' codes ([`tables::win_code`]: 0
+/// sets only, 2 sets and a pair, 3 neither) and per honour kind `(5c + 1) & 6` (0 for 0 or 3
+/// copies, 2 for a pair, 6 or 4 for 1 or 4 copies). All codes ≥ 0 and every bad one > 2: a sum
+/// of 2 is exactly one pair and nothing bad. `n9` holds the rank-9 counts; every count ≤ 4 and at
+/// most 14 tiles.
+#[inline(always)]
+fn standard_win(w: WinTables<'_>, s: [u64; 3], n9: [u64; 3], h: u64) -> bool {
+    let ix = split5::<64, 8>(s);
+    let code = |g: usize| tables::win_code(w.hi, w.lo, ix[g].0, ix[g].1, n9[g]);
+    let honours = byte_sum((h.wrapping_mul(5) + ONES) & (ONES * 6)) as u32;
+    code(0) + code(1) + code(2) + honours == 2
 }
 
 /// What a row is made of: the suit words, the word of counts 26..34 and the packed nines.
@@ -406,24 +369,6 @@ fn plan_of(n: u32, wildcards: u8) -> Option<Plan> {
         sets: e & 7,
         complete: e & 8 != 0,
     })
-}
-
-/// Wildcard-free standard win check from the exact-decomposition flags: each suit's flags say
-/// whether it splits into sets (1) or sets and a pair (2) — 0 when neither, which the residue
-/// mod 3 implies — and the honours split iff every count is 0, 2 or 3; one pair in all.
-#[inline(always)]
-fn standard_exact(t: &Tables, r: &Row, idx: &[usize; 3]) -> bool {
-    let (f0, f1, f2) = (
-        tables::flags5(t, idx[0]),
-        tables::flags5(t, idx[1]),
-        tables::flags5(t, idx[2]),
-    );
-    let h = r.h;
-    let (b0, b1, b2) = (h & ONES, h >> 1 & ONES, h >> 2 & ONES);
-    let bad = (b0 & !b1) | b2; // a single or a quad
-    let twos = b1 & !b0;
-    let pairs = u64::from((f0 >> 1) + (f1 >> 1) + (f2 >> 1)) + byte_sum(twos);
-    (f0 != 0) & (f1 != 0) & (f2 != 0) & (bad == 0) & (pairs == 1)
 }
 
 const ORPHAN_MASK: u64 =
@@ -919,7 +864,7 @@ const fn big(x: u64) -> u64 {
 ///
 /// The wildcard-free path reads the row as four words and two bytes and works on them in
 /// registers: validation and the tile count on whole words, each suit's code from one byte of
-/// [`Tables::win8`] (its ranks 1-8 by base-5 index, rank 9 picks the code), the honours by a
+/// [`tables::win_code`] (ranks 5-9 name a class, ranks 1-4 pick its code), the honours by a
 /// per-byte formula, and the special shapes only behind gates the standard shape's words settle.
 #[inline(always)]
 pub fn win_row<R: RowSource + ?Sized>(
@@ -931,53 +876,165 @@ pub fn win_row<R: RowSource + ?Sized>(
     if wildcards > 0 {
         return win_row_wild(t, src, wildcards, shapes);
     }
+    let (k, w) = win_words(WinTables::of(t), src, shapes.standard);
+    match k {
+        WIN_BAD => None,
+        WIN_YES => Some(true),
+        WIN_NO => Some(false),
+        _ => Some(has_special(shapes) && special_shapes(w, shapes)),
+    }
+}
+
+/// Rows per block of [`win_block`]'s two passes.
+const WIN_BLOCK: usize = 64;
+
+/// [`win_row`] over many rows: `out[i]` = whether row `rows(i)` is complete (`i < out.len()`), and
+/// the index of the first invalid row (whose `out` is false). The shape options are settled once
+/// per call; each block of 64 rows is read once for the standard shape (the row's words of the
+/// complete rows it does not settle kept aside), then only those rows are tried for the special
+/// shapes, and only when the shape set has some.
+pub fn win_block<R: RowSource, F: Fn(usize) -> R>(
+    t: &Tables,
+    rows: F,
+    out: &mut [bool],
+    wildcards: u8,
+    shapes: Shapes,
+) -> Option<usize> {
+    if wildcards > 0 {
+        let mut bad = None;
+        for (i, o) in out.iter_mut().enumerate() {
+            match win_row_wild(t, &rows(i), wildcards, shapes) {
+                Some(v) => *o = v,
+                None => {
+                    *o = false;
+                    bad.get_or_insert(i);
+                }
+            }
+        }
+        return bad;
+    }
+    let w = WinTables::of(t);
+    match (shapes.standard, has_special(shapes)) {
+        (true, true) => win_passes::<R, F, true, true>(w, rows, out, shapes),
+        (true, false) => win_passes::<R, F, true, false>(w, rows, out, shapes),
+        (false, true) => win_passes::<R, F, false, true>(w, rows, out, shapes),
+        (false, false) => win_passes::<R, F, false, false>(w, rows, out, shapes),
+    }
+}
+
+/// The two passes of [`win_block`] for one setting of the shape options.
+#[inline(always)]
+fn win_passes<R: RowSource, F: Fn(usize) -> R, const STANDARD: bool, const SPECIAL: bool>(
+    w: WinTables<'_>,
+    rows: F,
+    out: &mut [bool],
+    shapes: Shapes,
+) -> Option<usize> {
+    let mut bad = None;
+    let mut pending = [(0usize, [0u64; 5]); WIN_BLOCK];
+    for (b, block) in out.chunks_mut(WIN_BLOCK).enumerate() {
+        let first = b * WIN_BLOCK;
+        let mut n = 0;
+        for (i, o) in block.iter_mut().enumerate() {
+            let (k, words) = win_words(w, &rows(first + i), STANDARD);
+            *o = k == WIN_YES;
+            if k == WIN_BAD {
+                bad.get_or_insert(first + i);
+            }
+            if SPECIAL {
+                // written every time, kept when the row is left to the special shapes (no branch
+                // on a coin flip)
+                pending[n % WIN_BLOCK] = (i, words);
+                n += usize::from(k == WIN_OTHER);
+            }
+        }
+        if SPECIAL {
+            for &(i, words) in &pending[..n.min(WIN_BLOCK)] {
+                if let Some(o) = block.get_mut(i) {
+                    *o = special_gates(words, shapes);
+                }
+            }
+        }
+    }
+    bad
+}
+
+/// The batch win check's tables, borrowed once per block (so that a loop keeps their addresses).
+#[derive(Clone, Copy)]
+struct WinTables<'t> {
+    hi: &'t [u8; tables::WIN_HI_LEN],
+    lo: &'t [u8; tables::WIN_LO_LEN],
+}
+
+impl<'t> WinTables<'t> {
+    #[inline(always)]
+    fn of(t: &'t Tables) -> Self {
+        WinTables {
+            hi: &t.win_hi,
+            lo: &t.win_lo,
+        }
+    }
+}
+
+/// Some special shape is allowed.
+#[inline(always)]
+fn has_special(shapes: Shapes) -> bool {
+    shapes.seven_pairs
+        || shapes.thirteen_orphans
+        || shapes.honors_knitted
+        || shapes.knitted_straight
+}
+
+/// [`win_words`]: an invalid row, not a win (or not complete), a standard win, a complete row
+/// left to the special shapes.
+const WIN_BAD: u8 = 3;
+const WIN_NO: u8 = 0;
+const WIN_YES: u8 = 1;
+const WIN_OTHER: u8 = 2;
+
+/// A row read once and checked for the standard shape (when `standard`): what it is
+/// ([`WIN_BAD`], …) and its words (suits, counts 26..34, the counts 8 and 17 in bytes 0 and 1).
+///
+/// The row is four words and two bytes, worked on in registers: validation and the tile count on
+/// whole words, each suit's code from [`tables::win_code`] (ranks 5-9 name a class, ranks 1-4 pick
+/// its code), the honours by a per-byte formula.
+#[inline(always)]
+fn win_words<R: RowSource + ?Sized>(w: WinTables<'_>, src: &R, standard: bool) -> (u8, [u64; 5]) {
     let s = [src.word(0), src.word(9), src.word(18)];
     let w26 = src.word(26);
     let (n8, n17) = (u64::from(src.byte(8)), u64::from(src.byte(17)));
-    // byte 0 of `loose` ORs the three rank-9 counts
-    let loose = n8 | n17 | w26;
-    let any = loose | s[0] | s[1] | s[2];
+    let words = [s[0], s[1], s[2], w26, n8 | n17 << 8];
+    let any = n8 | n17 | w26 | s[0] | s[1] | s[2];
     // The OR of the words has a byte ≥ 5 whenever a count does (and sometimes when none does:
     // 1 | 4): only then are the words checked one by one.
     if big(any) != 0 && big(s[0]) | big(s[1]) | big(s[2]) | big(w26) | big(n8 | n17 << 8) != 0 {
-        return None;
+        return (WIN_BAD, words);
     }
     // every byte sum ≤ 6 · 4 and the total ≤ 136: no carries
     let plan = PLAN_BY_COUNT[byte_sum(s[0] + s[1] + s[2] + w26 + n8 + n17) as usize];
     if plan == 0xFF {
-        return None;
+        return (WIN_BAD, words);
     }
     if plan & 8 == 0 {
-        return Some(false);
+        return (WIN_NO, words);
     }
-    let standard = shapes.standard
-        && if loose & 4 == 0 {
-            // Codes: a suit 0 (sets only), 2 (sets and a pair) or 3 (neither); an honour kind
-            // (5c + 1) & 6 = 0 for 0 or 3 copies, 2 for a pair, 6 or 4 for 1 or 4 copies. All
-            // codes ≥ 0 and every bad one > 2: a sum of 2 is exactly one pair and nothing bad.
-            let lo = low8(s);
-            let code = |g: usize, n9: u64| tables::win8(t, lo[g], n9) & 3;
-            let h = w26 >> 8;
-            let honours = byte_sum((h.wrapping_mul(5) + ONES) & (ONES * 6));
-            code(0, n8) + code(1, n17) + code(2, w26 & 0xFF) + honours == 2
-        } else {
-            standard_nine_quad(t, (s, w26, n8 | n17 << 8 | (w26 & 0xFF) << 16))
-        };
-    if standard {
-        return Some(true);
+    if standard && standard_win(w, s, [n8, n17, w26 & 0xFF], w26 >> 8) {
+        return (WIN_YES, words);
     }
-    let special = shapes.seven_pairs
-        || shapes.thirteen_orphans
-        || shapes.honors_knitted
-        || shapes.knitted_straight;
-    Some(special && special_shapes(s[0], s[1], s[2], w26, n8 | n17 << 8, shapes))
+    (WIN_OTHER, words)
 }
 
 /// The special shapes of a complete row that is not a standard win, out of line (the standard
 /// check's loop keeps its registers): a test on the row's words per shape that rejects almost
 /// every other hand, then (rarely) the exact check.
 #[inline(never)]
-fn special_shapes(s0: u64, s1: u64, s2: u64, w26: u64, n8_17: u64, shapes: Shapes) -> bool {
+fn special_shapes(words: [u64; 5], shapes: Shapes) -> bool {
+    special_gates(words, shapes)
+}
+
+/// The body of [`special_shapes`], inline in [`win_block`]'s second pass.
+#[inline(always)]
+fn special_gates([s0, s1, s2, w26, n8_17]: [u64; 5], shapes: Shapes) -> bool {
     let suits = s0 | s1 | s2;
     let any = suits | w26 | n8_17;
     // a complete row: 3 sets + 2 tiles, sets ≤ 4
@@ -1004,47 +1061,6 @@ fn special_words(s0: u64, s1: u64, s2: u64, w26: u64, n8_17: u64, shapes: Shapes
     )
 }
 
-/// The base-5 index `Σ c_i 5^i` of ranks 1-8 of each suit word.
-#[inline(always)]
-fn low8(s: [u64; 3]) -> [u32; 3] {
-    // The intrinsics inline here rather than through a `#[target_feature]` function, which the
-    // bindings' crate does not inline (a call per row).
-    #[cfg(target_arch = "x86_64")]
-    #[allow(unused_unsafe)]
-    // SAFETY: SSE2 is part of the x86_64 baseline, so the intrinsics' target feature is present.
-    unsafe {
-        use std::arch::x86_64::*;
-        let z = _mm_setzero_si128();
-        let w1 = _mm_setr_epi16(1, 5, 25, 125, 1, 5, 25, 125);
-        let w2 = _mm_setr_epi16(1, 1, 625, 625, 1, 1, 625, 625);
-        let ab = _mm_unpacklo_epi64(
-            _mm_cvtsi64_si128(s[0] as i64),
-            _mm_cvtsi64_si128(s[1] as i64),
-        );
-        let c = _mm_cvtsi64_si128(s[2] as i64);
-        let a4 = _mm_madd_epi16(_mm_unpacklo_epi8(ab, z), w1);
-        let b4 = _mm_madd_epi16(_mm_unpackhi_epi8(ab, z), w1);
-        let c4 = _mm_madd_epi16(_mm_unpacklo_epi8(c, z), w1);
-        let ab2 = _mm_madd_epi16(_mm_packs_epi32(a4, b4), w2);
-        let c2 = _mm_madd_epi16(_mm_packs_epi32(c4, c4), w2);
-        let ab1 = _mm_add_epi32(ab2, _mm_shuffle_epi32::<0b10_11_00_01>(ab2));
-        let c1 = _mm_add_epi32(c2, _mm_shuffle_epi32::<0b10_11_00_01>(c2));
-        [
-            _mm_cvtsi128_si32(ab1) as u32,
-            _mm_cvtsi128_si32(_mm_unpackhi_epi64(ab1, ab1)) as u32,
-            _mm_cvtsi128_si32(c1) as u32,
-        ]
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        s.map(|w| {
-            let p = (w & 0x00FF_00FF_00FF_00FF) + 5 * (w >> 8 & 0x00FF_00FF_00FF_00FF);
-            let q = (p & 0x0000_FFFF_0000_FFFF) + 25 * (p >> 16 & 0x0000_FFFF_0000_FFFF);
-            ((q & 0xFFFF_FFFF) + 625 * (q >> 32)) as u32
-        })
-    }
-}
-
 /// A necessary condition of the knitted straight on the suit words (ranks 1-8): every suit holds
 /// ranks 1 4 7, 2 5 8 or 3 6 (rank 9 is left to [`special_exact`]).
 #[inline(always)]
@@ -1056,14 +1072,6 @@ fn knitted_gate(s0: u64, s1: u64, s2: u64) -> bool {
     let k = p & p >> 24 & p >> 48;
     let k3 = p >> 16 & p >> 40;
     (k | k >> 8 | k3) & 0xE0 == 0xE0
-}
-
-/// The standard shape of a row with four copies of some rank 9 (which [`Tables::win8`] leaves out).
-#[cold]
-#[inline(never)]
-fn standard_nine_quad(t: &Tables, words: Words) -> bool {
-    let r = Row::from_words(words);
-    standard_exact(t, &r, &suit_index(&r).0)
 }
 
 /// [`win_row`] with wildcards (kept out of line: the wildcard-free loop stays in registers).
@@ -1091,8 +1099,8 @@ pub fn is_winning(t: &Tables, r: &Row, wildcards: u8, sets: u8, shapes: Shapes) 
     }
     // The early return is an unpredictable branch on a typical batch (half the rows complete), but
     // computing the special shapes' gates on every row costs more than its mispredictions.
-    let (idx, _) = suit_index(r);
-    if shapes.standard && standard_exact(t, r, &idx) {
+    let n9 = [r.nines & 0xFF, r.nines >> 8 & 0xFF, r.nines >> 16 & 0xFF];
+    if shapes.standard && standard_win(WinTables::of(t), r.s, n9, r.h) {
         return true;
     }
     let special = shapes.seven_pairs

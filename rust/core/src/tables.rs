@@ -24,8 +24,9 @@
 //! Exact-decomposition flags (bit 0: the suit is sets only; bit 1: sets and one pair), which is all
 //! a wildcard-free win check or wait scan needs: `suit_flags` by rank and `flags5` by base-5 index
 //! (2 bits per vector for all 5^9 vectors: 488 KiB; adding a tile of rank `r` is `+ 5^r`). The
-//! batch win check reads the same facts as `win8`: one byte per ranks 1-8 (base-5 index), a 2-bit
-//! code per count 0..=3 of rank 9, so that a suit is one byte load and a shift.
+//! batch win check reads the same facts from two small tables ([`win_code`]; a hand reads at most
+//! 45 KB of them): ranks 5-9 of a suit name one of a few dozen classes (`win_hi`), and ranks 1-4
+//! pick that class's code out of a 64-byte line (`win_lo`).
 //!
 //! # Honour table
 //! Honours never form sequences, so an honour group's distances only depend on how many kinds are
@@ -81,11 +82,14 @@ pub struct Tables {
     /// 0 when more than 14 tiles), packed 2 bits per vector: 488 KiB, fits in L2. Adding one tile of
     /// rank `r` is `index + 5^r`.
     pub flags5: Vec<u8>,
-    /// The batch win check's suit codes ([`win8`]): by the base-5 index of ranks 1-8 (`< 5^8`),
-    /// one byte holding a 2-bit code for each count 0..=3 of rank 9 (bits `2 n9`, `2 n9 + 1`):
-    /// 0 the suit is sets only, 2 sets and one pair, 3 neither. Padded to 2^19 entries (code 3) so
-    /// that a masked index needs no bounds check: 512 KiB, of which a hand reads the first 381.
-    pub win8: Box<[u8; WIN8_LEN]>,
+    /// The batch win check's suit classes ([`win_code`]): by `8 hi + n9` for the base-5 index `hi`
+    /// of ranks 5-8 and the count `n9` of rank 9, the class of those ranks 5-9 (suffixes that every
+    /// prefix of ranks 1-4 completes alike share a class; at most 64 classes).
+    pub win_hi: Box<[u8; WIN_HI_LEN]>,
+    /// By `64 lo + class` for the base-5 index `lo` of ranks 1-4: the code of the suit made of
+    /// those ranks and the class's ranks 5-9: 0 the suit is sets only, 2 sets and one pair, 3
+    /// neither (one cache line per `lo`).
+    pub win_lo: Box<[u8; WIN_LO_LEN]>,
     /// `rank_step[i][s][c]`: contribution of rank `i` holding `c` copies after `s` tiles of lower ranks.
     pub rank_step: [[[u32; 5]; MAX_SUIT_TILES + 1]; 9],
     /// Split rank: ranks 1-4 by their base-5 index `lo` (625 entries: partial rank, and the offset
@@ -291,10 +295,14 @@ fn build() -> Tables {
         final_dist: Vec::new(),
         suit_flags: Vec::new(),
         flags5: Vec::new(),
-        win8: vec![0xFF; WIN8_LEN]
+        win_hi: vec![0; WIN_HI_LEN]
             .into_boxed_slice()
             .try_into()
-            .expect("win8 length"),
+            .expect("win_hi length"),
+        win_lo: vec![3; WIN_LO_LEN]
+            .into_boxed_slice()
+            .try_into()
+            .expect("win_lo length"),
         rank_step,
         rank_lo,
         rank_hi,
@@ -370,21 +378,7 @@ fn build() -> Tables {
         &mut flags5,
     );
     tables.flags5 = flags5;
-    for lo in 0..POW5[8] {
-        let mut b = 0u8;
-        for n9 in 0..4 {
-            let code = match self::flags5(&tables, lo + n9 * POW5[8]) {
-                1 => 0,
-                2 => 2,
-                f => {
-                    debug_assert_eq!(f, 0, "a suit is never both sets only and sets and a pair");
-                    3
-                }
-            };
-            b |= code << (2 * n9);
-        }
-        tables.win8[lo] = b;
-    }
+    build_win(&mut tables);
     build_hot(&mut tables);
     tables
 }
@@ -487,16 +481,79 @@ pub fn index5(c: &[u8]) -> usize {
     r as usize + 390_625 * c[8] as usize
 }
 
-/// Entries of [`Tables::win8`] (a power of two above `5^8`).
-pub const WIN8_LEN: usize = 1 << 19;
+/// Entries of [`Tables::win_hi`]: 8 per base-5 index of ranks 5-8 (`< 625`), padded to a power of
+/// two so that a masked index needs no bounds check.
+pub const WIN_HI_LEN: usize = 8192;
+/// Entries of [`Tables::win_lo`]: 64 per base-5 index of ranks 1-4 (`< 625`), padded likewise.
+pub const WIN_LO_LEN: usize = 1 << 16;
 
-/// The win code of a suit ([`Tables::win8`]: 0 sets only, 2 sets and a pair, 3 neither) from the
-/// base-5 index `lo` of its ranks 1-8 and its count `n9 ≤ 3` of rank 9; the bits above the low two
-/// are the codes of the larger rank-9 counts (the caller masks them).
+/// The suit classes and codes of the batch win check ([`Tables::win_hi`], [`Tables::win_lo`]),
+/// from `flags5`. A suffix (ranks 5-9) joins the first class that agrees with it on every prefix
+/// (ranks 1-4) both define; a pair of more than 14 tiles in all defines nothing (no hand holds
+/// it). Suffixes are taken by tile count, so the first ones define the most.
+fn build_win(t: &mut Tables) {
+    let code = |f: u8| match f {
+        1 => 0u8,
+        2 => 2,
+        f => {
+            debug_assert_eq!(f, 0, "a suit is never both sets only and sets and a pair");
+            3
+        }
+    };
+    let sum4: Vec<usize> = (0..625).map(digit_sum).collect();
+    let mut suffixes: Vec<usize> = (0..POW5[5]).collect(); // hi + 625 n9
+    suffixes.sort_by_key(|&x| digit_sum(x));
+    const UNSET: u8 = 0xFF;
+    let mut classes: Vec<[u8; 625]> = Vec::new();
+    let mut sig = [UNSET; 625];
+    for &x in &suffixes {
+        let dx = digit_sum(x);
+        for (lo, v) in sig.iter_mut().enumerate() {
+            *v = if sum4[lo] + dx <= MAX_SUIT_TILES {
+                code(flags5(t, lo + 625 * x))
+            } else {
+                UNSET
+            };
+        }
+        let fits = |c: &[u8; 625]| {
+            c.iter()
+                .zip(&sig)
+                .all(|(&a, &b)| a == UNSET || b == UNSET || a == b)
+        };
+        let k = match classes.iter().position(fits) {
+            Some(k) => k,
+            None => {
+                classes.push([UNSET; 625]);
+                classes.len() - 1
+            }
+        };
+        for (a, &b) in classes[k].iter_mut().zip(&sig) {
+            if b != UNSET {
+                *a = b;
+            }
+        }
+        let (hi, n9) = (x % 625, x / 625);
+        t.win_hi[8 * hi + n9] = k as u8;
+    }
+    assert!(classes.len() <= 64, "{} win classes", classes.len());
+    for (k, c) in classes.iter().enumerate() {
+        for (lo, &v) in c.iter().enumerate() {
+            // undefined codes stay 3
+            if v != UNSET {
+                t.win_lo[64 * lo + k] = v;
+            }
+        }
+    }
+}
+
+/// The win code of a suit (0 sets only, 2 sets and a pair, 3 neither; see [`Tables::win_lo`]) from
+/// `lo64 = 64 lo` and `hi8 = 8 hi` for the base-5 indices of its ranks 1-4 and 5-8 and its count
+/// `n9` of rank 9 (every count ≤ 4 and at most 14 tiles; anything else gives some code, never an
+/// out-of-bounds read).
 #[inline(always)]
-pub fn win8(t: &Tables, lo: u32, n9: u64) -> u64 {
-    debug_assert!(n9 <= 3);
-    u64::from(t.win8[lo as usize & (WIN8_LEN - 1)]) >> (2 * n9)
+pub fn win_code(hi: &[u8; WIN_HI_LEN], lo: &[u8; WIN_LO_LEN], lo64: u32, hi8: u32, n9: u64) -> u32 {
+    let c = hi[(hi8 as usize + n9 as usize) & (WIN_HI_LEN - 1)];
+    u32::from(lo[(lo64 as usize + c as usize) & (WIN_LO_LEN - 1)])
 }
 
 /// Exact-decomposition flags (bit 0 sets only, bit 1 sets + pair) by base-5 index.

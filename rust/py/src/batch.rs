@@ -193,30 +193,10 @@ fn map_task<K: Kernel>(
     out: &mut [K::Out],
     k: &K,
 ) -> Option<usize> {
-    let mut bad = None;
     match src {
-        SourceRows::Copied(rows) => {
-            for (i, (o, row)) in out.iter_mut().zip(&rows[first..]).enumerate() {
-                match k.row(t, row) {
-                    Some(v) => *o = v,
-                    None => {
-                        bad.get_or_insert(i);
-                    }
-                }
-            }
-        }
-        SourceRows::InPlace(raw) => {
-            for (i, o) in out.iter_mut().enumerate() {
-                match k.row(t, &raw.at(first + i)) {
-                    Some(v) => *o = v,
-                    None => {
-                        bad.get_or_insert(i);
-                    }
-                }
-            }
-        }
+        SourceRows::Copied(rows) => k.block(t, |i| &rows[first + i], out),
+        SourceRows::InPlace(raw) => k.block(t, |i| raw.at(first + i), out),
     }
-    bad
 }
 
 /// The rows as the detached work sees them.
@@ -244,6 +224,26 @@ impl SourceRows {
 trait Kernel: Sync + Send {
     type Out: Send + Sync + Copy + Default;
     fn row<R: rows::RowSource + ?Sized>(&self, t: &Tables, src: &R) -> Option<Self::Out>;
+
+    /// `out[i] = row(rows(i))` over one task's rows; the index of the first row refused.
+    #[inline(always)]
+    fn block<R: rows::RowSource, F: Fn(usize) -> R>(
+        &self,
+        t: &Tables,
+        rows: F,
+        out: &mut [Self::Out],
+    ) -> Option<usize> {
+        let mut bad = None;
+        for (i, o) in out.iter_mut().enumerate() {
+            match self.row(t, &rows(i)) {
+                Some(v) => *o = v,
+                None => {
+                    bad.get_or_insert(i);
+                }
+            }
+        }
+        bad
+    }
 }
 
 /// Run the kernel over every row in parallel (GIL released); the first invalid row is an error.
@@ -290,6 +290,15 @@ impl Kernel for Win {
     #[inline(always)]
     fn row<R: rows::RowSource + ?Sized>(&self, t: &Tables, src: &R) -> Option<bool> {
         rows::win_row(t, src, self.0, self.1)
+    }
+    #[inline(always)]
+    fn block<R: rows::RowSource, F: Fn(usize) -> R>(
+        &self,
+        t: &Tables,
+        rows: F,
+        out: &mut [bool],
+    ) -> Option<usize> {
+        rows::win_block(t, rows, out, self.0, self.1)
     }
 }
 
