@@ -1,7 +1,9 @@
 //! The MCR scorer: every reading of the hand (from [`crate::decompose`]), fan detection per reading
 //! (mcr.md §5–§9), the exclusion walk, and the choice of the best reading.
 
-use crate::decompose::{Form, Reading, Readings, Set, Shapes, decompose_row_into, knitted_tiles};
+use crate::decompose::{
+    Form, PairList, Reading, Readings, Set, Shapes, decompose_row_into, knitted_tiles,
+};
 use crate::error::{Error, Result};
 use crate::hand::MeldKind;
 use crate::situation::{Blessing, Situation, WinType};
@@ -55,11 +57,109 @@ pub struct ScoredSet {
     pub concealed: bool,
 }
 
+/// A blank set: only the filler of an inline list's unused slots.
+impl Default for ScoredSet {
+    fn default() -> Self {
+        ScoredSet {
+            kind: MeldKind::Pung,
+            tile: Tile::E,
+            declared: false,
+            concealed: false,
+        }
+    }
+}
+
+/// The counted fans of an MCR score: the fans left after the exclusions (a bit per fan index of
+/// [`super::ids`]) and their counts. Iterates as `(fan index, count)` in table order.
+#[derive(Clone, Copy)]
+pub struct McrFans {
+    mask: u128,
+    counts: FanCounts,
+}
+
+impl McrFans {
+    /// `(fan index, count)` in table order.
+    #[inline]
+    pub fn iter(&self) -> impl Iterator<Item = (usize, u8)> + '_ {
+        let mut m = self.mask;
+        std::iter::from_fn(move || {
+            if m == 0 {
+                return None;
+            }
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            Some((i, self.counts[i]))
+        })
+    }
+    /// How many fans counted.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.mask.count_ones() as usize
+    }
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.mask == 0
+    }
+    /// The count of fan `i` (0 when it did not count).
+    #[inline]
+    pub fn count(&self, i: usize) -> u8 {
+        if i < 128 && self.mask >> i & 1 != 0 {
+            self.counts[i]
+        } else {
+            0
+        }
+    }
+}
+
+/// Equal when the same fans count the same number of times (the counts of excluded fans aside).
+impl PartialEq for McrFans {
+    fn eq(&self, o: &Self) -> bool {
+        self.mask == o.mask && self.iter().eq(o.iter())
+    }
+}
+
+impl Eq for McrFans {}
+
+impl std::fmt::Debug for McrFans {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// The sets of an MCR score's reading (at most four), on the stack; reads as a slice.
+#[derive(Clone, Copy)]
+pub struct ScoredSets {
+    sets: [ScoredSet; 4],
+    len: u8,
+}
+
+impl std::ops::Deref for ScoredSets {
+    type Target = [ScoredSet];
+    #[inline]
+    fn deref(&self) -> &[ScoredSet] {
+        &self.sets[..usize::from(self.len)]
+    }
+}
+
+impl PartialEq for ScoredSets {
+    fn eq(&self, o: &Self) -> bool {
+        **self == **o
+    }
+}
+
+impl Eq for ScoredSets {}
+
+impl std::fmt::Debug for ScoredSets {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
 /// The result of scoring one win.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct McrScore {
     /// `(fan index, count)` in table order; only fans with a non-zero count.
-    pub fans: Vec<(usize, u8)>,
+    pub fans: McrFans,
     /// Σ points × count, flowers included (基本分).
     pub total: i32,
     pub total_without_flowers: i32,
@@ -67,11 +167,11 @@ pub struct McrScore {
     pub meets_minimum: bool,
     pub form: McrForm,
     /// Sets of the chosen reading (declared melds first).
-    pub sets: Vec<ScoredSet>,
+    pub sets: ScoredSets,
     /// Pair of the chosen reading (十三幺: the doubled tile).
     pub pair: Option<Tile>,
     /// 七对: the seven pair tiles.
-    pub pairs: Vec<Tile>,
+    pub pairs: PairList,
     /// 全不靠 / 组合龙: knitted rank offset per suit (0 = 147, 1 = 258, 2 = 369).
     pub knitted: Option<[u8; 3]>,
     /// The situation flags after derivation/repair (和绝张 implied, …).
@@ -1650,23 +1750,17 @@ pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
         Form::KnittedStraight => McrForm::KnittedStraight,
     };
     Ok(McrScore {
-        fans: {
-            let mut m = mask;
-            let mut v = Vec::with_capacity(m.count_ones() as usize);
-            while m != 0 {
-                let i = m.trailing_zeros() as usize;
-                m &= m - 1;
-                v.push((i, f[i]));
-            }
-            v
-        },
+        fans: McrFans { mask, counts: f },
         total,
         total_without_flowers: total_nf,
         meets_minimum,
         form,
-        sets: best_sets[..d.sets.len().min(4)].to_vec(),
+        sets: ScoredSets {
+            sets: best_sets,
+            len: d.sets.len().min(4) as u8,
+        },
         pair: d.pair,
-        pairs: d.pairs.to_vec(),
+        pairs: d.pairs,
         knitted: d.knitted,
         win_type: wt,
         fourth_tile: fourth,
