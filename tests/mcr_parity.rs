@@ -42,7 +42,7 @@ fn expected(fans: &serde_json::Value) -> Multiset {
 fn got(s: &mcr::McrScore) -> Multiset {
     s.fans
         .iter()
-        .map(|&(i, c)| (FAN_IDS[i].to_string(), c as u64))
+        .map(|(i, c)| (FAN_IDS[i].to_string(), c as u64))
         .collect()
 }
 

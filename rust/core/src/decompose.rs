@@ -7,6 +7,7 @@
 use crate::error::{Error, Result};
 use crate::hand::{Meld, MeldKind};
 use crate::rows::Row;
+use crate::scoring::score::Few;
 use crate::tables;
 use crate::tile::{Counts, N_KINDS, Tile};
 
@@ -119,16 +120,29 @@ impl Set {
     }
 }
 
+/// A blank set (a standing pung of East): only the filler of a [`Sets`] list's unused slots.
+impl Default for Set {
+    fn default() -> Self {
+        SetList::BLANK
+    }
+}
+
+/// The sets of a [`Decomposition`] (inline up to four, a complete hand's count; more go to the
+/// heap).
+pub type Sets = Few<Set, 4>;
+/// The pair tiles of a 七对 [`Decomposition`] (inline up to seven).
+pub type Pairs = Few<Tile, 7>;
+
 /// One way to read a complete hand.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Decomposition {
     pub form: Form,
     /// Declared melds first (in the order given), then standing sets from low to high.
-    pub sets: Vec<Set>,
+    pub sets: Sets,
     /// The pair (standard and knitted-straight forms; for 十三幺 the doubled tile).
     pub pair: Option<Tile>,
     /// 七对: the seven pair tiles, low to high (a quad counted as two pairs appears twice).
-    pub pairs: Vec<Tile>,
+    pub pairs: Pairs,
     /// 全不靠 / 组合龙: the knitted rank offset per suit m, p, s (0 = 147, 1 = 258, 2 = 369).
     pub knitted: Option<[u8; 3]>,
     /// What each wildcard stands for, sorted (empty without wildcards; see
@@ -206,8 +220,8 @@ impl<'a> IntoIterator for &'a SetList {
     }
 }
 
-/// The seven pair tiles of a 七对 reading, on the stack.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// The seven pair tiles of a 七对 reading, on the stack (reads as a slice, prints as a list).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PairList {
     tiles: [Tile; 7],
     len: u8,
@@ -218,6 +232,12 @@ impl PairList {
         tiles: [Tile::E; 7],
         len: 0,
     };
+}
+
+impl std::fmt::Debug for PairList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
 }
 
 impl std::ops::Deref for PairList {
@@ -253,9 +273,9 @@ impl Reading {
     pub fn to_decomposition(&self) -> Decomposition {
         Decomposition {
             form: self.form,
-            sets: self.sets.to_vec(),
+            sets: Sets::from_slice(&self.sets),
             pair: self.pair,
-            pairs: self.pairs.to_vec(),
+            pairs: Pairs::from_slice(&self.pairs),
             knitted: self.knitted,
             wildcards: Vec::new(),
         }

@@ -49,6 +49,13 @@ pub enum Suit {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Tile(u8);
 
+/// 1m: only the filler of an inline tile list's unused slots.
+impl Default for Tile {
+    fn default() -> Self {
+        Tile(0)
+    }
+}
+
 const HONOR_LETTERS: [char; 7] = ['E', 'S', 'W', 'N', 'C', 'F', 'P'];
 const HONOR_ZH: [&str; 7] = ["东", "南", "西", "北", "中", "发", "白"];
 const FLOWER_ZH: [&str; 8] = ["春", "夏", "秋", "冬", "梅", "兰", "竹", "菊"];

@@ -152,9 +152,9 @@ fn make(
     pairs.sort_unstable();
     Decomposition {
         form,
-        sets: sets.to_vec(),
+        sets: crate::decompose::Sets::from_slice(sets),
         pair,
-        pairs,
+        pairs: pairs.into(),
         knitted,
         wildcards: wild,
     }

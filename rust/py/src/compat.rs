@@ -388,7 +388,7 @@ pub fn mcr_fan_calculator<'py>(
         let items: Vec<Bound<'py, PyTuple>> = sc
             .fans
             .iter()
-            .map(|&(i, c)| {
+            .map(|(i, c)| {
                 let zh = ref_zh(i, r.zh[i]);
                 if verbose {
                     (r.values[i], c, zh, r.en[i]).into_pyobject(py)

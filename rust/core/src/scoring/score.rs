@@ -87,6 +87,34 @@ impl PartialEq for FanHit {
 
 impl Eq for FanHit {}
 
+/// The table entry of a blank [`FanHit`] (no id, no names, value 0).
+static BLANK_FAN: FanDef = FanDef {
+    id: String::new(),
+    zh: String::new(),
+    en: String::new(),
+    value: 0,
+    op: FanOp::Add,
+    excludes: Vec::new(),
+    reduces: std::collections::BTreeMap::new(),
+    scope: String::new(),
+    countable: false,
+    note: String::new(),
+    enabled: false,
+    fallback: false,
+};
+
+/// A blank hit (no id, value 0, count 0): only the filler of a [`Fans`] list's unused slots.
+impl Default for FanHit {
+    fn default() -> Self {
+        FanHit {
+            def: &BLANK_FAN,
+            value: 0,
+            count: 0,
+            op: FanOp::Add,
+        }
+    }
+}
+
 impl FanHit {
     /// A hit of `def` (an entry of the embedded preset data, or of a preset module's own static
     /// table) worth `value` per occurrence, combining by `op`, counted `count` times. Values and
@@ -183,6 +211,8 @@ impl<T: Default, const N: usize> Default for Few<T, N> {
 }
 
 impl<T, const N: usize> Few<T, N> {
+    /// How many items fit inline.
+    pub const INLINE: usize = N;
     /// The first `len` items of `items` (`len <= N`).
     #[inline]
     pub fn from_array(items: [T; N], len: usize) -> Self {
@@ -213,6 +243,59 @@ impl<T: Default, const N: usize> Few<T, N> {
             self.len = 0;
         }
         self.heap.push(item);
+    }
+    /// The items of `items` (inline when they fit).
+    #[inline]
+    pub fn from_slice(items: &[T]) -> Self
+    where
+        T: Clone,
+    {
+        if items.len() <= N {
+            let mut out = Self::default();
+            out.inline[..items.len()].clone_from_slice(items);
+            out.len = items.len();
+            out
+        } else {
+            Few {
+                len: 0,
+                inline: std::array::from_fn(|_| T::default()),
+                heap: items.to_vec(),
+            }
+        }
+    }
+    /// Remove the last item.
+    #[inline]
+    pub fn pop(&mut self) -> Option<T> {
+        if self.heap.is_empty() {
+            if self.len == 0 {
+                return None;
+            }
+            self.len -= 1;
+            Some(std::mem::take(&mut self.inline[self.len]))
+        } else {
+            self.heap.pop()
+        }
+    }
+    /// Keep the items for which `f` is true (in order).
+    pub fn retain(&mut self, mut f: impl FnMut(&T) -> bool) {
+        let mut kept = Self::default();
+        for x in std::mem::take(self).into_vec() {
+            if f(&x) {
+                kept.push(x);
+            }
+        }
+        *self = kept;
+    }
+    /// The items as a `Vec`.
+    pub fn into_vec(mut self) -> Vec<T> {
+        if self.heap.is_empty() {
+            self.inline[..self.len]
+                .iter_mut()
+                .map(std::mem::take)
+                .collect()
+        } else {
+            std::mem::take(&mut self.heap)
+        }
     }
     /// Sort by a key (stable).
     pub fn sort_by_key<K: Ord>(&mut self, f: impl FnMut(&T) -> K) {
@@ -291,6 +374,37 @@ impl<T: PartialEq, const N: usize> PartialEq for Few<T, N> {
     }
 }
 
+impl<T: Eq, const N: usize> Eq for Few<T, N> {}
+
+impl<T: std::hash::Hash, const N: usize> std::hash::Hash for Few<T, N> {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        (**self).hash(h);
+    }
+}
+
+impl<T: PartialEq, const N: usize> PartialEq<Vec<T>> for Few<T, N> {
+    fn eq(&self, other: &Vec<T>) -> bool {
+        **self == **other
+    }
+}
+
+impl<T: PartialEq, const N: usize> PartialEq<[T]> for Few<T, N> {
+    fn eq(&self, other: &[T]) -> bool {
+        **self == *other
+    }
+}
+
+impl<T, const N: usize> IntoIterator for Few<T, N>
+where
+    T: Default,
+{
+    type Item = T;
+    type IntoIter = std::vec::IntoIter<T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.into_vec().into_iter()
+    }
+}
+
 impl<T: Serialize, const N: usize> Serialize for Few<T, N> {
     fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         (**self).serialize(s)
@@ -299,6 +413,9 @@ impl<T: Serialize, const N: usize> Serialize for Few<T, N> {
 
 /// The payments of a score (inline up to 3: one win has at most three payers at a table of four).
 pub type Payments = Few<Payment, 3>;
+/// The counted fans of a score (inline up to 12: one MCR win counts at most 11 in practice; more
+/// go to the heap).
+pub type Fans = Few<FanHit, 12>;
 /// The extras of a score (keys sorted; empty costs no allocation).
 pub type Extras = Vec<(&'static str, Value)>;
 
@@ -334,7 +451,7 @@ pub struct Score {
     /// The preset id.
     pub variant: &'static str,
     /// Counted fans / patterns, in the preset table's order.
-    pub fans: Vec<FanHit>,
+    pub fans: Fans,
     /// The hand's total before the preset's cap, in `unit`.
     pub raw_total: i64,
     /// The total after the cap.
@@ -548,7 +665,7 @@ mod tests {
     fn score_json_is_sorted_and_zero_sum() {
         let sc = Score {
             variant: "mcr",
-            fans: vec![],
+            fans: Fans::new(),
             raw_total: 8,
             total: 8,
             unit: Unit::Fan,

@@ -141,7 +141,7 @@ impl Dingniu {
             .collect();
         Ok(Score {
             variant: self.preset.id.as_str(),
-            fans,
+            fans: fans.into(),
             raw_total: total,
             total,
             unit: Unit::Point,

@@ -172,7 +172,7 @@ impl Doudizhu {
         }
         Ok(Score {
             variant: self.static_id(),
-            fans,
+            fans: fans.into(),
             raw_total: raw.max(s.unit),
             total: s.unit,
             unit: Unit::Point,

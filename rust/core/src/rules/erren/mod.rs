@@ -178,7 +178,7 @@ impl ErrenRules {
         let capped = value.min(self.cap);
         Ok(Score {
             variant: "erren",
-            fans: patterns,
+            fans: patterns.into(),
             raw_total: value,
             total: capped,
             unit: Unit::Fan,
@@ -535,7 +535,7 @@ impl ErrenRules {
         let (total, sum, factor, patterns, d) = best.expect("at least one reading");
         Ok(Score {
             variant: "erren",
-            fans: patterns,
+            fans: patterns.into(),
             raw_total: total,
             total,
             unit: Unit::Fan,

@@ -99,7 +99,7 @@ impl Gouji {
         let payments = payments_of_net(&sc).into_iter().collect();
         Ok(Score {
             variant: self.preset.id.as_str(),
-            fans,
+            fans: fans.into(),
             raw_total: total,
             total,
             unit: Unit::Point,

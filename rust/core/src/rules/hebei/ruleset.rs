@@ -59,7 +59,7 @@ impl Hebei {
         fans.extend(sc.floor.map(|f| hit(self.preset, f)));
         Score {
             variant: self.preset.id.as_str(),
-            fans,
+            fans: fans.into(),
             raw_total: sc.points,
             total: sc.points,
             unit: Unit::Point,

@@ -187,7 +187,7 @@ impl Huanle3dRules {
         }
         Ok(Score {
             variant: "huanle3d",
-            fans,
+            fans: fans.into(),
             raw_total: value,
             total: value,
             unit: Unit::Multiplier,

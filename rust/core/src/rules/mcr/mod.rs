@@ -15,14 +15,15 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::decompose::{Decomposition, Form, Set, Shapes};
+use crate::decompose::{Decomposition, Form, Pairs, Set, Sets, Shapes};
 use crate::error::{Error, Result};
 use crate::game::flow::{FlowFacts, WinOption};
 use crate::preset::{FanOp, Options, PresetData};
 use crate::rules::{Book, Case, CaseRef, Ruleset, TableWin, TileBook};
 use crate::scoring::record::{HandRecord, RecordSpec};
-use crate::scoring::score::{Extras, FanHit, Payment, Payments, Reading, Score, Unit};
+use crate::scoring::score::{Extras, FanHit, Fans, Payment, Payments, Reading, Score, Unit};
 use crate::situation::Situation;
+use crate::tile::Tile;
 
 /// The MCR ruleset: the compiled rules and the table's flow facts.
 #[derive(Debug)]
@@ -65,14 +66,22 @@ pub fn rules_of(v: &crate::Variant) -> Result<&McrRules> {
 
 impl Mcr {
     /// The generic score of an MCR result, with `payments`.
+    #[inline(always)]
     fn to_score(&self, sc: McrScore, payments: Payments) -> Score {
         let r = &self.rules;
-        // (index, count) pairs become hits in place (both 16 bytes): no allocation
-        let fans = sc
-            .fans
-            .into_iter()
-            .map(|(i, c)| self.hits[i].with_count(u32::from(c)))
-            .collect();
+        let n = sc.fans.len();
+        let fans = if n <= Fans::INLINE {
+            let mut hits = [FanHit::default(); Fans::INLINE];
+            for (slot, (i, c)) in hits.iter_mut().zip(sc.fans.iter()) {
+                *slot = self.hits[i].with_count(u32::from(c));
+            }
+            Fans::from_array(hits, n)
+        } else {
+            sc.fans
+                .iter()
+                .map(|(i, c)| self.hits[i].with_count(u32::from(c)))
+                .collect()
+        };
         let form = match sc.form {
             McrForm::Regular | McrForm::NineGates => Form::Standard,
             McrForm::SevenPairs | McrForm::SevenShiftedPairs => Form::SevenPairs,
@@ -80,16 +89,19 @@ impl Mcr {
             McrForm::HonorsAndKnitted => Form::HonorsKnitted,
             McrForm::KnittedStraight => Form::KnittedStraight,
         };
-        let sets: Vec<Set> = sc
-            .sets
-            .into_iter()
-            .map(|x| Set {
+        let mut sets = [Set::default(); 4];
+        for (slot, x) in sets.iter_mut().zip(sc.sets.iter()) {
+            *slot = Set {
                 kind: x.kind,
                 tile: x.tile,
                 declared: x.declared,
                 concealed: x.concealed,
-            })
-            .collect();
+            };
+        }
+        let sets = Sets::from_array(sets, sc.sets.len());
+        let mut pairs = [Tile::default(); 7];
+        pairs[..sc.pairs.len()].copy_from_slice(&sc.pairs);
+        let pairs = Pairs::from_array(pairs, sc.pairs.len());
         let total = i64::from(sc.total);
         Score {
             variant: self.preset.id.as_str(),
@@ -105,7 +117,7 @@ impl Mcr {
                 form,
                 sets,
                 pair: sc.pair,
-                pairs: sc.pairs,
+                pairs,
                 knitted: sc.knitted,
                 wildcards: Vec::new(),
             })),
@@ -262,7 +274,7 @@ impl Ruleset for Mcr {
             fans: sc
                 .fans
                 .iter()
-                .map(|&(f, c)| (ids::FAN_IDS[f].to_string(), u32::from(c)))
+                .map(|(f, c)| (ids::FAN_IDS[f].to_string(), u32::from(c)))
                 .collect(),
             deltas,
             score: None,

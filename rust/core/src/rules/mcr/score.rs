@@ -1,7 +1,9 @@
 //! The MCR scorer: every reading of the hand (from [`crate::decompose`]), fan detection per reading
 //! (mcr.md §5–§9), the exclusion walk, and the choice of the best reading.
 
-use crate::decompose::{Form, Reading, Readings, Set, Shapes, decompose_row_into, knitted_tiles};
+use crate::decompose::{
+    Form, PairList, Reading, Readings, Set, Shapes, decompose_row_into, knitted_tiles,
+};
 use crate::error::{Error, Result};
 use crate::hand::MeldKind;
 use crate::situation::{Blessing, Situation, WinType};
@@ -55,11 +57,109 @@ pub struct ScoredSet {
     pub concealed: bool,
 }
 
+/// A blank set: only the filler of an inline list's unused slots.
+impl Default for ScoredSet {
+    fn default() -> Self {
+        ScoredSet {
+            kind: MeldKind::Pung,
+            tile: Tile::E,
+            declared: false,
+            concealed: false,
+        }
+    }
+}
+
+/// The counted fans of an MCR score: the fans left after the exclusions (a bit per fan index of
+/// [`super::ids`]) and their counts. Iterates as `(fan index, count)` in table order.
+#[derive(Clone, Copy)]
+pub struct McrFans {
+    mask: u128,
+    counts: FanCounts,
+}
+
+impl McrFans {
+    /// `(fan index, count)` in table order.
+    #[inline]
+    pub fn iter(&self) -> impl Iterator<Item = (usize, u8)> + '_ {
+        let mut m = self.mask;
+        std::iter::from_fn(move || {
+            if m == 0 {
+                return None;
+            }
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            Some((i, self.counts[i]))
+        })
+    }
+    /// How many fans counted.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.mask.count_ones() as usize
+    }
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.mask == 0
+    }
+    /// The count of fan `i` (0 when it did not count).
+    #[inline]
+    pub fn count(&self, i: usize) -> u8 {
+        if i < 128 && self.mask >> i & 1 != 0 {
+            self.counts[i]
+        } else {
+            0
+        }
+    }
+}
+
+/// Equal when the same fans count the same number of times (the counts of excluded fans aside).
+impl PartialEq for McrFans {
+    fn eq(&self, o: &Self) -> bool {
+        self.mask == o.mask && self.iter().eq(o.iter())
+    }
+}
+
+impl Eq for McrFans {}
+
+impl std::fmt::Debug for McrFans {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// The sets of an MCR score's reading (at most four), on the stack; reads as a slice.
+#[derive(Clone, Copy)]
+pub struct ScoredSets {
+    sets: [ScoredSet; 4],
+    len: u8,
+}
+
+impl std::ops::Deref for ScoredSets {
+    type Target = [ScoredSet];
+    #[inline]
+    fn deref(&self) -> &[ScoredSet] {
+        &self.sets[..usize::from(self.len)]
+    }
+}
+
+impl PartialEq for ScoredSets {
+    fn eq(&self, o: &Self) -> bool {
+        **self == **o
+    }
+}
+
+impl Eq for ScoredSets {}
+
+impl std::fmt::Debug for ScoredSets {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
 /// The result of scoring one win.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct McrScore {
     /// `(fan index, count)` in table order; only fans with a non-zero count.
-    pub fans: Vec<(usize, u8)>,
+    pub fans: McrFans,
     /// Σ points × count, flowers included (基本分).
     pub total: i32,
     pub total_without_flowers: i32,
@@ -67,11 +167,11 @@ pub struct McrScore {
     pub meets_minimum: bool,
     pub form: McrForm,
     /// Sets of the chosen reading (declared melds first).
-    pub sets: Vec<ScoredSet>,
+    pub sets: ScoredSets,
     /// Pair of the chosen reading (十三幺: the doubled tile).
     pub pair: Option<Tile>,
     /// 七对: the seven pair tiles.
-    pub pairs: Vec<Tile>,
+    pub pairs: PairList,
     /// 全不靠 / 组合龙: knitted rank offset per suit (0 = 147, 1 = 258, 2 = 369).
     pub knitted: Option<[u8; 3]>,
     /// The situation flags after derivation/repair (和绝张 implied, …).
@@ -90,25 +190,17 @@ fn suit(i: u8) -> u8 {
 fn rank(i: u8) -> u8 {
     i % 9 + 1
 }
-#[inline]
+#[cfg(test)]
 fn is_honor(i: u8) -> bool {
     i >= 27
 }
-#[inline]
+#[cfg(test)]
 fn is_wind(i: u8) -> bool {
     (27..31).contains(&i)
 }
-#[inline]
-fn is_dragon(i: u8) -> bool {
-    i >= 31
-}
-#[inline]
+#[cfg(test)]
 fn is_terminal(i: u8) -> bool {
     i < 27 && (i % 9 == 0 || i % 9 == 8)
-}
-#[inline]
-fn is_yaojiu(i: u8) -> bool {
-    is_honor(i) || is_terminal(i)
 }
 
 /// Whether one suit (9 counts, chows allowed) or the honours (no chows) split into sets, plus
@@ -501,6 +593,8 @@ const NUMBERED: u64 = (1 << 27) - 1;
 const TERMINALS: u64 = ranks(1 << 0 | 1 << 8);
 const WINDS: u64 = 0xF << 27;
 const DRAGONS: u64 = 0x7 << 31;
+/// Terminals and honours (幺九).
+const YAOJIU: u64 = TERMINALS | WINDS | DRAGONS;
 /// 绿一色: bamboo 2 3 4 6 8 and the green dragon.
 const GREEN: u64 = (0b0_1010_1110 << 18) | 1 << 32;
 /// 推不倒: dots 1 2 3 4 5 8 9, bamboo 2 4 5 6 8 9, the white dragon.
@@ -1027,106 +1121,71 @@ fn reading_fans(ctx: &mut Ctx, d: &Reading, buf: &mut [ScoredSet; 4]) -> FanCoun
     let mut nch = 0;
     let mut pungs = [0u8; 4];
     let mut npu = 0;
-    let (mut kongs, mut ckongs, mut conc_pungs) = (0, 0, 0);
-    let (mut outside, mut five, mut even) = (true, true, true);
+    let (mut kongs, mut ckongs, mut conc_pungs) = (0u8, 0u8, 0u8);
+    // the lowest tiles of the chows and the tiles of the pungs / kongs, as bits (two pungs never
+    // share a tile: a hand holds at most four copies)
+    let (mut chow_bits, mut pung_bits) = (0u64, 0u64);
     for s in sets.iter() {
         let t = s.tile.index();
-        match s.kind {
-            MeldKind::Chow => {
-                chows[nch] = (suit(t), rank(t));
-                nch += 1;
-                let r = rank(t);
-                outside &= r == 1 || r == 7;
-                five &= (3..=5).contains(&r);
-                even = false;
-            }
-            k => {
-                pungs[npu] = t;
-                npu += 1;
-                if k == MeldKind::Kong {
-                    kongs += 1;
-                    if s.concealed {
-                        ckongs += 1;
-                    }
-                }
-                if s.concealed {
-                    conc_pungs += 1;
-                }
-                outside &= is_yaojiu(t);
-                five &= t < 27 && rank(t) == 5;
-                even &= t < 27 && rank(t) % 2 == 0;
-            }
+        if s.kind == MeldKind::Chow {
+            chows[nch] = (suit(t), rank(t));
+            nch += 1;
+            chow_bits |= 1 << t;
+        } else {
+            pungs[npu] = t;
+            npu += 1;
+            pung_bits |= 1 << t;
+            let kong = s.kind == MeldKind::Kong;
+            kongs += u8::from(kong);
+            ckongs += u8::from(kong && s.concealed);
+            conc_pungs += u8::from(s.concealed);
         }
     }
-    if let Some(p) = pair {
-        outside &= is_yaojiu(p);
-        five &= p < 27 && rank(p) == 5;
-        even &= p < 27 && rank(p) % 2 == 0;
-    }
+    let pair_bit = pair.map_or(0, |p| 1u64 << p);
+    let pp = pung_bits | pair_bit;
     if !knitted {
-        if outside {
-            f[OUTSIDE_HAND] = 1;
-        }
-        if five {
-            f[ALL_FIVE] = 1;
-        }
+        // 全带幺: chows 123 / 789, pungs and pair terminals or honours; 全带五: chows 345 / 456 /
+        // 567, pungs and pair fives; 全双刻: even pungs and pair
+        let outside = chow_bits & !ranks(1 << 0 | 1 << 6) == 0 && pp & !YAOJIU == 0;
+        let five = chow_bits & !ranks(0b1_1100) == 0 && pp & !ranks(1 << 4) == 0;
+        f[OUTSIDE_HAND] = u8::from(outside);
+        f[ALL_FIVE] = u8::from(five);
         if npu == 4 {
             f[ALL_PUNGS] = 1;
-            if even {
-                f[ALL_EVEN_PUNGS] = 1;
-            }
+            f[ALL_EVEN_PUNGS] = u8::from(pp & !ranks(0b1010_1010) == 0);
         }
     }
     let chow_count = nch + if knitted { 3 } else { 0 };
-    if chow_count == 4 && pair.is_some_and(|p| p < 27) {
-        f[ALL_CHOWS] = 1;
-    }
+    f[ALL_CHOWS] = u8::from(chow_count == 4 && pair_bit & NUMBERED != 0);
     // winds and dragons
     let pungs = &pungs[..npu];
-    let winds = pungs.iter().filter(|&&t| is_wind(t)).count();
-    let dragons = pungs.iter().filter(|&&t| is_dragon(t)).count();
-    let pair_wind = pair.is_some_and(is_wind);
-    let pair_dragon = pair.is_some_and(is_dragon);
+    let winds = (pung_bits & WINDS).count_ones();
+    let dragons = (pung_bits & DRAGONS).count_ones();
+    let pair_wind = pair_bit & WINDS != 0;
+    let pair_dragon = pair_bit & DRAGONS != 0;
     if winds == 4 {
         f[BIG_FOUR_WINDS] = 1;
         if rules.enabled[BIG_FOUR_WINDS_GREEN_PAIR] && pair == Some(32) {
             f[BIG_FOUR_WINDS_GREEN_PAIR] = 1;
         }
     }
-    if winds == 3 {
-        if pair_wind {
-            f[LITTLE_FOUR_WINDS] = 1;
-        }
-        f[BIG_THREE_WINDS] = 1;
-    }
-    if dragons == 3 {
-        f[BIG_THREE_DRAGONS] = 1;
-    }
-    if dragons == 2 {
-        if pair_dragon {
-            f[LITTLE_THREE_DRAGONS] = 1;
-        }
-        f[TWO_DRAGONS_PUNGS] = 1;
-    }
+    f[LITTLE_FOUR_WINDS] = u8::from(winds == 3 && pair_wind);
+    f[BIG_THREE_WINDS] = u8::from(winds == 3);
+    f[BIG_THREE_DRAGONS] = u8::from(dragons == 3);
+    f[LITTLE_THREE_DRAGONS] = u8::from(dragons == 2 && pair_dragon);
+    f[TWO_DRAGONS_PUNGS] = u8::from(dragons == 2);
     f[DRAGON_PUNG] += dragons as u8;
-    let mut yaojiu = 0u8;
-    for &t in pungs {
-        if is_wind(t) {
-            let prev = t == ctx.prevalent;
-            let seat = t == ctx.seat;
-            if prev {
-                f[PREVALENT_WIND] = 1;
-            }
-            if seat {
-                f[SEAT_WIND] = 1;
-            }
-            if !prev && !seat && winds != 3 {
-                yaojiu += 1;
-            }
-        } else if is_terminal(t) {
-            yaojiu += 1;
-        }
-    }
+    let own_winds = 1u64 << ctx.prevalent | 1u64 << ctx.seat;
+    f[PREVALENT_WIND] = (pung_bits >> ctx.prevalent) as u8 & 1;
+    f[SEAT_WIND] = (pung_bits >> ctx.seat) as u8 & 1;
+    // 幺九刻: terminal pungs, and wind pungs other than the round's and the seat's (none with
+    // 三风刻)
+    let other_winds = if winds == 3 {
+        0
+    } else {
+        pung_bits & WINDS & !own_winds
+    };
+    let mut yaojiu = ((pung_bits & TERMINALS) | other_winds).count_ones() as u8;
     if ctx.nine_gates && !knitted {
         f[NINE_GATES] = 1;
         yaojiu = yaojiu.saturating_sub(1);
@@ -1650,23 +1709,17 @@ pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
         Form::KnittedStraight => McrForm::KnittedStraight,
     };
     Ok(McrScore {
-        fans: {
-            let mut m = mask;
-            let mut v = Vec::with_capacity(m.count_ones() as usize);
-            while m != 0 {
-                let i = m.trailing_zeros() as usize;
-                m &= m - 1;
-                v.push((i, f[i]));
-            }
-            v
-        },
+        fans: McrFans { mask, counts: f },
         total,
         total_without_flowers: total_nf,
         meets_minimum,
         form,
-        sets: best_sets[..d.sets.len().min(4)].to_vec(),
+        sets: ScoredSets {
+            sets: best_sets,
+            len: d.sets.len().min(4) as u8,
+        },
         pair: d.pair,
-        pairs: d.pairs.to_vec(),
+        pairs: d.pairs,
         knitted: d.knitted,
         win_type: wt,
         fourth_tile: fourth,

@@ -182,7 +182,7 @@ impl ShaanxiRules {
         let reading = decs.into_iter().find(|d| Some(d.form) == form);
         Ok(Score {
             variant: "shaanxi",
-            fans: patterns,
+            fans: patterns.into(),
             raw_total: value,
             total: value,
             unit: Unit::Multiplier,

@@ -429,7 +429,7 @@ impl WuhanRules {
         }
         Ok(Score {
             variant: "wuhan",
-            fans,
+            fans: fans.into(),
             raw_total: base,
             total: base,
             unit: Unit::Point,

@@ -458,7 +458,7 @@ impl Zipai {
         let cards = |c: &[Card]| c.iter().map(ToString::to_string).collect::<Vec<_>>();
         Score {
             variant: self.preset.id.as_str(),
-            fans,
+            fans: fans.into(),
             raw_total: i64::from(sc.huxi),
             total: i64::from(sc.huxi),
             unit: Unit::Huxi,
