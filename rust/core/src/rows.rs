@@ -346,22 +346,8 @@ impl Row {
 /// The plan of a row of `n` tiles plus `wildcards` (no melds), `None` when invalid.
 #[inline(always)]
 fn plan_of(n: u32, wildcards: u8) -> Option<Plan> {
-    // sets needed + 8 when complete, per hand size; 0xFF: not a hand
-    const PLAN: [u8; 16] = {
-        let mut t = [0xFF; 16];
-        let mut n = 0;
-        while n <= 14 {
-            t[n] = match n % 3 {
-                1 => (n / 3) as u8,
-                2 => (n / 3) as u8 | 8,
-                _ => 0xFF,
-            };
-            n += 1;
-        }
-        t
-    };
     let n = n + u32::from(wildcards);
-    let e = PLAN[(n as usize).min(15)];
+    let e = PLAN_BY_COUNT[(n as usize).min(255)];
     if e == 0xFF || wildcards > MAX_WILDCARDS {
         return None;
     }

@@ -264,19 +264,7 @@ fn formal_waits(standing: &Counts, seven_pairs: bool, limit: u32) -> u64 {
     let index = row.suit_index5();
     let held = row.kinds_held();
     let honors = &standing[27..N_KINDS];
-    // Honours split into pungs (and the pair when `pair`) iff every count is 0 or 3, plus exactly
-    // one 2 or 5 (3 + 2) with a pair.
-    let honors_ok = |extra: Option<usize>, pair: bool| -> bool {
-        let mut pairs = 0;
-        for (k, &x) in honors.iter().enumerate() {
-            match x + u8::from(extra == Some(k)) {
-                0 | 3 => {}
-                2 | 5 if pair => pairs += 1,
-                _ => return false,
-            }
-        }
-        pairs == u32::from(pair)
-    };
+    let honors_ok = |extra: Option<usize>, pair: bool| honors_split(honors, extra, pair);
     // status of each untouched group: 0 = sets only, 2 = sets + pair, 1 = impossible
     let mut status = [1u8; 4];
     let (mut bad, mut pairs) = (0, 0);
