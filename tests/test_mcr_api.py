@@ -207,3 +207,45 @@ def test_batch_pipeline_equals_one_thread(shared: Path) -> None:
 
     with pytest.raises(KeyError, match="iterator failed"):
         hupai._core.score_batch(broken(), "mcr", 2)
+
+
+def test_batch_json_lines_parse_off_the_gil_with_the_same_errors(shared: Path) -> None:
+    """JSON text items are copied under the GIL and parsed by the scoring threads: each slot holds
+    what the same request as a dict gives (the Score, or the error's name and message), and a line
+    that is not JSON, or not valid Unicode, says so."""
+    cases = shared / "cases" / "mcr_dev.jsonl"
+    rows = [json.loads(line) for line in cases.read_text(encoding="utf-8").splitlines()]
+    good = [json.dumps({"hand": r["hand"], "situation": r["situation"]}) for r in rows[:300]]
+    bad = [
+        '{"hand": {"concealed": ["1m"], "win_tile": "1m"',  # cut short
+        "not json",
+        '{"hand": {"concealed": ["1m"], "win_tile": "1m"}, "colour": 1}',  # unknown key
+        '{"hand": "1m\ud800", "situation": {}}',  # a lone surrogate
+        "",
+    ]
+    items = [x for pair in zip(good, bad * 60, strict=True) for x in pair]
+
+    def one(text: str) -> Any:
+        """What the batch must put in the slot of ``text``."""
+        if "\ud800" in text:
+            return ("InvalidHandError", "case: the string holds a lone surrogate")
+        try:
+            case = json.loads(text)
+        except json.JSONDecodeError:
+            return ("InvalidHandError", "case JSON: ")
+        # the same request as a dict (copied to JSON under the GIL, as before)
+        (r,) = hupai.batch.score([case], threads=1)
+        return (r["error"], r["message"]) if isinstance(r, dict) else r.to_dict()
+
+    def slot(x: Any, want: Any) -> Any:
+        if not isinstance(x, dict):
+            return x.to_dict()
+        # a bad line's message: its cause, worded as a single call words it
+        return (x["error"], want[1] if isinstance(want, tuple) and want[1] in x["message"] else x["message"])
+
+    want = [one(t) for t in items]
+    assert all(isinstance(w, tuple) for w in want[1::2])  # every bad line is refused
+    assert sum(isinstance(w, dict) for w in want[::2]) > 250  # and most cases score
+    for threads in (1, 2):
+        got = hupai.batch.score(items, threads=threads)
+        assert [slot(x, w) for x, w in zip(got, want, strict=True)] == want

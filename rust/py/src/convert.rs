@@ -106,6 +106,7 @@ impl AnyInt {
 use pyo3::types::{PyFloat, PyInt, PyTuple};
 
 use crate::errors::{BindError, BindResult, hand_err};
+use hupai_core::Error as CoreError;
 
 /// Deepest nesting accepted in one argument (cases, records and events are a few levels deep).
 pub const MAX_DEPTH: usize = 32;
@@ -573,8 +574,12 @@ pub fn meld_value(meld: &hupai_core::hand::Meld) -> Value {
 /// JSON text (a `str` argument) parsed, size-checked first; nesting is bounded by serde_json's
 /// own recursion limit (128), which returns an error rather than overflowing the stack.
 pub fn json_text(s: &Bound<'_, PyString>, what: &str) -> BindResult<Value> {
-    let t = text(s, what)?;
-    serde_json::from_str(t).map_err(|e| hand_err(format!("{what} JSON: {e}")))
+    Ok(parse_json_text(text(s, what)?, what)?)
+}
+
+/// [`json_text`] of text already copied out of Python (callable without the GIL).
+pub fn parse_json_text(t: &str, what: &str) -> Result<Value, CoreError> {
+    serde_json::from_str(t).map_err(|e| CoreError::hand(format!("{what} JSON: {e}")))
 }
 
 /// A dict or JSON text argument as JSON (`what` names it in errors).

@@ -727,10 +727,12 @@ fn error_dict<'py>(py: Python<'py>, e: &CoreError) -> PyResult<Bound<'py, PyAny>
     Ok(d.into_any())
 }
 
-/// One batch item after the Python copy: a validated situation or a request to parse (or the
-/// error of copying it).
+/// One batch item after the Python copy: a validated situation, a request to parse (a JSON line
+/// is copied as text and parsed without the GIL), or the error of copying it.
 enum Pending {
-    Ok(Result<Arc<Situation>, Value>),
+    Situation(Arc<Situation>),
+    Json(Value),
+    Text(String),
     Err(CoreError),
 }
 
@@ -788,23 +790,27 @@ pub fn score_batch<'py>(
     // workers score (`pipeline`), so the Python steps do not cap the gain.
     let read = |item: Bound<'py, PyAny>| -> Pending {
         if let Ok(s) = item.cast::<PySituation>() {
-            return Pending::Ok(Ok(s.get().inner.clone()));
+            return Pending::Situation(s.get().inner.clone());
         }
-        match json_arg(&item, "case") {
-            Ok(v) => Pending::Ok(Err(v)),
+        let copied = match item.cast::<PyString>() {
+            Ok(s) => crate::convert::text(s, "case").map(|t| Pending::Text(t.to_owned())),
+            Err(_) => json_arg(&item, "case").map(Pending::Json),
+        };
+        match copied {
+            Ok(p) => p,
             Err(BindError::Core(c)) => Pending::Err(c),
             Err(BindError::Py(p)) => Pending::Err(CoreError::hand(p.to_string())),
         }
     };
     let score = |p: Pending| -> Result<Score, CoreError> {
-        match p {
-            Pending::Ok(Ok(s)) => default_v.ruleset().score(CaseRef::Tiles(&s)),
-            Pending::Ok(Err(v)) => {
-                let r = request::parse(v, Some(&default_v))?;
-                r.variant.ruleset().score(r.case.as_ref())
-            }
-            Pending::Err(e) => Err(e),
-        }
+        let v = match p {
+            Pending::Situation(s) => return default_v.ruleset().score(CaseRef::Tiles(&s)),
+            Pending::Json(v) => v,
+            Pending::Text(t) => crate::convert::parse_json_text(&t, "case")?,
+            Pending::Err(e) => return Err(e),
+        };
+        let r = request::parse(v, Some(&default_v))?;
+        r.variant.ruleset().score(r.case.as_ref())
     };
     let out = PyList::empty(py);
     let push = |r: Result<Score, CoreError>| -> PyResult<()> {
