@@ -992,10 +992,12 @@ impl SpecialGates {
     /// `suits`, knitted facts `knit`: see [`suit_codes`]) may be of some special shape.
     #[inline(always)]
     fn pass(self, n: u64, any: u64, suits: u64, knit: u32) -> bool {
-        let full = (any & self.pairs == 0)
-            | (suits & self.orphans == 0)
-            | ((any & self.distinct == 0) & (knit & 0x80 != 0));
-        ((n == 14) & full) | (knit & self.knitted != 0)
+        // each zero when its shape may fit: one test of the least
+        let pairs = any & self.pairs;
+        let orphans = suits & self.orphans;
+        let distinct = (any & self.distinct) | u64::from(!knit & 0x80);
+        let full = (n ^ 14) | pairs.min(orphans).min(distinct);
+        (full == 0) | (knit & self.knitted != 0)
     }
 }
 

@@ -487,8 +487,9 @@ pub fn index5(c: &[u8]) -> usize {
 /// Entries of [`Tables::win_hi`]: 8 per base-5 index of ranks 5-8 (`< 625`), padded to a power of
 /// two so that a masked index needs no bounds check.
 pub const WIN_HI_LEN: usize = 8192;
-/// Entries of [`Tables::win_lo`]: 64 per base-5 index of ranks 1-4 (`< 625`), padded likewise.
-pub const WIN_LO_LEN: usize = 1 << 16;
+/// Entries of [`Tables::win_lo`]: 64 per base-5 index of ranks 1-4 (`< 625`), padded likewise
+/// (a line index masked to 16 bits, plus any class byte, stays inside).
+pub const WIN_LO_LEN: usize = (1 << 16) + 256;
 
 /// The suit classes and codes of the batch win check ([`Tables::win_hi`], [`Tables::win_lo`]),
 /// from `flags5`. A suffix (ranks 5-9) joins the first class that agrees with it on every prefix
@@ -603,7 +604,15 @@ pub fn win_code(
     n9: u64,
 ) -> u32 {
     let c = hi[(hi8 as usize + n9 as usize) & (WIN_HI_LEN - 1)][0];
-    u32::from(lo[(lo64 as usize + c as usize) & (WIN_LO_LEN - 1)])
+    u32::from(lo[win_line(lo64) + c as usize])
+}
+
+/// The start of the line of [`Tables::win_lo`] at `lo64` (a multiple of 64 below 40 000 for a valid
+/// suit), masked so that every entry of the line is inside the table; the code and the knitted
+/// bits share it.
+#[inline(always)]
+fn win_line(lo64: u32) -> usize {
+    lo64 as usize & 0xFFC0
 }
 
 /// The knitted bits ([`knit_bits`]) of a suit, its indices as for [`win_code`].
@@ -616,7 +625,7 @@ pub fn win_knit(
     n9: u64,
 ) -> u32 {
     let h = hi[(hi8 as usize + n9 as usize) & (WIN_HI_LEN - 1)][1];
-    u32::from(lo[(lo64 as usize + WIN_KNIT_SLOT) & (WIN_LO_LEN - 1)] & h)
+    u32::from(lo[win_line(lo64) + WIN_KNIT_SLOT] & h)
 }
 
 /// Exact-decomposition flags (bit 0 sets only, bit 1 sets + pair) by base-5 index.
