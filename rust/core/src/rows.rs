@@ -924,8 +924,9 @@ fn win_loop<R: RowSource, F: Fn(usize) -> R, const STANDARD: bool, const SPECIAL
             continue;
         };
         *o = k.yes;
-        // a gate passes on few rows: a branch the predictor gets right, to an out-of-line call
-        if SPECIAL && k.other {
+        // A gate passes on few rows: a branch the predictor gets right (taken before the one on
+        // `yes`, a coin flip), to an out-of-line call.
+        if SPECIAL && k.other && !k.yes {
             let [s0, s1, s2, w26, n8_17] = words;
             *o = special_words(s0, s1, s2, w26, n8_17, shapes);
         }
@@ -1006,7 +1007,7 @@ impl SpecialGates {
 struct WinKind {
     /// A standard win.
     yes: bool,
-    /// Complete, not a standard win, and passes a gate of the special shapes.
+    /// Complete and passes a gate of the special shapes (a standard win may too).
     other: bool,
 }
 
@@ -1072,10 +1073,10 @@ fn win_words<R: RowSource + ?Sized>(
     // as in `standard_win`, the knitted facts beside the codes
     let (codes, knit) = suit_codes(w, s, [n8, n17, w26 & 0xFF], special);
     // Whether a complete row is a standard win is a coin flip on a typical batch: both answers
-    // are computed without a branch, and the caller branches on `other` alone, true on few rows
-    // (`black_box`: else LLVM splits the AND into a branch on `yes` first).
+    // are computed without a branch, and the caller branches on `other` first, true on few rows
+    // (then on `yes`).
     let yes = standard && codes + honour_codes(w26 >> 8) == 2;
-    let other = special && std::hint::black_box(gates.pass(n, any, suits, knit) & !yes);
+    let other = special && gates.pass(n, any, suits, knit);
     Some((WinKind { yes, other }, words))
 }
 
