@@ -867,11 +867,20 @@ pub fn win_row<R: RowSource + ?Sized>(
     if wildcards > 0 {
         return win_row_wild(t, src, wildcards, shapes);
     }
-    let gates = SpecialGates::of(shapes);
-    let special = has_special(shapes);
-    let (k, w) = win_words(WinTables::of(t), src, shapes.standard, special, gates)?;
+    let (t, gates) = (WinTables::of(t), SpecialGates::of(shapes));
+    // one copy per setting of the shape options, as in `win_block`
+    let (k, w) = match (shapes.standard, has_special(shapes)) {
+        (true, true) => win_words(t, src, true, true, gates),
+        (true, false) => win_words(t, src, true, false, gates),
+        (false, true) => win_words(t, src, false, true, gates),
+        (false, false) => win_words(t, src, false, false, gates),
+    }?;
     let [s0, s1, s2, w26, n8_17] = w;
-    Some(k.yes || (k.other && special_words(s0, s1, s2, w26, n8_17, shapes)))
+    // the rare branch first, as in `win_block`
+    if k.other && !k.yes {
+        return Some(special_words(s0, s1, s2, w26, n8_17, shapes));
+    }
+    Some(k.yes)
 }
 
 /// [`win_row`] over many rows: `out[i]` = whether row `rows(i)` is complete (`i < out.len()`), and
