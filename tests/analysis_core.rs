@@ -145,6 +145,25 @@ fn every_suit_entry_matches_recursive_decomposer() {
             3
         };
         assert_eq!(code, want, "{v:?}");
+        // the knitted bits beside it: bit j the suit holds ranks j+1, j+4, j+7; bit 4 + j it holds
+        // no other rank
+        let mut knit = 0u32;
+        for j in 0..3 {
+            if (0..9).filter(|r| r % 3 == j).all(|r| v[r] > 0) {
+                knit |= 1 << j;
+            }
+            if (0..9).filter(|r| r % 3 != j).all(|r| v[r] == 0) {
+                knit |= 0x10 << j;
+            }
+        }
+        let got = tables::win_knit(
+            &t.win_hi,
+            &t.win_lo,
+            64 * b5(&v[..4]),
+            8 * b5(&v[4..8]),
+            v[8].into(),
+        );
+        assert_eq!(got, knit, "{v:?}");
         // Exact decomposition ⇔ distance 0 with every tile used.
         let e = tables::suit_dist_at(t, r);
         if n % 3 == 0 {

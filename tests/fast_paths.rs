@@ -220,6 +220,34 @@ fn win_block_equals_row_check() {
         }
         all.push(c);
     }
+    // rows at the gates of the special shapes: 14 distinct kinds among the knitted tiles of one
+    // assignment and the honours, one tile sometimes moved; seven pairs (a quad now and then)
+    for _ in 0..10_000 {
+        let mut c = [0; N_KINDS];
+        if rng.below(2) == 0 {
+            let perm = KNITTED_PERMUTATIONS[rng.below(6) as usize];
+            let mut kinds: Vec<usize> = knitted_tiles(perm).to_vec();
+            kinds.extend(27..34);
+            while kinds.len() > 14 {
+                kinds.swap_remove(rng.below(kinds.len() as u64) as usize);
+            }
+            for k in kinds {
+                c[k] = 1;
+            }
+            if rng.below(2) == 0 {
+                let from = (0..N_KINDS)
+                    .filter(|&k| c[k] > 0)
+                    .nth(rng.below(14) as usize);
+                c[from.unwrap_or(0)] -= 1;
+                c[rng.below(34) as usize] += 1;
+            }
+        } else {
+            for _ in 0..7 {
+                c[rng.below(34) as usize] += 2;
+            }
+        }
+        all.push(c);
+    }
     for i in 0..all.len() {
         let j = rng.below(all.len() as u64) as usize;
         all.swap(i, j);

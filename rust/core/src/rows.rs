@@ -143,10 +143,14 @@ fn split5<const LO: i16, const HI: i16>(s: [u64; 3]) -> [(u32, u32); 3] {
 /// most 14 tiles.
 #[inline(always)]
 fn standard_win(w: WinTables<'_>, s: [u64; 3], n9: [u64; 3], h: u64) -> bool {
-    let ix = split5::<64, 8>(s);
-    let code = |g: usize| tables::win_code(w.hi, w.lo, ix[g].0, ix[g].1, n9[g]);
-    let honours = byte_sum((h.wrapping_mul(5) + ONES) & (ONES * 6)) as u32;
-    code(0) + code(1) + code(2) + honours == 2
+    suit_codes(w, s, n9, false).0 + honour_codes(h) == 2
+}
+
+/// The honours' part of [`standard_win`]: the sum over the honour counts (bytes of `h`) of
+/// `(5c + 1) & 6`.
+#[inline(always)]
+fn honour_codes(h: u64) -> u32 {
+    byte_sum((h.wrapping_mul(5) + ONES) & (ONES * 6)) as u32
 }
 
 /// What a row is made of: the suit words, the word of counts 26..34 and the packed nines.
@@ -851,7 +855,8 @@ const fn big(x: u64) -> u64 {
 /// The wildcard-free path reads the row as four words and two bytes and works on them in
 /// registers: validation and the tile count on whole words, each suit's code from one byte of
 /// [`tables::win_code`] (ranks 5-9 name a class, ranks 1-4 pick its code), the honours by a
-/// per-byte formula, and the special shapes only behind gates the standard shape's words settle.
+/// per-byte formula, and the special shapes only behind gates the same words and table lines
+/// settle ([`SpecialGates`]).
 #[inline(always)]
 pub fn win_row<R: RowSource + ?Sized>(
     t: &Tables,
@@ -862,23 +867,26 @@ pub fn win_row<R: RowSource + ?Sized>(
     if wildcards > 0 {
         return win_row_wild(t, src, wildcards, shapes);
     }
-    let (k, w) = win_words(WinTables::of(t), src, shapes.standard);
-    match k {
-        WIN_BAD => None,
-        WIN_YES => Some(true),
-        WIN_NO => Some(false),
-        _ => Some(has_special(shapes) && special_shapes(w, shapes)),
+    let (t, gates) = (WinTables::of(t), SpecialGates::of(shapes));
+    // one copy per setting of the shape options, as in `win_block`
+    let (k, w) = match (shapes.standard, has_special(shapes)) {
+        (true, true) => win_words(t, src, true, true, gates),
+        (true, false) => win_words(t, src, true, false, gates),
+        (false, true) => win_words(t, src, false, true, gates),
+        (false, false) => win_words(t, src, false, false, gates),
+    }?;
+    let [s0, s1, s2, w26, n8_17] = w;
+    // the rare branch first, as in `win_block`
+    if k.other && !k.yes {
+        return Some(special_words(s0, s1, s2, w26, n8_17, shapes));
     }
+    Some(k.yes)
 }
-
-/// Rows per block of [`win_block`]'s two passes.
-const WIN_BLOCK: usize = 64;
 
 /// [`win_row`] over many rows: `out[i]` = whether row `rows(i)` is complete (`i < out.len()`), and
 /// the index of the first invalid row (whose `out` is false). The shape options are settled once
-/// per call; each block of 64 rows is read once for the standard shape (the row's words of the
-/// complete rows it does not settle kept aside), then only those rows are tried for the special
-/// shapes, and only when the shape set has some.
+/// per call; each row is read once for the standard shape and the special shapes' gates, and
+/// only the rare row that passes a gate gets the exact check of the special shapes (out of line).
 pub fn win_block<R: RowSource, F: Fn(usize) -> R>(
     t: &Tables,
     rows: F,
@@ -901,54 +909,44 @@ pub fn win_block<R: RowSource, F: Fn(usize) -> R>(
     }
     let w = WinTables::of(t);
     match (shapes.standard, has_special(shapes)) {
-        (true, true) => win_passes::<R, F, true, true>(w, rows, out, shapes),
-        (true, false) => win_passes::<R, F, true, false>(w, rows, out, shapes),
-        (false, true) => win_passes::<R, F, false, true>(w, rows, out, shapes),
-        (false, false) => win_passes::<R, F, false, false>(w, rows, out, shapes),
+        (true, true) => win_loop::<R, F, true, true>(w, rows, out, shapes),
+        (true, false) => win_loop::<R, F, true, false>(w, rows, out, shapes),
+        (false, true) => win_loop::<R, F, false, true>(w, rows, out, shapes),
+        (false, false) => win_loop::<R, F, false, false>(w, rows, out, shapes),
     }
 }
 
-/// The two passes of [`win_block`] for one setting of the shape options.
+/// The loop of [`win_block`] for one setting of the shape options.
 #[inline(always)]
-fn win_passes<R: RowSource, F: Fn(usize) -> R, const STANDARD: bool, const SPECIAL: bool>(
+fn win_loop<R: RowSource, F: Fn(usize) -> R, const STANDARD: bool, const SPECIAL: bool>(
     w: WinTables<'_>,
     rows: F,
     out: &mut [bool],
     shapes: Shapes,
 ) -> Option<usize> {
+    let gates = SpecialGates::of(shapes);
     let mut bad = None;
-    let mut pending = [(0usize, [0u64; 5]); WIN_BLOCK];
-    for (b, block) in out.chunks_mut(WIN_BLOCK).enumerate() {
-        let first = b * WIN_BLOCK;
-        let mut n = 0;
-        for (i, o) in block.iter_mut().enumerate() {
-            let (k, words) = win_words(w, &rows(first + i), STANDARD);
-            *o = k == WIN_YES;
-            if k == WIN_BAD {
-                bad.get_or_insert(first + i);
-            }
-            if SPECIAL {
-                // written every time, kept when the row is left to the special shapes (no branch
-                // on a coin flip)
-                pending[n % WIN_BLOCK] = (i, words);
-                n += usize::from(k == WIN_OTHER);
-            }
-        }
-        if SPECIAL {
-            for &(i, words) in &pending[..n.min(WIN_BLOCK)] {
-                if let Some(o) = block.get_mut(i) {
-                    *o = special_gates(words, shapes);
-                }
-            }
+    for (i, o) in out.iter_mut().enumerate() {
+        let Some((k, words)) = win_words(w, &rows(i), STANDARD, SPECIAL, gates) else {
+            *o = false;
+            bad.get_or_insert(i);
+            continue;
+        };
+        *o = k.yes;
+        // A gate passes on few rows: a branch the predictor gets right (taken before the one on
+        // `yes`, a coin flip), to an out-of-line call.
+        if SPECIAL && k.other && !k.yes {
+            let [s0, s1, s2, w26, n8_17] = words;
+            *o = special_words(s0, s1, s2, w26, n8_17, shapes);
         }
     }
     bad
 }
 
-/// The batch win check's tables, borrowed once per block (so that a loop keeps their addresses).
+/// The batch win check's tables, borrowed once per call (so that the loop keeps their addresses).
 #[derive(Clone, Copy)]
 struct WinTables<'t> {
-    hi: &'t [u8; tables::WIN_HI_LEN],
+    hi: &'t [[u8; 2]; tables::WIN_HI_LEN],
     lo: &'t [u8; tables::WIN_LO_LEN],
 }
 
@@ -971,71 +969,128 @@ fn has_special(shapes: Shapes) -> bool {
         || shapes.knitted_straight
 }
 
-/// [`win_words`]: an invalid row, not a win (or not complete), a standard win, a complete row
-/// left to the special shapes.
-const WIN_BAD: u8 = 3;
-const WIN_NO: u8 = 0;
-const WIN_YES: u8 = 1;
-const WIN_OTHER: u8 = 2;
+/// Necessary conditions of the special shapes on a complete row that is not a standard win, each
+/// a mask test that a disabled shape never passes (a complete row has some tile). They reject
+/// nearly every other row, so that the exact check ([`special_exact`]) runs on few.
+#[derive(Clone, Copy)]
+struct SpecialGates {
+    /// `any & pairs == 0`, 七对 (14 tiles): no count is odd.
+    pairs: u64,
+    /// `suits & orphans == 0`, 十三幺 (14 tiles): no rank 2-8 (a row of honours only passes too).
+    orphans: u64,
+    /// `any & distinct == 0` and every suit holds one knitted offset's ranks only, 全不靠 (14
+    /// tiles): no count above one.
+    distinct: u64,
+    /// `knit & knitted != 0`, 组合龙: every suit holds some knitted offset (bit 3 of the suits'
+    /// [`tables::knit_bits`] plus 7, ANDed).
+    knitted: u32,
+}
 
-/// A row read once and checked for the standard shape (when `standard`): what it is
-/// ([`WIN_BAD`], …) and its words (suits, counts 26..34, the counts 8 and 17 in bytes 0 and 1).
+impl SpecialGates {
+    #[inline(always)]
+    fn of(shapes: Shapes) -> Self {
+        let mask = |on: bool, m: u64| if on { m } else { u64::MAX };
+        SpecialGates {
+            pairs: mask(shapes.seven_pairs, ONES),
+            orphans: mask(shapes.thirteen_orphans, !0xFF),
+            distinct: mask(shapes.honors_knitted, ONES * 6),
+            knitted: if shapes.knitted_straight { 0x08 } else { 0 },
+        }
+    }
+
+    /// Whether a complete row of `n` tiles (OR of its counts `any`, of its suits' ranks 1-8
+    /// `suits`, knitted facts `knit`: see [`suit_codes`]) may be of some special shape.
+    #[inline(always)]
+    fn pass(self, n: u64, any: u64, suits: u64, knit: u32) -> bool {
+        // each zero when its shape may fit: one test of the least
+        let pairs = any & self.pairs;
+        let orphans = suits & self.orphans;
+        let distinct = (any & self.distinct) | u64::from(!knit & 0x80);
+        let full = (n ^ 14) | pairs.min(orphans).min(distinct);
+        (full == 0) | (knit & self.knitted != 0)
+    }
+}
+
+/// What [`win_words`] makes of a valid row.
+#[derive(Clone, Copy)]
+struct WinKind {
+    /// A standard win.
+    yes: bool,
+    /// Complete and passes a gate of the special shapes (a standard win may too).
+    other: bool,
+}
+
+/// The suits' part of the batch win check, from the same table lines: the sum of their codes
+/// ([`tables::win_code`]) and, when `knit`, the AND of their [`tables::knit_bits`] plus 7 each
+/// (bit 3: every suit holds a knitted offset, bit 7: every suit holds ranks of one offset only).
+#[inline(always)]
+fn suit_codes(w: WinTables<'_>, s: [u64; 3], n9: [u64; 3], knit: bool) -> (u32, u32) {
+    let ix = split5::<64, 8>(s);
+    // both entries of a suit at once, so that its indices are dead before the next suit's
+    let suit = |g: usize| {
+        let code = tables::win_code(w.hi, w.lo, ix[g].0, ix[g].1, n9[g]);
+        let k = if knit {
+            tables::win_knit(w.hi, w.lo, ix[g].0, ix[g].1, n9[g]) + 0x77
+        } else {
+            0
+        };
+        (code, k)
+    };
+    let ((c0, k0), (c1, k1), (c2, k2)) = (suit(0), suit(1), suit(2));
+    (c0 + c1 + c2, k0 & k1 & k2)
+}
+
+/// A row read once and checked for the standard shape (when `standard`) and the gates of the
+/// special shapes (when `special`): `None` when it is invalid, else what it is and its words
+/// (suits, counts 26..34, the counts 8 and 17 in bytes 0 and 1).
 ///
 /// The row is four words and two bytes, worked on in registers: validation and the tile count on
 /// whole words, each suit's code from [`tables::win_code`] (ranks 5-9 name a class, ranks 1-4 pick
 /// its code), the honours by a per-byte formula.
 #[inline(always)]
-fn win_words<R: RowSource + ?Sized>(w: WinTables<'_>, src: &R, standard: bool) -> (u8, [u64; 5]) {
+fn win_words<R: RowSource + ?Sized>(
+    w: WinTables<'_>,
+    src: &R,
+    standard: bool,
+    special: bool,
+    gates: SpecialGates,
+) -> Option<(WinKind, [u64; 5])> {
     let s = [src.word(0), src.word(9), src.word(18)];
     let w26 = src.word(26);
     let (n8, n17) = (u64::from(src.byte(8)), u64::from(src.byte(17)));
     let words = [s[0], s[1], s[2], w26, n8 | n17 << 8];
-    let any = n8 | n17 | w26 | s[0] | s[1] | s[2];
+    let suits = s[0] | s[1] | s[2];
+    let any = n8 | n17 | w26 | suits;
     // The OR of the words has a byte ≥ 5 whenever a count does (and sometimes when none does:
     // 1 | 4): only then are the words checked one by one.
     if big(any) != 0 && big(s[0]) | big(s[1]) | big(s[2]) | big(w26) | big(n8 | n17 << 8) != 0 {
-        return (WIN_BAD, words);
+        return None;
     }
     // every byte sum ≤ 6 · 4 and the total ≤ 136: no carries
-    let plan = PLAN_BY_COUNT[byte_sum(s[0] + s[1] + s[2] + w26 + n8 + n17) as usize];
+    let n = byte_sum(s[0] + s[1] + s[2] + w26 + n8 + n17);
+    let plan = PLAN_BY_COUNT[n as usize];
     if plan == 0xFF {
-        return (WIN_BAD, words);
+        return None;
     }
     if plan & 8 == 0 {
-        return (WIN_NO, words);
+        let no = WinKind {
+            yes: false,
+            other: false,
+        };
+        return Some((no, words));
     }
-    if standard && standard_win(w, s, [n8, n17, w26 & 0xFF], w26 >> 8) {
-        return (WIN_YES, words);
-    }
-    (WIN_OTHER, words)
+    // as in `standard_win`, the knitted facts beside the codes
+    let (codes, knit) = suit_codes(w, s, [n8, n17, w26 & 0xFF], special);
+    // Whether a complete row is a standard win is a coin flip on a typical batch: both answers
+    // are computed without a branch, and the caller branches on `other` first, true on few rows
+    // (then on `yes`).
+    let yes = standard && codes + honour_codes(w26 >> 8) == 2;
+    let other = special && gates.pass(n, any, suits, knit);
+    Some((WinKind { yes, other }, words))
 }
 
-/// The special shapes of a complete row that is not a standard win, out of line (the standard
-/// check's loop keeps its registers): a test on the row's words per shape that rejects almost
-/// every other hand, then (rarely) the exact check.
-#[inline(never)]
-fn special_shapes(words: [u64; 5], shapes: Shapes) -> bool {
-    special_gates(words, shapes)
-}
-
-/// The body of [`special_shapes`], inline in [`win_block`]'s second pass.
-#[inline(always)]
-fn special_gates([s0, s1, s2, w26, n8_17]: [u64; 5], shapes: Shapes) -> bool {
-    let suits = s0 | s1 | s2;
-    let any = suits | w26 | n8_17;
-    // a complete row: 3 sets + 2 tiles, sets ≤ 4
-    let n = byte_sum(s0 + s1 + s2 + w26 + n8_17);
-    // seven pairs: every count even; thirteen orphans: no rank 2-8; honours and knitted tiles:
-    // no count of two or more
-    let full = n == 14
-        && ((shapes.seven_pairs && any & ONES == 0)
-            || (shapes.thirteen_orphans && suits >> 8 == 0)
-            || (shapes.honors_knitted && any & (ONES * 6) == 0));
-    (full || (shapes.knitted_straight && n >= 11 && knitted_gate(s0, s1, s2)))
-        && special_words(s0, s1, s2, w26, n8_17, shapes)
-}
-
-/// [`special_exact`] of a row's words (rarely reached: behind the gates of [`special_shapes`]).
+/// The exact check of the special shapes on a row's words, behind the gates of [`SpecialGates`]
+/// (out of line: few rows get here).
 #[cold]
 #[inline(never)]
 fn special_words(s0: u64, s1: u64, s2: u64, w26: u64, n8_17: u64, shapes: Shapes) -> bool {
@@ -1045,19 +1100,6 @@ fn special_words(s0: u64, s1: u64, s2: u64, w26: u64, n8_17: u64, shapes: Shapes
         sets,
         shapes,
     )
-}
-
-/// A necessary condition of the knitted straight on the suit words (ranks 1-8): every suit holds
-/// ranks 1 4 7, 2 5 8 or 3 6 (rank 9 is left to [`special_exact`]).
-#[inline(always)]
-fn knitted_gate(s0: u64, s1: u64, s2: u64) -> bool {
-    // counts ≤ 4: a byte is nonzero iff adding 127 sets its high bit (no carry out of it)
-    let held = |w: u64| w.wrapping_add(ONES * 0x7F) & HIGH;
-    // bit 7 - g of byte r: suit g holds rank r + 1
-    let p = held(s0) | held(s1) >> 1 | held(s2) >> 2;
-    let k = p & p >> 24 & p >> 48;
-    let k3 = p >> 16 & p >> 40;
-    (k | k >> 8 | k3) & 0xE0 == 0xE0
 }
 
 /// [`win_row`] with wildcards (kept out of line: the wildcard-free loop stays in registers).

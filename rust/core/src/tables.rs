@@ -25,8 +25,9 @@
 //! a wildcard-free win check or wait scan needs: `suit_flags` by rank and `flags5` by base-5 index
 //! (2 bits per vector for all 5^9 vectors: 488 KiB; adding a tile of rank `r` is `+ 5^r`). The
 //! batch win check reads the same facts from two small tables ([`win_code`]; a hand reads at most
-//! 45 KB of them): ranks 5-9 of a suit name one of a few dozen classes (`win_hi`), and ranks 1-4
-//! pick that class's code out of a 64-byte line (`win_lo`).
+//! 50 KB of them): ranks 5-9 of a suit name one of a few dozen classes (`win_hi`), and ranks 1-4
+//! pick that class's code out of a 64-byte line (`win_lo`). Beside them, the same entries hold
+//! which knitted tiles the suit holds ([`win_knit`]), the gate of the special shapes.
 //!
 //! # Honour table
 //! Honours never form sequences, so an honour group's distances only depend on how many kinds are
@@ -84,11 +85,13 @@ pub struct Tables {
     pub flags5: Vec<u8>,
     /// The batch win check's suit classes ([`win_code`]): by `8 hi + n9` for the base-5 index `hi`
     /// of ranks 5-8 and the count `n9` of rank 9, the class of those ranks 5-9 (suffixes that every
-    /// prefix of ranks 1-4 completes alike share a class; at most 64 classes).
-    pub win_hi: Box<[u8; WIN_HI_LEN]>,
+    /// prefix of ranks 1-4 completes alike share a class; at most 63 classes), then the knitted
+    /// bits ([`knit_bits`]) of those ranks.
+    pub win_hi: Box<[[u8; 2]; WIN_HI_LEN]>,
     /// By `64 lo + class` for the base-5 index `lo` of ranks 1-4: the code of the suit made of
     /// those ranks and the class's ranks 5-9: 0 the suit is sets only, 2 sets and one pair, 3
-    /// neither (one cache line per `lo`).
+    /// neither (one cache line per `lo`). Entry `64 lo + WIN_KNIT_SLOT` (no class) holds the
+    /// knitted bits of ranks 1-4 instead, in the line the code is read from.
     pub win_lo: Box<[u8; WIN_LO_LEN]>,
     /// `rank_step[i][s][c]`: contribution of rank `i` holding `c` copies after `s` tiles of lower ranks.
     pub rank_step: [[[u32; 5]; MAX_SUIT_TILES + 1]; 9],
@@ -295,7 +298,7 @@ fn build() -> Tables {
         final_dist: Vec::new(),
         suit_flags: Vec::new(),
         flags5: Vec::new(),
-        win_hi: vec![0; WIN_HI_LEN]
+        win_hi: vec![[0; 2]; WIN_HI_LEN]
             .into_boxed_slice()
             .try_into()
             .expect("win_hi length"),
@@ -484,8 +487,9 @@ pub fn index5(c: &[u8]) -> usize {
 /// Entries of [`Tables::win_hi`]: 8 per base-5 index of ranks 5-8 (`< 625`), padded to a power of
 /// two so that a masked index needs no bounds check.
 pub const WIN_HI_LEN: usize = 8192;
-/// Entries of [`Tables::win_lo`]: 64 per base-5 index of ranks 1-4 (`< 625`), padded likewise.
-pub const WIN_LO_LEN: usize = 1 << 16;
+/// Entries of [`Tables::win_lo`]: 64 per base-5 index of ranks 1-4 (`< 625`), padded likewise
+/// (a line index masked to 16 bits, plus any class byte, stays inside).
+pub const WIN_LO_LEN: usize = (1 << 16) + 256;
 
 /// The suit classes and codes of the batch win check ([`Tables::win_hi`], [`Tables::win_lo`]),
 /// from `flags5`. A suffix (ranks 5-9) joins the first class that agrees with it on every prefix
@@ -533,9 +537,13 @@ fn build_win(t: &mut Tables) {
             }
         }
         let (hi, n9) = (x % 625, x / 625);
-        t.win_hi[8 * hi + n9] = k as u8;
+        t.win_hi[8 * hi + n9] = [k as u8, knit_bits(&base5_digits(x, 5), 4)];
     }
-    assert!(classes.len() <= 64, "{} win classes", classes.len());
+    assert!(
+        classes.len() <= WIN_KNIT_SLOT,
+        "{} win classes",
+        classes.len()
+    );
     for (k, c) in classes.iter().enumerate() {
         for (lo, &v) in c.iter().enumerate() {
             // undefined codes stay 3
@@ -544,6 +552,43 @@ fn build_win(t: &mut Tables) {
             }
         }
     }
+    for lo in 0..POW5[4] {
+        t.win_lo[64 * lo + WIN_KNIT_SLOT] = knit_bits(&base5_digits(lo, 4), 0);
+    }
+}
+
+/// The `len` base-5 digits of `x`, lowest first.
+fn base5_digits(mut x: usize, len: usize) -> Vec<u8> {
+    (0..len)
+        .map(|_| {
+            let d = (x % 5) as u8;
+            x /= 5;
+            d
+        })
+        .collect()
+}
+
+/// The entry of each line of [`Tables::win_lo`] that holds the knitted bits of ranks 1-4 (no class
+/// reaches it).
+pub const WIN_KNIT_SLOT: usize = 63;
+
+/// The knitted facts of some ranks of a suit, `counts[i]` being the count of rank `first + i + 1`:
+/// bit `j` (`j` < 3) every rank `j + 1`, `j + 4`, `j + 7` among them is held, bit `4 + j` every rank
+/// held among them is one of those. A suit's bits are those of its ranks 1-4 and 5-9 ANDed: bit `j`
+/// it holds knitted offset `j` (a knitted straight's three tiles of the suit), bit `4 + j` it holds
+/// nothing else (a suit of 全不靠). Bit 3 stays clear, so that adding 7 carries into it exactly when
+/// one of bits 0-2 is set (and likewise bit 7 for bits 4-6).
+pub fn knit_bits(counts: &[u8], first: usize) -> u8 {
+    let mut bits = 0x77;
+    for (i, &c) in counts.iter().enumerate() {
+        let j = (first + i) % 3;
+        if c == 0 {
+            bits &= !(1 << j);
+        } else {
+            bits &= !(0x70 & !(0x10 << j));
+        }
+    }
+    bits
 }
 
 /// The win code of a suit (0 sets only, 2 sets and a pair, 3 neither; see [`Tables::win_lo`]) from
@@ -551,9 +596,36 @@ fn build_win(t: &mut Tables) {
 /// `n9` of rank 9 (every count ≤ 4 and at most 14 tiles; anything else gives some code, never an
 /// out-of-bounds read).
 #[inline(always)]
-pub fn win_code(hi: &[u8; WIN_HI_LEN], lo: &[u8; WIN_LO_LEN], lo64: u32, hi8: u32, n9: u64) -> u32 {
-    let c = hi[(hi8 as usize + n9 as usize) & (WIN_HI_LEN - 1)];
-    u32::from(lo[(lo64 as usize + c as usize) & (WIN_LO_LEN - 1)])
+pub fn win_code(
+    hi: &[[u8; 2]; WIN_HI_LEN],
+    lo: &[u8; WIN_LO_LEN],
+    lo64: u32,
+    hi8: u32,
+    n9: u64,
+) -> u32 {
+    let c = hi[(hi8 as usize + n9 as usize) & (WIN_HI_LEN - 1)][0];
+    u32::from(lo[win_line(lo64) + c as usize])
+}
+
+/// The start of the line of [`Tables::win_lo`] at `lo64` (a multiple of 64 below 40 000 for a valid
+/// suit), masked so that every entry of the line is inside the table; the code and the knitted
+/// bits share it.
+#[inline(always)]
+fn win_line(lo64: u32) -> usize {
+    lo64 as usize & 0xFFC0
+}
+
+/// The knitted bits ([`knit_bits`]) of a suit, its indices as for [`win_code`].
+#[inline(always)]
+pub fn win_knit(
+    hi: &[[u8; 2]; WIN_HI_LEN],
+    lo: &[u8; WIN_LO_LEN],
+    lo64: u32,
+    hi8: u32,
+    n9: u64,
+) -> u32 {
+    let h = hi[(hi8 as usize + n9 as usize) & (WIN_HI_LEN - 1)][1];
+    u32::from(lo[win_line(lo64) + WIN_KNIT_SLOT] & h)
 }
 
 /// Exact-decomposition flags (bit 0 sets only, bit 1 sets + pair) by base-5 index.

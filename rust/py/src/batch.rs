@@ -30,6 +30,12 @@ use crate::errors::{BindError, BindResult, hand_err};
 /// of 4, so that every task starts on an aligned block of the in-place reader).
 const CHUNK: usize = 512;
 
+/// Least estimated work (ns, [`Kernel::row_ns`] per row) for each thread of a parallel run: waking
+/// the pool's threads and waiting for the last one costs tens of µs, more on a loaded machine, so
+/// a smaller batch runs on the calling thread alone (on a shared 2-core machine, two threads were
+/// slower than one below about 0.25 ms of work: 20,000 win rows, 6,000 shanten rows).
+const MIN_THREAD_NS: usize = 125_000;
+
 /// A reusable row buffer: copying a large batch into fresh memory costs page faults on every call.
 static POOL: Mutex<Vec<Counts>> = Mutex::new(Vec::new());
 /// Largest buffer kept between calls (rows).
@@ -223,6 +229,8 @@ impl SourceRows {
 /// A batch function's work on one row: `None` when the row is not a valid input.
 trait Kernel: Sync + Send {
     type Out: Send + Sync + Copy + Default;
+    /// Rough cost of one row on one thread, in ns (sizes the parallel work: [`MIN_THREAD_NS`]).
+    fn row_ns(&self) -> usize;
     fn row<R: rows::RowSource + ?Sized>(&self, t: &Tables, src: &R) -> Option<Self::Out>;
 
     /// `out[i] = row(rows(i))` over one task's rows; the index of the first row refused.
@@ -261,10 +269,14 @@ fn run<K: Kernel>(
     let result: Result<Vec<K::Out>, CoreError> = py.detach(move || {
         let t = tables::tables();
         let mut out = vec![K::Out::default(); rows.len()];
-        // One worker (RAYON_NUM_THREADS=1) or one task: the calling thread does the work itself
-        // rather than hand it to a pool thread and sleep until it is done (a wake-up each way,
-        // long on a loaded machine).
-        let bad = if rows.len() <= CHUNK || rayon::current_num_threads() == 1 {
+        // One worker (RAYON_NUM_THREADS=1), one task or too little work for two threads: the
+        // calling thread does the work itself rather than hand it to pool threads and sleep until
+        // they are done (a wake-up each way, long on a loaded machine).
+        let work = rows.len().saturating_mul(k.row_ns());
+        let bad = if rows.len() <= CHUNK
+            || rayon::current_num_threads() == 1
+            || work < 2 * MIN_THREAD_NS
+        {
             map_task(t, &rows, 0, &mut out, &k)
         } else {
             out.par_chunks_mut(CHUNK)
@@ -287,6 +299,10 @@ fn run<K: Kernel>(
 struct Win(u8, Shapes);
 impl Kernel for Win {
     type Out = bool;
+    fn row_ns(&self) -> usize {
+        // with wildcards: the distance kernel
+        if self.0 > 0 { 60 } else { 12 }
+    }
     #[inline(always)]
     fn row<R: rows::RowSource + ?Sized>(&self, t: &Tables, src: &R) -> Option<bool> {
         rows::win_row(t, src, self.0, self.1)
@@ -305,6 +321,9 @@ impl Kernel for Win {
 struct Shanten(u8, Shapes);
 impl Kernel for Shanten {
     type Out = i8;
+    fn row_ns(&self) -> usize {
+        40
+    }
     #[inline(always)]
     fn row<R: rows::RowSource + ?Sized>(&self, t: &Tables, src: &R) -> Option<i8> {
         rows::shanten_row(t, src, self.0, self.1)
@@ -314,6 +333,9 @@ impl Kernel for Shanten {
 struct Waits(u8, Shapes);
 impl Kernel for Waits {
     type Out = u64;
+    fn row_ns(&self) -> usize {
+        100
+    }
     #[inline(always)]
     fn row<R: rows::RowSource + ?Sized>(&self, _: &Tables, src: &R) -> Option<u64> {
         let r = rows::Row::load(src)?;
