@@ -128,9 +128,43 @@ fn every_honours_hand_equals_the_reference() {
     });
 }
 
+/// [`shape_sets`] and the pairs of shapes the special-shape code settles together (a 组合龙's
+/// bound from the standard shape, the kind counts 七对 without quads and 十三幺 share).
+fn more_shape_sets() -> Vec<Shapes> {
+    let mut out = shape_sets();
+    let only = |f: &dyn Fn(&mut Shapes)| {
+        let mut s = Shapes::STANDARD;
+        s.standard = false;
+        f(&mut s);
+        s
+    };
+    out.push(only(&|s| {
+        s.standard = true;
+        s.knitted_straight = true;
+    }));
+    out.push(only(&|s| {
+        s.seven_pairs = true;
+        s.seven_pairs_quads = true;
+    }));
+    out.push(only(&|s| {
+        s.seven_pairs = true;
+        s.thirteen_orphans = true;
+        s.honors_knitted = true;
+    }));
+    out.push(only(&|s| {
+        s.honors_knitted = true;
+        s.knitted_straight = true;
+    }));
+    out.push(Shapes {
+        seven_pairs_quads: false,
+        ..Shapes::ALL
+    });
+    out
+}
+
 #[test]
 fn random_hands_equal_the_reference() {
-    let shapes = shape_sets();
+    let shapes = more_shape_sets();
     let mut rng = Rng(0xC0FFEE);
     for i in 0..300_000 {
         let w = [0u8, 0, 0, 0, 1, 2, 3][rng.below(7) as usize];
@@ -149,7 +183,7 @@ fn random_hands_equal_the_reference() {
                     }
                 }
             }
-            // knitted tiles of one assignment, the rest random
+            // knitted tiles of one assignment, the rest random (or honours: 全不靠 near misses)
             2 => {
                 let perm = hupai_core::decompose::KNITTED_PERMUTATIONS[rng.below(6) as usize];
                 let mut k = 0;
@@ -159,8 +193,13 @@ fn random_hands_equal_the_reference() {
                         k += 1;
                     }
                 }
+                let honours = rng.below(2) == 0;
                 while k < n {
-                    let t = rng.below(34) as usize;
+                    let t = if honours && rng.below(4) != 0 {
+                        27 + rng.below(7) as usize
+                    } else {
+                        rng.below(34) as usize
+                    };
                     if c[t] < 4 {
                         c[t] += 1;
                         k += 1;
