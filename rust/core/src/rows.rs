@@ -602,7 +602,7 @@ const LOW6: u64 = 0xFFFF_FFFF_FFFF;
 /// terminal kinds held (rank 1), byte 7 = its kinds held. The three suits' words and the
 /// [`NINES`] word add up byte by byte (each sum ≤ 9) into everything the special shapes need of
 /// the suits.
-static KNIT: [[u64; 256]; 3] = {
+const KNIT: [[u64; 256]; 3] = {
     let mut out = [[0u64; 256]; 3];
     let mut g = 0;
     while g < 3 {
@@ -617,7 +617,7 @@ static KNIT: [[u64; 256]; 3] = {
 };
 
 /// [`KNIT`]'s word of the rank 9 of each suit, by the 3-bit mask of the suits holding it.
-static NINES: [u64; 8] = {
+const NINES: [u64; 8] = {
     let mut out = [0u64; 8];
     let mut m = 0;
     while m < 8 {
@@ -648,7 +648,7 @@ const fn knit_word(g: usize, m: usize) -> u64 {
 
 /// By the 7-bit mask of honour kinds held: their number in every byte (added to [`KNIT`]'s sum:
 /// an honour kind counts in every 全不靠 assignment, as a terminal or honour and as a kind held).
-static HONOURS: [u64; 128] = {
+const HONOURS: [u64; 128] = {
     let mut out = [0u64; 128];
     let mut m = 0;
     while m < 128 {
@@ -656,6 +656,22 @@ static HONOURS: [u64; 128] = {
         m += 1;
     }
     out
+};
+
+/// [`KNIT`], [`NINES`], [`HONOURS`] and [`SEVEN_PAIRS_QUADS`] in one static: one address for the
+/// special shapes to load per row.
+struct SpecialTables {
+    knit: [[u64; 256]; 3],
+    nines: [u64; 8],
+    honours: [u64; 128],
+    seven_pairs_quads: [u8; 256],
+}
+
+static SPECIAL: SpecialTables = SpecialTables {
+    knit: KNIT,
+    nines: NINES,
+    honours: HONOURS,
+    seven_pairs_quads: SEVEN_PAIRS_QUADS,
 };
 
 /// `UNKNIT[m]`, for a 9-bit mask `m` of ranks of a suit: what removing one tile of each rank of
@@ -685,7 +701,7 @@ static UNKNIT: [u32; 512] = {
 
 /// 七对 distance with quads as two pairs, by `16 n + odd` for a row of `n` tiles of which `odd`
 /// are left single (the odd counts): `(n − odd) / 2` pairs.
-static SEVEN_PAIRS_QUADS: [u8; 256] = {
+const SEVEN_PAIRS_QUADS: [u8; 256] = {
     let mut out = [0u8; 256];
     let mut n = 0;
     while n < 16 {
@@ -713,7 +729,7 @@ const fn seven_pairs_of(pairs: usize, singles: usize) -> u8 {
 fn seven_pairs(r: &Row, quads: bool, kinds: u8, odd: u32) -> u8 {
     if quads {
         // the odd counts leave a tile single each, the others make Σ count / 2 pairs
-        SEVEN_PAIRS_QUADS[(16 * r.n + odd) as usize & 0xFF]
+        SPECIAL.seven_pairs_quads[(16 * r.n + odd) as usize & 0xFF]
     } else {
         // kinds held at least twice
         let two = |w: u64| (w >> 1 | w >> 2) & ONES;
@@ -792,13 +808,14 @@ fn special_distance(
 ) -> u8 {
     let (held, odd) = held_and_odd(r);
     let byte = |w: u64, b: u32| (w >> (8 * b)) as usize & 0xFF;
-    let suited = KNIT[0][byte(held, 0)]
-        + KNIT[1][byte(held, 1)]
-        + KNIT[2][byte(held, 2)]
-        + NINES[byte(held, 4) & 7];
+    let w = &SPECIAL;
+    let suited = w.knit[0][byte(held, 0)]
+        + w.knit[1][byte(held, 1)]
+        + w.knit[2][byte(held, 2)]
+        + w.nines[byte(held, 4) & 7];
     // bytes 0..6: knitted tiles plus honour kinds held (全不靠), 6: terminal and honour kinds held
     // (十三幺), 7: kinds held
-    let all = suited + HONOURS[byte(held, 3) & 0x7F];
+    let all = suited + w.honours[byte(held, 3) & 0x7F];
     if full {
         if shapes.seven_pairs {
             best = best.min(seven_pairs(
