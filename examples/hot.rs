@@ -164,7 +164,7 @@ const N: usize = 20_000;
 
 /// The kernels, with what each measures (the inputs of `benches/bench_analysis.py` and
 /// `benches/bench_mcr.py`, generated the same way).
-pub const KERNELS: [(&str, &str); 16] = [
+pub const KERNELS: [(&str, &str); 18] = [
     (
         "mcr/score",
         "MCR score of one win: `rules::mcr::score` on the 1,000 gen-* cases (prebuilt Situation), result dropped",
@@ -200,6 +200,11 @@ pub const KERNELS: [(&str, &str); 16] = [
         "batch shanten kernel, every shape, per random 13-tile row",
     ),
     ("shanten/row-standard", "the same with Shapes.STANDARD"),
+    (
+        "shanten/block",
+        "`rows::shanten_block` (the batch call's kernel), every shape, per random 13-tile row",
+    ),
+    ("shanten/block-standard", "the same with Shapes.STANDARD"),
     (
         "shanten/single",
         "`analysis::shanten` (validation + plan + distance), riichi shapes",
@@ -327,6 +332,21 @@ fn kernel(name: &str) -> Option<Kernel> {
                 for (o, c) in out.iter_mut().zip(&rows) {
                     *o = rows::shanten_row(t, c, 0, shapes).unwrap_or(0);
                 }
+                (N, out.iter().map(|&x| x as u64).sum())
+            })
+        }
+        "shanten/block" | "shanten/block-standard" => {
+            let rows = rand13(N);
+            let mut out = vec![0i8; N];
+            let shapes = if name == "shanten/block" {
+                all
+            } else {
+                Shapes::STANDARD
+            };
+            Box::new(move || {
+                let shapes = black_box(shapes);
+                let bad = rows::shanten_block(t, |i| &rows[i], &mut out, 0, shapes);
+                assert!(bad.is_none());
                 (N, out.iter().map(|&x| x as u64).sum())
             })
         }

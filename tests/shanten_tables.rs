@@ -128,9 +128,43 @@ fn every_honours_hand_equals_the_reference() {
     });
 }
 
+/// [`shape_sets`] and the pairs of shapes the special-shape code settles together (a 组合龙's
+/// bound from the standard shape, the kind counts 七对 without quads and 十三幺 share).
+fn more_shape_sets() -> Vec<Shapes> {
+    let mut out = shape_sets();
+    let only = |f: &dyn Fn(&mut Shapes)| {
+        let mut s = Shapes::STANDARD;
+        s.standard = false;
+        f(&mut s);
+        s
+    };
+    out.push(only(&|s| {
+        s.standard = true;
+        s.knitted_straight = true;
+    }));
+    out.push(only(&|s| {
+        s.seven_pairs = true;
+        s.seven_pairs_quads = true;
+    }));
+    out.push(only(&|s| {
+        s.seven_pairs = true;
+        s.thirteen_orphans = true;
+        s.honors_knitted = true;
+    }));
+    out.push(only(&|s| {
+        s.honors_knitted = true;
+        s.knitted_straight = true;
+    }));
+    out.push(Shapes {
+        seven_pairs_quads: false,
+        ..Shapes::ALL
+    });
+    out
+}
+
 #[test]
 fn random_hands_equal_the_reference() {
-    let shapes = shape_sets();
+    let shapes = more_shape_sets();
     let mut rng = Rng(0xC0FFEE);
     for i in 0..300_000 {
         let w = [0u8, 0, 0, 0, 1, 2, 3][rng.below(7) as usize];
@@ -149,7 +183,7 @@ fn random_hands_equal_the_reference() {
                     }
                 }
             }
-            // knitted tiles of one assignment, the rest random
+            // knitted tiles of one assignment, the rest random (or honours: 全不靠 near misses)
             2 => {
                 let perm = hupai_core::decompose::KNITTED_PERMUTATIONS[rng.below(6) as usize];
                 let mut k = 0;
@@ -159,8 +193,13 @@ fn random_hands_equal_the_reference() {
                         k += 1;
                     }
                 }
+                let honours = rng.below(2) == 0;
                 while k < n {
-                    let t = rng.below(34) as usize;
+                    let t = if honours && rng.below(4) != 0 {
+                        27 + rng.below(7) as usize
+                    } else {
+                        rng.below(34) as usize
+                    };
                     if c[t] < 4 {
                         c[t] += 1;
                         k += 1;
@@ -186,5 +225,49 @@ fn random_hands_equal_the_reference() {
             }
         }
         check(&c, w, &shapes);
+    }
+}
+
+/// The batch kernel over blocks of rows (some invalid: a count of five, a size that is not a
+/// hand, a size the shapes do not allow) equals the row kernel row by row, with the first invalid
+/// row's index, for every shape set (the common ones take their own loop) and 0-2 wildcards.
+#[test]
+fn shanten_block_equals_the_row_kernel() {
+    let t = tables();
+    let mut rng = Rng(0x5EED);
+    let mut shapes = more_shape_sets();
+    shapes.push(Shapes::STANDARD);
+    for round in 0..400 {
+        let rows: Vec<Counts> = (0..1 + rng.below(80) as usize)
+            .map(|_| {
+                let n = [13, 13, 14, 10, 11, 7, 4, 1, 12, 15][rng.below(10) as usize];
+                let mut c = [0u8; N_KINDS];
+                let mut k = 0;
+                while k < n {
+                    let i = rng.below(34) as usize;
+                    if c[i] < 4 {
+                        c[i] += 1;
+                        k += 1;
+                    }
+                }
+                if rng.below(40) == 0 {
+                    c[rng.below(34) as usize] = 5;
+                }
+                c
+            })
+            .collect();
+        let wildcards = (round % 3) as u8;
+        for &s in &shapes {
+            let mut out = vec![0i8; rows.len()];
+            let bad = rows::shanten_block(t, |i| &rows[i], &mut out, wildcards, s);
+            let want: Vec<Option<i8>> = rows
+                .iter()
+                .map(|c| rows::shanten_row(t, c, wildcards, s))
+                .collect();
+            assert_eq!(bad, want.iter().position(|x| x.is_none()), "{s:?}");
+            for (o, w) in out.iter().zip(&want) {
+                assert_eq!(*o, w.unwrap_or(0), "{s:?}");
+            }
+        }
     }
 }

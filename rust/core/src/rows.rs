@@ -246,6 +246,18 @@ impl Row {
         (low + 64 * high) as usize
     }
 
+    /// Key of the honours by the bits of their counts ([`tables::honor_bits_key`]): per byte
+    /// (count `c` ≤ 4), `21 c` has bit 0 of `c` at bit 0 and bit 1 at bit 3 (the three shifted copies
+    /// never carry into those bits); the kinds held three times have bits 0 and 1, four times bit 2.
+    #[inline(always)]
+    fn honor_bits_key(&self) -> usize {
+        let h = self.h;
+        let low = h.wrapping_mul(21) & (ONES * 9);
+        let high = (h & h >> 1 & ONES) | (h << 1 & (ONES * 8));
+        // per byte ≤ 9 and ≤ 8: each byte sum stays below 64
+        (byte_sum(low) + 64 * byte_sum(high)) as usize
+    }
+
     /// The counts (for the kernels' slower paths).
     #[inline]
     pub fn counts(&self) -> Counts {
@@ -454,18 +466,14 @@ pub fn standard_distances<'t>(t: &'t Tables, r: &Row) -> &'t [u8; 8] {
 }
 
 /// The combined classes of a row's two halves (m + p, s + honours): each suit's class by its
-/// sum-first rank ([`tables::hot_rank`]), the honours' by histogram, then the two pair tables.
-/// Every table line a typical hand reads lies in about 100 KB.
+/// sum-first rank ([`tables::hot_rank_of`]), the honours' by the bits of their counts, then the two
+/// pair tables. Every table line a typical hand reads lies in about 100 KB.
 #[inline(always)]
 fn halves(t: &Tables, r: &Row) -> (usize, usize) {
     let su = suits(r);
-    let class = |g: usize| {
-        // tiles in ranks 5-8 (bytes 4..8 of the suit word) and rank 9
-        let s_hi = byte_sum(r.s[g] >> 32) + (r.nines >> (8 * g) & 0xFF);
-        t.hot_class[tables::hot_rank(t, su.lo[g], su.hi[g], s_hi as usize)] as usize
-    };
+    let class = |g: usize| tables::hot_class_at(t, tables::hot_rank_of(t, su.lo[g], su.hi[g]));
     let ab = tables::ab_of(t, class(0), class(1));
-    let sh = tables::sh_of(t, class(2), t.honor_class[r.honor_key()] as usize);
+    let sh = tables::sh_of(t, class(2), tables::honor_class_at(t, r.honor_bits_key()));
     (ab, sh)
 }
 
@@ -555,33 +563,56 @@ impl Specials {
     }
 }
 
-/// Kinds held once or more and twice or more, as bit masks in the row's order: bit
-/// `8 g + r` for rank `r + 1` of suit `g` (`r` < 8), bits 24..31 the honours, bit `32 + g` rank 9
-/// of suit `g` (see [`KindMasks::of`]).
-#[derive(Clone, Copy)]
-struct KindMasks {
-    held: u64,
-    doubled: u64,
+/// The kinds a row holds as a bit mask in the order of its words (bit `8 g + r` for rank `r + 1`
+/// of suit `g`, `r` < 8; bits 24..31 the honours; bit `32 + g` rank 9 of suit `g`), and its odd
+/// counts (`Σ count % 2`, what 七对 leaves single when quads are two pairs).
+#[inline(always)]
+fn held_and_odd(r: &Row) -> (u64, u32) {
+    #[cfg(target_arch = "x86_64")]
+    #[allow(unused_unsafe)]
+    // SAFETY: SSE2 is part of the x86_64 baseline, so the intrinsics' target feature is present.
+    unsafe {
+        use std::arch::x86_64::*;
+        let pair = |x: u64, y: u64| {
+            _mm_unpacklo_epi64(_mm_cvtsi64_si128(x as i64), _mm_cvtsi64_si128(y as i64))
+        };
+        let v = [pair(r.s[0], r.s[1]), pair(r.s[2], r.h), pair(r.nines, 0)];
+        let zero = _mm_setzero_si128();
+        // a bit per empty kind
+        let empty = v.map(|x| _mm_movemask_epi8(_mm_cmpeq_epi8(x, zero)) as u32 as u64);
+        let held = !(empty[0] | empty[1] << 16 | empty[2] << 32) & 0x7_FFFF_FFFF;
+        // the low bits of every count, summed per half by psadbw (each byte ≤ 3)
+        let one = _mm_set1_epi8(1);
+        let low = v.map(|x| _mm_and_si128(x, one));
+        let sums = _mm_sad_epu8(_mm_add_epi8(_mm_add_epi8(low[0], low[1]), low[2]), zero);
+        let odd = _mm_cvtsi128_si32(sums) + _mm_cvtsi128_si32(_mm_unpackhi_epi64(sums, sums));
+        (held, odd as u32)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let b = |w: u64| pack_bits((w | w >> 1 | w >> 2) & ONES);
+        let held = b(r.s[0]) | b(r.s[1]) << 8 | b(r.s[2]) << 16 | b(r.h) << 24 | b(r.nines) << 32;
+        let low = |w: u64| w & ONES;
+        let odd = byte_sum(low(r.s[0]) + low(r.s[1]) + low(r.s[2]) + low(r.nines) + low(r.h));
+        (held, odd as u32)
+    }
 }
 
-/// Rank 1 and 9 of every suit and the honours, in the order of [`KindMasks`].
-const ORPHANS_ROW: u64 = 1 | 1 << 8 | 1 << 16 | 0x7F << 24 | 7 << 32;
+/// Bytes 0..6 of a word (the six knitted assignments of [`KNIT`]).
+const LOW6: u64 = 0xFFFF_FFFF_FFFF;
 
-/// `KNIT[g][m]`: for each knitted assignment `k` of [`KNITTED_PERMUTATIONS`], byte `k` = the tiles
-/// of that assignment in suit `g` held by a suit whose held ranks are the 9-bit mask `m`.
-static KNIT: [[u64; 512]; 3] = {
-    let mut out = [[0u64; 512]; 3];
+/// `KNIT[g][m]`, for suit `g` holding the ranks 1-8 of the bit mask `m`: byte `k` (< 6) = the
+/// tiles of knitted assignment `k` of [`KNITTED_PERMUTATIONS`] in that suit it holds, byte 6 = its
+/// terminal kinds held (rank 1), byte 7 = its kinds held. The three suits' words and the
+/// [`NINES`] word add up byte by byte (each sum ≤ 9) into everything the special shapes need of
+/// the suits.
+const KNIT: [[u64; 256]; 3] = {
+    let mut out = [[0u64; 256]; 3];
     let mut g = 0;
     while g < 3 {
         let mut m = 0;
-        while m < 512 {
-            let mut k = 0;
-            while k < 6 {
-                let o = KNITTED_PERMUTATIONS[k][g] as usize;
-                let ranks = (1 << o) | (1 << (o + 3)) | (1 << (o + 6));
-                out[g][m] |= ((m & ranks).count_ones() as u64) << (8 * k);
-                k += 1;
-            }
+        while m < 256 {
+            out[g][m] = knit_word(g, m);
             m += 1;
         }
         g += 1;
@@ -589,107 +620,166 @@ static KNIT: [[u64; 512]; 3] = {
     out
 };
 
-impl KindMasks {
-    #[inline(always)]
-    fn of(r: &Row) -> KindMasks {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature is always present.
-        let (held, doubled) = unsafe { kind_masks_sse2(r.s, r.h, r.nines) };
-        #[cfg(not(target_arch = "x86_64"))]
-        let (held, doubled) = {
-            let mask = |f: fn(u64) -> u64| {
-                let b = |w: u64| pack_bits(f(w) & ONES);
-                b(r.s[0]) | b(r.s[1]) << 8 | b(r.s[2]) << 16 | b(r.h) << 24 | b(r.nines) << 32
-            };
-            (mask(|w| w | w >> 1 | w >> 2), mask(|w| w >> 1 | w >> 2))
-        };
-        KindMasks { held, doubled }
+/// [`KNIT`]'s word of the rank 9 of each suit, by the 3-bit mask of the suits holding it.
+const NINES: [u64; 8] = {
+    let mut out = [0u64; 8];
+    let mut m = 0;
+    while m < 8 {
+        let mut g = 0;
+        while g < 3 {
+            if m >> g & 1 == 1 {
+                out[m] += knit_word(g, 1 << 8);
+            }
+            g += 1;
+        }
+        m += 1;
     }
+    out
+};
 
-    /// 七对 distance of row `r` (quads as two pairs or not).
-    #[inline(always)]
-    fn seven_pairs(&self, r: &Row, quads: bool) -> u8 {
-        let (pairs, singles) = if quads {
-            // Σ count / 2 and Σ count % 2 (per byte ≤ 2: the byte sums stay below 256)
-            let half = |w: u64| w >> 1 & (ONES * 0x7F);
-            let halves =
-                byte_sum(half(r.s[0]) + half(r.s[1]) + half(r.s[2]) + half(r.nines) + half(r.h))
-                    as u32;
-            (halves, r.n - 2 * halves)
-        } else {
-            let p = self.doubled.count_ones();
-            (p, self.held.count_ones() - p)
-        };
-        let p = pairs.min(7) as u8;
-        (7 - p) + (7 - p).saturating_sub(singles as u8)
+/// The [`KNIT`] word of suit `g` holding the ranks of the 9-bit mask `m`.
+const fn knit_word(g: usize, m: usize) -> u64 {
+    let mut out = 0;
+    let mut k = 0;
+    while k < 6 {
+        let o = KNITTED_PERMUTATIONS[k][g] as usize;
+        let ranks = (1 << o) | (1 << (o + 3)) | (1 << (o + 6));
+        out |= ((m & ranks).count_ones() as u64) << (8 * k);
+        k += 1;
     }
-
-    /// 十三幺 distance, given the honour kinds held.
-    #[inline(always)]
-    fn thirteen_orphans(&self, honors: u8) -> u8 {
-        // terminals: bits 0, 8, 16 (rank 1) and 32..35 (rank 9)
-        let ones = ((self.held & 0x1_0101).wrapping_mul(0x1_0101) >> 16 & 3) as u8;
-        let nines = (0x3221_2110u32 >> (4 * (self.held >> 32 & 7)) & 7) as u8;
-        14 - honors - ones - nines - u8::from(self.doubled & ORPHANS_ROW != 0)
-    }
-
-    /// Knitted tiles held for each assignment of [`KNITTED_PERMUTATIONS`] (byte `k`).
-    #[inline(always)]
-    fn knitted_held(&self) -> u64 {
-        let suit = |g: usize| {
-            let m = (self.held >> (8 * g) & 0xFF) | (self.held >> (32 + g) & 1) << 8;
-            KNIT[g][m as usize]
-        };
-        suit(0) + suit(1) + suit(2)
-    }
+    out | ((m & 0x101).count_ones() as u64) << 48 | (m.count_ones() as u64) << 56
 }
 
-/// [`KindMasks`] of a row with SSE2: a compare and a byte mask per word and condition.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "sse2")]
-fn kind_masks_sse2(s: [u64; 3], h: u64, nines: u64) -> (u64, u64) {
-    use std::arch::x86_64::*;
-    let a = _mm_unpacklo_epi64(
-        _mm_cvtsi64_si128(s[0] as i64),
-        _mm_cvtsi64_si128(s[1] as i64),
-    );
-    let b = _mm_unpacklo_epi64(_mm_cvtsi64_si128(s[2] as i64), _mm_cvtsi64_si128(h as i64));
-    let c = _mm_cvtsi64_si128(nines as i64);
-    let bits = |x: __m128i, y: __m128i, z: __m128i| {
-        let m = |v: __m128i| _mm_movemask_epi8(v) as u32 as u64;
-        m(x) | m(y) << 16 | (m(z) & 7) << 32
-    };
-    let zero = _mm_setzero_si128();
-    let one = _mm_set1_epi8(1);
-    let empty = bits(
-        _mm_cmpeq_epi8(a, zero),
-        _mm_cmpeq_epi8(b, zero),
-        _mm_cmpeq_epi8(c, zero),
-    );
-    let doubled = bits(
-        _mm_cmpgt_epi8(a, one),
-        _mm_cmpgt_epi8(b, one),
-        _mm_cmpgt_epi8(c, one),
-    );
-    (!empty & 0x7_FFFF_FFFF, doubled)
+/// By the 7-bit mask of honour kinds held: their number in every byte (added to [`KNIT`]'s sum:
+/// an honour kind counts in every 全不靠 assignment, as a terminal or honour and as a kind held).
+const HONOURS: [u64; 128] = {
+    let mut out = [0u64; 128];
+    let mut m = 0;
+    while m < 128 {
+        out[m] = (m as u32).count_ones() as u64 * ONES;
+        m += 1;
+    }
+    out
+};
+
+/// [`KNIT`], [`NINES`], [`HONOURS`] and [`SEVEN_PAIRS_QUADS`] in one static: one address for the
+/// special shapes to load per row.
+struct SpecialTables {
+    knit: [[u64; 256]; 3],
+    nines: [u64; 8],
+    honours: [u64; 128],
+    seven_pairs_quads: [u8; 256],
+}
+
+static SPECIAL: SpecialTables = SpecialTables {
+    knit: KNIT,
+    nines: NINES,
+    honours: HONOURS,
+    seven_pairs_quads: SEVEN_PAIRS_QUADS,
+};
+
+/// `UNKNIT[m]`, for a 9-bit mask `m` of ranks of a suit: what removing one tile of each rank of
+/// `m` takes from the suit's indices ([`Suits`]): `lo` in bits 0..16, `hi` (rank 9 included) in
+/// bits 16..32.
+static UNKNIT: [u32; 512] = {
+    let mut out = [0u32; 512];
+    let mut m = 0;
+    while m < 512 {
+        let (mut lo, mut hi) = (0u32, 0u32);
+        let mut r = 0;
+        while r < 9 {
+            if m >> r & 1 == 1 {
+                if r < 4 {
+                    lo += tables::POW5[r] as u32;
+                } else {
+                    hi += tables::POW5[r - 4] as u32;
+                }
+            }
+            r += 1;
+        }
+        out[m] = lo | hi << 16;
+        m += 1;
+    }
+    out
+};
+
+/// 七对 distance with quads as two pairs, by `16 n + odd` for a row of `n` tiles of which `odd`
+/// are left single (the odd counts): `(n − odd) / 2` pairs.
+const SEVEN_PAIRS_QUADS: [u8; 256] = {
+    let mut out = [0u8; 256];
+    let mut n = 0;
+    while n < 16 {
+        let mut odd = 0;
+        while odd <= n {
+            out[16 * n + odd] = seven_pairs_of((n - odd) / 2, odd);
+            odd += 1;
+        }
+        n += 1;
+    }
+    out
+};
+
+/// 七对 distance of `pairs` pairs and `singles` other kinds held once: each missing pair takes a
+/// tile on a single, or two tiles when the singles run out.
+const fn seven_pairs_of(pairs: usize, singles: usize) -> u8 {
+    let missing = 7 - if pairs < 7 { pairs } else { 7 };
+    let short = missing.saturating_sub(singles);
+    (missing + short) as u8
+}
+
+/// 七对 distance of row `r` (quads as two pairs or not), given its kinds held and odd counts
+/// ([`held_and_odd`]).
+#[inline(always)]
+fn seven_pairs(r: &Row, quads: bool, kinds: u8, odd: u32) -> u8 {
+    if quads {
+        // the odd counts leave a tile single each, the others make Σ count / 2 pairs
+        SPECIAL.seven_pairs_quads[(16 * r.n + odd) as usize & 0xFF]
+    } else {
+        // kinds held at least twice
+        let two = |w: u64| (w >> 1 | w >> 2) & ONES;
+        let p = byte_sum(two(r.s[0]) + two(r.s[1]) + two(r.s[2]) + two(r.nines) + two(r.h));
+        seven_pairs_of(p as usize, usize::from(kinds) - p as usize)
+    }
 }
 
 /// Largest byte of the six low bytes of `x`.
 #[inline(always)]
 fn max6(x: u64) -> u8 {
-    let b = x.to_le_bytes();
-    b[0].max(b[1]).max(b[2]).max(b[3]).max(b[4]).max(b[5])
+    #[cfg(target_arch = "x86_64")]
+    #[allow(unused_unsafe)]
+    // SAFETY: SSE2 is part of the x86_64 baseline, so the intrinsics' target feature is present.
+    unsafe {
+        use std::arch::x86_64::*;
+        // byte i becomes the largest of bytes i..i+2, i..i+4, then i..i+8
+        let v = _mm_cvtsi64_si128((x & LOW6) as i64);
+        let v = _mm_max_epu8(v, _mm_srli_epi64::<8>(v));
+        let v = _mm_max_epu8(v, _mm_srli_epi64::<16>(v));
+        let v = _mm_max_epu8(v, _mm_srli_epi64::<32>(v));
+        _mm_cvtsi128_si32(v) as u8
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let b = x.to_le_bytes();
+        b[0].max(b[1]).max(b[2]).max(b[3]).max(b[4]).max(b[5])
+    }
 }
 
 /// The smallest distance over the allowed forms of a row needing `sets` sets (every count ≤ 4):
 /// the core of shanten (`shanten = max(0, distance − wildcards) − 1`).
 ///
 /// The standard distance is one byte of the plane of `sets` ([`halves`]); the special shapes come
-/// from three kind masks ([`KindMasks`]), 全不靠 and 组合龙 from three table rows per assignment
-/// set ([`KNIT`]); a 组合龙 is only decomposed for the assignments whose missing tiles leave room
-/// to beat the best distance so far.
+/// from the mask of kinds held ([`held_and_odd`]) and one [`KNIT`] word per suit; a 组合龙 is only
+/// decomposed (out of line) for the assignments whose missing tiles leave room to beat the best
+/// distance so far.
 #[inline]
 pub fn min_distance(t: &Tables, r: &Row, sets: u8, shapes: Shapes) -> u8 {
+    distance(t, r, sets, shapes)
+}
+
+/// The body of [`min_distance`], inline in the batch kernel (where the shape options may be
+/// constants: [`shanten_block`]).
+#[inline(always)]
+fn distance(t: &Tables, r: &Row, sets: u8, shapes: Shapes) -> u8 {
     let full = sets == 4;
     let mut best = tables::INF * 2;
     let mut rest_lb = 0;
@@ -720,50 +810,92 @@ fn special_distance(
     t: &Tables,
     sets: u8,
 ) -> u8 {
-    let km = KindMasks::of(r);
-    let knitted = if sets >= 3 && shapes.knitted_straight || full && shapes.honors_knitted {
-        km.knitted_held()
-    } else {
-        0
-    };
-    let most_knitted = max6(knitted);
+    let (held, odd) = held_and_odd(r);
+    let byte = |w: u64, b: u32| (w >> (8 * b)) as usize & 0xFF;
+    let w = &SPECIAL;
+    let suited = w.knit[0][byte(held, 0)]
+        + w.knit[1][byte(held, 1)]
+        + w.knit[2][byte(held, 2)]
+        + w.nines[byte(held, 4) & 7];
+    // bytes 0..6: knitted tiles plus honour kinds held (全不靠), 6: terminal and honour kinds held
+    // (十三幺), 7: kinds held
+    let all = suited + w.honours[byte(held, 3) & 0x7F];
     if full {
         if shapes.seven_pairs {
-            best = best.min(km.seven_pairs(r, shapes.seven_pairs_quads));
+            best = best.min(seven_pairs(
+                r,
+                shapes.seven_pairs_quads,
+                (all >> 56) as u8,
+                odd,
+            ));
         }
-        // honour kinds held
-        let honors = byte_sum((r.h | r.h >> 1 | r.h >> 2) & ONES) as u8;
         if shapes.thirteen_orphans {
-            best = best.min(km.thirteen_orphans(honors));
+            // some terminal or honour held twice: the OR of their counts has bit 1 or 2
+            let x = (r.s[0] | r.s[1] | r.s[2]) & 0xFF | r.nines | r.h;
+            let orphans = byte(all, 6) as u8 + u8::from(x & (ONES * 6) != 0);
+            best = best.min(14 - orphans);
         }
         if shapes.honors_knitted {
-            best = best.min(14 - (most_knitted + honors).min(14));
+            best = best.min(14 - max6(all).min(14));
         }
     }
-    // 组合龙: the missing knitted tiles plus the rest's distance to `sets − 3` sets and a pair (at
-    // least `rest_lb`: removing tiles never lowers a distance). The assignment holding the most
-    // knitted tiles bounds them all.
-    if sets >= 3 && shapes.knitted_straight && 9 - most_knitted + rest_lb < best {
-        for (k, perm) in KNITTED_PERMUTATIONS.iter().enumerate() {
-            let missing = 9 - (knitted >> (8 * k) & 0xFF) as u8;
-            if missing + rest_lb >= best {
-                continue;
-            }
-            best = best.min(missing + knitted_rest(t, r, *perm, sets - 3));
+    // 组合龙: the missing knitted tiles `9 − k` plus the rest's distance to `sets − 3` sets and a
+    // pair (at least `rest_lb`: removing tiles never lowers a distance), so an assignment may only
+    // beat `best` when it holds k ≥ 10 + rest_lb − best knitted tiles: one byte compare for all six
+    // (each byte ≤ 9, the threshold within −20..=40: no carry between bytes).
+    if sets >= 3 && shapes.knitted_straight {
+        let least = 10 + i32::from(rest_lb) - i32::from(best);
+        let bias = (128 - least) as u64;
+        let candidates = ((suited & LOW6) + ONES * bias) & HIGH & LOW6;
+        if candidates != 0 {
+            let words = (r.s, r.w26, r.nines);
+            let knit = suited & LOW6 | candidates;
+            best = knitted_straight(t, words, held, knit, best, rest_lb, sets - 3);
         }
     }
     best
 }
 
-/// Standard distance of what is left after one copy of each held knitted tile of `perm`.
+/// 组合龙 distance (or `best` when none is lower) over the knitted assignments `k` flagged in
+/// `knit` (bit 7 of byte `k`; bits 0..4 the knitted tiles held), given the kinds held: the missing
+/// knitted tiles plus the standard distance to `sets` sets and a pair of what is left after one
+/// copy of each held knitted tile. Each suit's indices lose the knitted ranks held ([`UNKNIT`]);
+/// the honours' class is the row's.
 #[cold]
 #[inline(never)]
-fn knitted_rest(t: &Tables, r: &Row, perm: [u8; 3], sets: u8) -> u8 {
-    let mut rest = r.counts();
-    for i in knitted_tiles(perm) {
-        rest[i] = rest[i].saturating_sub(1);
+fn knitted_straight(
+    t: &Tables,
+    words: Words,
+    held: u64,
+    knit: u64,
+    mut best: u8,
+    rest_lb: u8,
+    sets: u8,
+) -> u8 {
+    let r = &Row::from_words(words);
+    let su = suits(r);
+    let honours = tables::honor_class_at(t, r.honor_bits_key());
+    let mut candidates = knit & HIGH;
+    while candidates != 0 {
+        let k = (candidates.trailing_zeros() / 8) as usize;
+        candidates &= candidates - 1;
+        let missing = 9 - (knit >> (8 * k) & 0xF) as u8;
+        if missing + rest_lb >= best {
+            continue;
+        }
+        let perm = KNITTED_PERMUTATIONS[k];
+        let class = |g: usize| {
+            let ranks = (held >> (8 * g) & 0xFF) | (held >> (32 + g) & 1) << 8;
+            let u = UNKNIT[ranks as usize & 0o111 << perm[g]];
+            let lo = su.lo[g] - (u & 0xFFFF) as usize;
+            let hi = su.hi[g] - (u >> 16) as usize;
+            tables::hot_class_at(t, tables::hot_rank_of(t, lo, hi))
+        };
+        let ab = tables::ab_of(t, class(0), class(1));
+        let sh = tables::sh_of(t, class(2), honours);
+        best = best.min(missing + tables::final_at(t, ab, sh, sets as usize));
     }
-    standard_distance(t, &Row::of(&rest), sets)
+    best
 }
 
 /// [`min_distance`] as it was before the sum-first tables: the lexicographic suit tables
@@ -1144,6 +1276,47 @@ fn wild_winning(t: &Tables, words: Words, wildcards: u8, sets: u8, shapes: Shape
     min_distance(t, &Row::from_words(words), sets, shapes) <= wildcards
 }
 
+/// [`shanten_row`] over many rows: `out[i]` = the shanten of row `rows(i)` (`i < out.len()`; left
+/// as it was for an invalid row), and the index of the first invalid row. The loop is compiled once
+/// more for each common shape set (every shape, the standard shape only), where the shape options
+/// are constants: no test of them per row.
+pub fn shanten_block<R: RowSource, F: Fn(usize) -> R>(
+    t: &Tables,
+    rows: F,
+    out: &mut [i8],
+    wildcards: u8,
+    shapes: Shapes,
+) -> Option<usize> {
+    if shapes == Shapes::ALL {
+        shanten_rows(t, rows, out, wildcards, Shapes::ALL)
+    } else if shapes == Shapes::STANDARD {
+        shanten_rows(t, rows, out, wildcards, Shapes::STANDARD)
+    } else {
+        shanten_rows(t, rows, out, wildcards, shapes)
+    }
+}
+
+/// The loop of [`shanten_block`].
+#[inline(always)]
+fn shanten_rows<R: RowSource, F: Fn(usize) -> R>(
+    t: &Tables,
+    rows: F,
+    out: &mut [i8],
+    wildcards: u8,
+    shapes: Shapes,
+) -> Option<usize> {
+    let mut bad = None;
+    for (i, o) in out.iter_mut().enumerate() {
+        match shanten_row(t, &rows(i), wildcards, shapes) {
+            Some(v) => *o = v,
+            None => {
+                bad.get_or_insert(i);
+            }
+        }
+    }
+    bad
+}
+
 /// Batch kernel of `shanten` (no melds): `None` for an invalid row or one no allowed shape fits.
 #[inline(always)]
 pub fn shanten_row<R: RowSource + ?Sized>(
@@ -1154,6 +1327,6 @@ pub fn shanten_row<R: RowSource + ?Sized>(
 ) -> Option<i8> {
     let r = Row::load(src)?;
     let p = plan_of(r.n, wildcards).filter(|p| p.fits(shapes))?;
-    let d = min_distance(t, &r, p.sets, shapes);
+    let d = distance(t, &r, p.sets, shapes);
     Some(d.saturating_sub(wildcards) as i8 - 1)
 }

@@ -63,15 +63,19 @@ pub struct Tables {
     /// Group class per suit rank.
     pub suit_class: Vec<u8>,
     /// Group class per honour histogram key.
-    pub honor_class: Vec<u8>,
+    pub honor_class: Box<[u8; HONOR_ENTRIES]>,
+    /// The same classes by [`honor_bits_key`] (what a row reads off its honour word).
+    pub honor_class_bits: Box<[u8; HONOR_ENTRIES]>,
     /// Number of suit classes (suit class ids are `0..n_suit`).
     pub n_suit: usize,
     /// Number of honour classes (their ids are `n_suit..n_suit + n_honor`).
     pub n_honor: usize,
-    /// Two suits' classes → their combined class: `pair_ab[a * n_suit + b]`.
-    pub pair_ab: Vec<u8>,
-    /// A suit's class and the honours' class → combined class: `pair_sh[s * n_honor + h - n_suit]`.
-    pub pair_sh: Vec<u8>,
+    /// Two suits' classes → their combined class: `pair_ab[a * n_suit + b]` (padded to
+    /// [`PAIR_AB_LEN`]).
+    pub pair_ab: Box<[u8; PAIR_AB_LEN]>,
+    /// A suit's class and the honours' class → combined class: `pair_sh[s * n_honor + h - n_suit]`
+    /// (padded to [`PAIR_SH_LEN`]).
+    pub pair_sh: Box<[u8; PAIR_SH_LEN]>,
     /// Distances of the combined classes (for tests and rebuilding).
     pub ab_dist: Vec<Dist>,
     pub sh_dist: Vec<Dist>,
@@ -108,16 +112,51 @@ pub struct Tables {
     /// over 405 KB). `hot_lo[16 lo + s_hi]` is the offset of the block of suits with the tile
     /// counts of `lo` in ranks 1-4 and `s_hi` tiles in ranks 5-9, plus `lo`'s place in it (0 when
     /// the suit would hold more than 14 tiles) …
-    pub hot_lo: Vec<u32>,
-    /// … and `hot_hi[hi]` the place of `hi` among the 5-rank patterns of its tile count.
-    pub hot_hi: Vec<u16>,
+    pub hot_lo: Box<[u32; HOT_LO_LEN]>,
+    /// … and `hot_hi[hi]` the place of `hi` among the 5-rank patterns of its tile count (bits 0..9)
+    /// and that tile count (bits 9..: what [`hot_rank_of`] indexes `hot_lo` with).
+    pub hot_hi: Box<[u16; HOT_HI_LEN]>,
     /// Suit class by [`hot_rank`] (the same classes as `suit_class`).
-    pub hot_class: Vec<u8>,
+    pub hot_class: Box<[u8; HOT_CLASS_LEN]>,
     /// `final_plane[m * plane + ab * sh_dist.len() + sh]` = `final_dist[..][m]`: one 25 KB plane
     /// per number of sets, so that a hand size reads one plane (`plane = ab_dist.len() ×
     /// sh_dist.len()`).
-    pub final_plane: Vec<u8>,
+    pub final_plane: Box<[u8; FINAL_PLANES_LEN]>,
     pub plane: usize,
+}
+
+// The distance path's tables have fixed power-of-two lengths (each at least its content: asserted
+// when they are built), so that a lookup masks its index instead of checking it against a length
+// read from memory: every valid index is below the content's length, where the mask changes
+// nothing.
+
+/// Length of [`Tables::hot_lo`] (625 × 16 entries used).
+pub const HOT_LO_LEN: usize = 1 << 14;
+/// Length of [`Tables::hot_hi`] (3 125 used).
+pub const HOT_HI_LEN: usize = 1 << 12;
+/// Length of [`Tables::hot_class`] ([`SUIT_ENTRIES`] used).
+pub const HOT_CLASS_LEN: usize = 1 << 19;
+/// Length of [`Tables::pair_ab`] (`n_suit²` used).
+pub const PAIR_AB_LEN: usize = 1 << 14;
+/// Length of [`Tables::pair_sh`] (`n_suit × n_honor` used).
+pub const PAIR_SH_LEN: usize = 1 << 13;
+/// Length of [`Tables::final_plane`] (`5 × plane` used).
+pub const FINAL_PLANES_LEN: usize = 1 << 17;
+
+/// A boxed array of `N` copies of `x` (built on the heap: the larger ones would overflow a stack).
+fn boxed<T: Copy + std::fmt::Debug, const N: usize>(x: T) -> Box<[T; N]> {
+    vec![x; N]
+        .into_boxed_slice()
+        .try_into()
+        .expect("a vector of N entries")
+}
+
+/// `v` copied into a boxed array of `N` entries (the rest `fill`); panics when `v` is longer.
+fn padded<T: Copy + std::fmt::Debug, const N: usize>(v: &[T], fill: T) -> Box<[T; N]> {
+    assert!(v.len() <= N, "{} entries for a table of {N}", v.len());
+    let mut out = boxed(fill);
+    out[..v.len()].copy_from_slice(v);
+    out
 }
 
 static TABLES: LazyLock<Tables> = LazyLock::new(build);
@@ -288,11 +327,12 @@ fn build() -> Tables {
     let mut tables = Tables {
         class_dist: Vec::new(),
         suit_class: Vec::new(),
-        honor_class: Vec::new(),
+        honor_class: boxed(0),
+        honor_class_bits: boxed(0),
         n_suit: 0,
         n_honor: 0,
-        pair_ab: Vec::new(),
-        pair_sh: Vec::new(),
+        pair_ab: boxed(0),
+        pair_sh: boxed(0),
         ab_dist: Vec::new(),
         sh_dist: Vec::new(),
         final_dist: Vec::new(),
@@ -309,10 +349,10 @@ fn build() -> Tables {
         rank_step,
         rank_lo,
         rank_hi,
-        hot_lo: Vec::new(),
-        hot_hi: Vec::new(),
-        hot_class: Vec::new(),
-        final_plane: Vec::new(),
+        hot_lo: boxed(0),
+        hot_hi: boxed(0),
+        hot_class: boxed(u8::MAX),
+        final_plane: boxed(INF * 2),
         plane: 0,
     };
     let mut dist: Vec<Dist> = Vec::with_capacity(SUIT_ENTRIES);
@@ -330,7 +370,11 @@ fn build() -> Tables {
     tables.suit_class = classify(&dist, &mut classes);
     tables.n_suit = classes.len();
     let honors = build_honors();
-    tables.honor_class = classify(&honors, &mut classes);
+    tables.honor_class = padded(&classify(&honors, &mut classes), 0);
+    for (h1, h2, h3, h4) in histograms() {
+        tables.honor_class_bits[honor_bits_key(h1, h2, h3, h4)] =
+            tables.honor_class[h1 | h2 << 3 | h3 << 6 | h4 << 9];
+    }
     tables.n_honor = classes.len() - tables.n_suit;
     let (suits, hons) = classes.split_at(tables.n_suit);
     let (pair_ab, ab_dist) = combine_classes(suits, suits);
@@ -347,8 +391,8 @@ fn build() -> Tables {
             })
         })
         .collect();
-    tables.pair_ab = pair_ab;
-    tables.pair_sh = pair_sh;
+    tables.pair_ab = padded(&pair_ab, 0);
+    tables.pair_sh = padded(&pair_sh, 0);
     tables.ab_dist = ab_dist;
     tables.sh_dist = sh_dist;
     tables.class_dist = classes;
@@ -424,7 +468,6 @@ fn build_hot(t: &mut Tables) {
         }
     }
     assert_eq!(acc, SUIT_ENTRIES);
-    t.hot_lo = vec![0; 625 * 16];
     for lo in 0..625 {
         for s_hi in 0..16 {
             if sum4[lo] + s_hi <= MAX_SUIT_TILES {
@@ -432,8 +475,11 @@ fn build_hot(t: &mut Tables) {
             }
         }
     }
-    t.hot_hi = place5.iter().map(|&p| p as u16).collect();
-    t.hot_class = vec![u8::MAX; SUIT_ENTRIES];
+    assert!(n5.iter().all(|&n| n <= 512), "a 5-rank place fits 9 bits");
+    let place5: Vec<u16> = (0..3125)
+        .map(|x| (place5[x] | sum5[x] << 9) as u16)
+        .collect();
+    t.hot_hi = padded(&place5, 0);
     for lo in 0..625 {
         for hi in 0..3125 {
             if sum4[lo] + sum5[hi] <= MAX_SUIT_TILES {
@@ -443,9 +489,13 @@ fn build_hot(t: &mut Tables) {
             }
         }
     }
-    debug_assert!(t.hot_class.iter().all(|&c| c != u8::MAX));
+    debug_assert!(t.hot_class[..SUIT_ENTRIES].iter().all(|&c| c != u8::MAX));
     t.plane = t.ab_dist.len() * t.sh_dist.len();
-    t.final_plane = vec![INF * 2; 5 * t.plane];
+    assert!(
+        5 * t.plane <= FINAL_PLANES_LEN,
+        "final planes of {} entries",
+        t.plane
+    );
     for (i, f) in t.final_dist.iter().enumerate() {
         for m in 0..5 {
             t.final_plane[m * t.plane + i] = f[m];
@@ -457,13 +507,51 @@ fn build_hot(t: &mut Tables) {
 /// the tiles in ranks 5-9 (`s_hi`); at most 14 tiles in all (an index of [`Tables::hot_class`]).
 #[inline(always)]
 pub fn hot_rank(t: &Tables, lo: usize, hi: usize, s_hi: usize) -> usize {
-    t.hot_lo[16 * lo + (s_hi & 15)] as usize + t.hot_hi[hi] as usize
+    t.hot_lo[(16 * lo + (s_hi & 15)) & (HOT_LO_LEN - 1)] as usize
+        + (t.hot_hi[hi & (HOT_HI_LEN - 1)] & 511) as usize
+}
+
+/// [`hot_rank`] with the tiles in ranks 5-9 read from `hot_hi` (at most 14 tiles in the suit).
+#[inline(always)]
+pub fn hot_rank_of(t: &Tables, lo: usize, hi: usize) -> usize {
+    let e = t.hot_hi[hi & (HOT_HI_LEN - 1)] as usize;
+    t.hot_lo[(16 * lo + (e >> 9 & 15)) & (HOT_LO_LEN - 1)] as usize + (e & 511)
+}
+
+/// Class of the suit of sum-first rank `r` ([`hot_rank`]).
+#[inline(always)]
+pub fn hot_class_at(t: &Tables, r: usize) -> usize {
+    t.hot_class[r & (HOT_CLASS_LEN - 1)] as usize
+}
+
+/// Class of the honours of bits key `key` ([`honor_bits_key`], < [`HONOR_ENTRIES`]).
+#[inline(always)]
+pub fn honor_class_at(t: &Tables, key: usize) -> usize {
+    t.honor_class_bits[key & (HONOR_ENTRIES - 1)] as usize
+}
+
+/// Every honour histogram: kinds held once, twice, three and four times (at most 7 kinds).
+fn histograms() -> impl Iterator<Item = (usize, usize, usize, usize)> {
+    (0..=7usize).flat_map(|h1| {
+        (0..=7 - h1).flat_map(move |h2| {
+            (0..=7 - h1 - h2)
+                .flat_map(move |h3| (0..=7 - h1 - h2 - h3).map(move |h4| (h1, h2, h3, h4)))
+        })
+    })
+}
+
+/// Another key of the honour histogram (`h1` kinds held once, … `h4` four times), made of what the
+/// bits of the counts give with a few word operations: `s0 + 8 s1 + 64 h3 + 512 h4`, where `s0`
+/// kinds have bit 0 of their count set (held once or three times) and `s1` bit 1 (twice or three
+/// times). Each field is below 8, so the key is below [`HONOR_ENTRIES`] and tells the histogram.
+pub const fn honor_bits_key(h1: usize, h2: usize, h3: usize, h4: usize) -> usize {
+    (h1 + h3) + 8 * (h2 + h3) + 64 * h3 + 512 * h4
 }
 
 /// Standard distance (`m` sets and a pair) of a hand from its two halves' combined classes.
 #[inline(always)]
 pub fn final_at(t: &Tables, ab: usize, sh: usize, m: usize) -> u8 {
-    t.final_plane[m * t.plane + ab * t.sh_dist.len() + sh]
+    t.final_plane[(m * t.plane + ab * t.sh_dist.len() + sh) & (FINAL_PLANES_LEN - 1)]
 }
 
 /// Powers of five.
@@ -850,13 +938,13 @@ pub fn honor_dist_of<'a>(t: &'a Tables, c: &[u8]) -> &'a Dist {
 /// Combined class of (characters + dots) from the two suits' classes.
 #[inline(always)]
 pub fn ab_of(t: &Tables, a: usize, b: usize) -> usize {
-    t.pair_ab[a * t.n_suit + b] as usize
+    t.pair_ab[(a * t.n_suit + b) & (PAIR_AB_LEN - 1)] as usize
 }
 
 /// Combined class of (bamboos + honours) from the suit's and the honours' classes.
 #[inline(always)]
 pub fn sh_of(t: &Tables, s: usize, h: usize) -> usize {
-    t.pair_sh[s * t.n_honor + h - t.n_suit] as usize
+    t.pair_sh[(s * t.n_honor + h - t.n_suit) & (PAIR_SH_LEN - 1)] as usize
 }
 
 /// Standard distances (`m` sets and a pair, `m` = 0..=4) of a hand from its two halves.

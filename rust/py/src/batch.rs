@@ -328,6 +328,15 @@ impl Kernel for Shanten {
     fn row<R: rows::RowSource + ?Sized>(&self, t: &Tables, src: &R) -> Option<i8> {
         rows::shanten_row(t, src, self.0, self.1)
     }
+    #[inline(always)]
+    fn block<R: rows::RowSource, F: Fn(usize) -> R>(
+        &self,
+        t: &Tables,
+        rows: F,
+        out: &mut [i8],
+    ) -> Option<usize> {
+        rows::shanten_block(t, rows, out, self.0, self.1)
+    }
 }
 
 struct Waits(u8, Shapes);
