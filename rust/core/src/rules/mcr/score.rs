@@ -1081,53 +1081,51 @@ fn reading_fans(ctx: &mut Ctx, d: &Reading, buf: &mut [ScoredSet; 4]) -> FanCoun
     let sets = &mut buf[..n_sets];
     let pair = d.pair.map(|p| p.index());
     let win = ctx.win;
-    // mcr.md §8: a discard completing a standing pung makes it melded unless the winning tile can
-    // sit in a standing chow of the same reading.
-    if !ctx.self_drawn {
-        let in_chow = sets.iter().any(|s| {
-            !s.declared
-                && s.kind == MeldKind::Chow
-                && suit(s.tile.index()) == suit(win)
-                && win >= s.tile.index()
-                && win <= s.tile.index() + 2
-                && win < 27
-        });
-        if !in_chow {
-            if let Some(s) = sets
-                .iter_mut()
-                .find(|s| !s.declared && s.kind == MeldKind::Pung && s.tile.index() == win)
-            {
-                s.concealed = false;
-            }
-        }
-    }
     let knitted = d.form == Form::KnittedStraight;
     if knitted {
         f[KNITTED_STRAIGHT] = 1;
     }
+    // One pass over the sets without a branch on their kinds (the kinds of a reading follow no
+    // pattern a predictor could learn): chows and pungs are written to the next free slot of
+    // their list, which only advances for a set of that kind.
     let mut chows: [Chow; 4] = [(0, 0); 4];
     let mut nch = 0;
     let mut pungs = [0u8; 4];
     let mut npu = 0;
     let (mut kongs, mut ckongs, mut conc_pungs) = (0u8, 0u8, 0u8);
-    // the lowest tiles of the chows and the tiles of the pungs / kongs, as bits (two pungs never
-    // share a tile: a hand holds at most four copies)
-    let (mut chow_bits, mut pung_bits) = (0u64, 0u64);
+    // the lowest tiles of the chows (of the standing ones apart), the tiles of the pungs / kongs
+    // and of the standing pungs, as bits (two pungs never share a tile: a hand holds at most four
+    // copies)
+    let (mut chow_bits, mut standing_chows, mut pung_bits, mut standing_pungs) = (0u64, 0, 0, 0);
     for s in sets.iter() {
         let t = s.tile.index();
-        if s.kind == MeldKind::Chow {
-            chows[nch] = (suit(t), rank(t));
-            nch += 1;
-            chow_bits |= 1 << t;
-        } else {
-            pungs[npu] = t;
-            npu += 1;
-            pung_bits |= 1 << t;
-            let kong = s.kind == MeldKind::Kong;
-            kongs += u8::from(kong);
-            ckongs += u8::from(kong && s.concealed);
-            conc_pungs += u8::from(s.concealed);
+        let chow = s.kind == MeldKind::Chow;
+        let kong = s.kind == MeldKind::Kong;
+        let bit = 1u64 << t;
+        let standing = u64::from(!s.declared);
+        chow_bits |= bit * u64::from(chow);
+        standing_chows |= bit * (u64::from(chow) & standing);
+        pung_bits |= bit * u64::from(!chow);
+        standing_pungs |= bit * (u64::from(!chow && !kong) & standing);
+        chows[nch.min(3)] = (suit(t), rank(t));
+        nch += usize::from(chow);
+        pungs[npu.min(3)] = t;
+        npu += usize::from(!chow);
+        kongs += u8::from(kong);
+        ckongs += u8::from(kong && s.concealed);
+        conc_pungs += u8::from(!chow && s.concealed);
+    }
+    // bit 2 / 1 / 0: a standing chow starts at `win` / `win - 1` / `win - 2` (a chow starts at rank
+    // 1..7 of a suit, so such a chow holds `win` in its suit; none holds an honour)
+    let around_win = (standing_chows << 2) >> win;
+    // mcr.md §8: a discard completing a standing pung makes it melded unless the winning tile can
+    // sit in a standing chow of the same reading.
+    if !ctx.self_drawn && around_win & 0b111 == 0 && standing_pungs >> win & 1 != 0 {
+        for s in sets.iter_mut() {
+            // the one standing pung of the winning tile
+            s.concealed &= !(s.kind == MeldKind::Pung && !s.declared && s.tile.index() == win);
         }
+        conc_pungs -= 1;
     }
     let pair_bit = pair.map_or(0, |p| 1u64 << p);
     let pp = pung_bits | pair_bit;
@@ -1227,24 +1225,9 @@ fn reading_fans(ctx: &mut Ctx, d: &Reading, buf: &mut [ScoredSet; 4]) -> FanCoun
     }
     // wait fans (mcr.md §9, §12.1): positions first, the (costlier) unique-wait test only if one
     // of them applies
-    let (mut edge, mut closed, mut single) = (false, false, false);
-    for s in sets
-        .iter()
-        .filter(|s| !s.declared && s.kind == MeldKind::Chow)
-    {
-        let t = s.tile.index();
-        if win >= 27 || suit(t) != suit(win) {
-            continue;
-        }
-        if win == t + 1 {
-            closed = true;
-        } else if win == t || win == t + 2 {
-            edge = true;
-        }
-    }
-    if pair == Some(win) {
-        single = true;
-    }
+    let edge = around_win & 0b101 != 0;
+    let closed = around_win & 0b010 != 0;
+    let single = pair == Some(win);
     if edge || closed || single {
         let wait_possible = match (knitted, pair) {
             (true, _) => knitted_wait_possible(ctx, d),
@@ -1353,8 +1336,9 @@ fn mask_of_swar(f: &FanCounts) -> u128 {
 /// the removed fans stay in `f` (every later reader goes through the mask).
 fn apply_exclusions(rules: &McrRules, f: &FanCounts) -> u128 {
     let mut present = mask_of(f) & rules.enabled_mask;
-    // invariant: `walk` ⊆ `present` (the fans still to apply, lowest index first)
-    let mut walk = present;
+    // invariant: `walk` ⊆ `present` (the fans still to apply, lowest index first); a fan that
+    // excludes nothing is no step
+    let mut walk = present & rules.excluders;
     while walk != 0 {
         let i = walk.trailing_zeros() as usize;
         present &= !rules.excludes[i];
