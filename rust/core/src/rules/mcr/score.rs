@@ -1817,6 +1817,54 @@ mod tests {
         assert!(nonempty > 20_000, "{nonempty}");
     }
 
+    /// The exclusion walk through the excluding fans only leaves the fans the walk through every
+    /// present fan leaves, on random fan sets (dense and sparse) under two switch sets.
+    #[test]
+    fn exclusion_walk_skips_only_idle_steps() {
+        let mut seed = 31u64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let lianzhong = crate::Variant::with_options(
+            "mcr",
+            [
+                (
+                    "blessings",
+                    crate::preset::SwitchValue::Str("lianzhong".into()),
+                ),
+                (
+                    "concealed_and_melded_kong",
+                    crate::preset::SwitchValue::Str("off".into()),
+                ),
+            ],
+        )
+        .unwrap();
+        let default = crate::Variant::load("mcr").unwrap();
+        for v in [&default, &lianzhong] {
+            let rules = super::super::rules_of(v).unwrap();
+            for iter in 0..20_000 {
+                let mut f = [0u8; FAN_SLOTS];
+                let density = [3, 10, 30, 60][iter % 4];
+                for c in f.iter_mut().take(N_FANS) {
+                    if next(100) < density {
+                        *c = 1 + next(3) as u8;
+                    }
+                }
+                let mut present = mask_of(&f) & rules.enabled_mask;
+                let mut walk = present;
+                while walk != 0 {
+                    let i = walk.trailing_zeros() as usize;
+                    present &= !rules.excludes[i];
+                    walk &= (walk - 1) & present;
+                }
+                assert_eq!(apply_exclusions(rules, &f), present, "{f:?}");
+            }
+        }
+    }
+
     #[test]
     fn mask_of_matches_the_counts() {
         let mut f = [0u8; FAN_SLOTS];
