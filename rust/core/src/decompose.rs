@@ -232,6 +232,12 @@ impl PairList {
         tiles: [Tile::E; 7],
         len: 0,
     };
+
+    /// All seven slots: the pairs first, then fillers (for a fixed-size copy).
+    #[inline]
+    pub fn all(&self) -> [Tile; 7] {
+        self.tiles
+    }
 }
 
 impl std::fmt::Debug for PairList {

@@ -23,7 +23,6 @@ use crate::rules::{Book, Case, CaseRef, Ruleset, TableWin, TileBook};
 use crate::scoring::record::{HandRecord, RecordSpec};
 use crate::scoring::score::{Extras, FanHit, Fans, Payment, Payments, Reading, Score, Unit};
 use crate::situation::Situation;
-use crate::tile::Tile;
 
 /// The MCR ruleset: the compiled rules and the table's flow facts.
 #[derive(Debug)]
@@ -65,23 +64,11 @@ pub fn rules_of(v: &crate::Variant) -> Result<&McrRules> {
 }
 
 impl Mcr {
-    /// The generic score of an MCR result, with `payments`.
+    /// The generic score of an MCR result, with `payments` (the result borrowed: moving it costs a
+    /// copy).
     #[inline(always)]
-    fn to_score(&self, sc: McrScore, payments: Payments) -> Score {
+    fn to_score(&self, sc: &McrScore, payments: Payments) -> Score {
         let r = &self.rules;
-        let n = sc.fans.len();
-        let fans = if n <= Fans::INLINE {
-            let mut hits = [FanHit::default(); Fans::INLINE];
-            for (slot, (i, c)) in hits.iter_mut().zip(sc.fans.iter()) {
-                *slot = self.hits[i].with_count(u32::from(c));
-            }
-            Fans::from_array(hits, n)
-        } else {
-            sc.fans
-                .iter()
-                .map(|(i, c)| self.hits[i].with_count(u32::from(c)))
-                .collect()
-        };
         let form = match sc.form {
             McrForm::Regular | McrForm::NineGates => Form::Standard,
             McrForm::SevenPairs | McrForm::SevenShiftedPairs => Form::SevenPairs,
@@ -99,13 +86,12 @@ impl Mcr {
             };
         }
         let sets = Sets::from_array(sets, sc.sets.len());
-        let mut pairs = [Tile::default(); 7];
-        pairs[..sc.pairs.len()].copy_from_slice(&sc.pairs);
-        let pairs = Pairs::from_array(pairs, sc.pairs.len());
+        // all seven slots (the unused ones hold blanks): a fixed-size copy, not a call
+        let pairs = Pairs::from_array(sc.pairs.all(), sc.pairs.len());
         let total = i64::from(sc.total);
         Score {
             variant: self.preset.id.as_str(),
-            fans,
+            fans: self.fans_of(sc),
             raw_total: total,
             total,
             unit: Unit::Fan,
@@ -122,6 +108,22 @@ impl Mcr {
                 wildcards: Vec::new(),
             })),
             extras: Extras::new(),
+        }
+    }
+
+    /// The fan hits of an MCR result, inline when they fit.
+    #[inline(always)]
+    fn fans_of(&self, sc: &McrScore) -> Fans {
+        let n = sc.fans.len();
+        let hit = |(i, c): (usize, u8)| self.hits[i].with_count(u32::from(c));
+        if n <= Fans::INLINE {
+            let mut hits = [FanHit::default(); Fans::INLINE];
+            for (slot, x) in hits.iter_mut().zip(sc.fans.iter()) {
+                *slot = hit(x);
+            }
+            Fans::from_array(hits, n)
+        } else {
+            sc.fans.iter().map(hit).collect()
         }
     }
 }
@@ -142,7 +144,7 @@ impl TileBook for Mcr {
     }
     fn evaluate(&self, s: &Situation) -> Result<Score> {
         s.check_flags("mcr", &[])?;
-        Ok(self.to_score(score(s, &self.rules)?, Payments::new()))
+        Ok(self.to_score(&score(s, &self.rules)?, Payments::new()))
     }
     /// Kongs pay nothing in MCR; one win (截胡), paid per mcr.md §11.
     fn book(&self, rec: &HandRecord, scores: &[Score], book: &mut Book) -> Result<()> {
@@ -190,7 +192,12 @@ impl Ruleset for Mcr {
     fn score(&self, case: CaseRef<'_>) -> Result<Score> {
         let s = case.tiles("mcr")?;
         s.check_flags("mcr", &[])?;
-        let sc = score(s, &self.rules)?;
+        // borrowed in place: moving the result out of the `Result` would copy it
+        let res = score(s, &self.rules);
+        let sc = match res {
+            Ok(ref sc) => sc,
+            Err(e) => return Err(e),
+        };
         let winner = s.winner_seat(4)?;
         // the win type after the flag policy (a repaired flag may turn it)
         let discarder = if sc.win_type.is_self_drawn() {

@@ -32,6 +32,9 @@ pub struct McrRules {
     pub enabled: [bool; N_FANS],
     /// `enabled` as a bit set (bit `i` = fan `i`), for the exclusion walk.
     pub enabled_mask: u128,
+    /// The fans that exclude any other (`excludes[i] != 0`): the only steps of the exclusion walk
+    /// that change anything.
+    pub excluders: u128,
     pub knitted_straight_wait_fans: bool,
     /// 明暗杠 value; `None` = "off" (明杠 + 暗杠).
     pub concealed_and_melded_kong: Option<i32>,
@@ -129,6 +132,9 @@ impl McrRules {
             enabled,
             enabled_mask: (0..N_FANS)
                 .filter(|&i| enabled[i])
+                .fold(0u128, |m, i| m | 1u128 << i),
+            excluders: (0..N_FANS)
+                .filter(|&i| excludes[i] != 0)
                 .fold(0u128, |m, i| m | 1u128 << i),
             knitted_straight_wait_fans: options.bool("knitted_straight_wait_fans")?,
             concealed_and_melded_kong: ck,

@@ -5,7 +5,7 @@ use crate::decompose::{
     Form, PairList, Reading, Readings, Set, Shapes, decompose_row_into, knitted_tiles,
 };
 use crate::error::{Error, Result};
-use crate::hand::MeldKind;
+use crate::hand::{Meld, MeldKind};
 use crate::situation::{Blessing, Situation, WinType};
 use crate::tile::{Counts, N_KINDS, Tile};
 use crate::{rows, tables};
@@ -596,65 +596,39 @@ fn whole_hand_fans(all: &Counts, kong_tiles: u64, f: &mut FanCounts) {
     whole_hand_fans_of(row.kinds_held(), row.kinds_at_four(), kong_tiles, f);
 }
 
-/// [`whole_hand_fans`] from the kinds held (`m`) and the kinds at four copies (`four`).
+/// [`whole_hand_fans`] from the kinds held (`m`) and the kinds at four copies (`four`), into the
+/// zeroed counts `f`. Every fan is a store of its condition (no branch: which fans a hand has is
+/// as good as random to a branch predictor).
 fn whole_hand_fans_of(m: u64, four: u64, kong_tiles: u64, f: &mut FanCounts) {
     let hogs = four & !kong_tiles;
-    if hogs != 0 {
-        f[TILE_HOG] += hogs.count_ones() as u8;
-    }
+    f[TILE_HOG] = hogs.count_ones() as u8;
     let num = m & NUMBERED;
-    let nsuits = (0..3).filter(|s| num >> (9 * s) & 0x1FF != 0).count();
+    let nsuits = u32::from(num & 0x1FF != 0)
+        + u32::from(num >> 9 & 0x1FF != 0)
+        + u32::from(num >> 18 & 0x1FF != 0);
     let (winds, dragons) = (m & WINDS != 0, m & DRAGONS != 0);
     let honors = winds || dragons;
     let only = |set: u64| num & !set == 0;
-    if m & !GREEN == 0 {
-        f[ALL_GREEN] = 1;
-    }
-    if nsuits == 0 {
-        f[ALL_HONORS] = 1;
-    }
-    if nsuits == 1 && !honors {
-        f[FULL_FLUSH] = 1;
-    }
-    if nsuits == 1 && honors {
-        f[HALF_FLUSH] = 1;
-    }
-    if nsuits == 2 {
-        f[ONE_VOIDED_SUIT] = 1;
-    }
-    if !honors {
-        f[NO_HONORS] = 1;
-    }
-    if nsuits == 3 && winds && dragons {
-        f[ALL_TYPES] = 1;
-    }
-    if nsuits > 0 && !honors {
-        if num & TERMINALS == 0 {
-            f[ALL_SIMPLES] = 1;
-        }
-        if only(TERMINALS) {
-            f[ALL_TERMINALS] = 1;
-        }
-        if only(ranks(0b1_1100_0000)) {
-            f[UPPER_TILES] = 1;
-        } else if only(ranks(0b1_1110_0000)) {
-            f[UPPER_FOUR] = 1;
-        }
-        if only(ranks(0b0_0011_1000)) {
-            f[MIDDLE_TILES] = 1;
-        }
-        if only(ranks(0b0_0000_0111)) {
-            f[LOWER_TILES] = 1;
-        } else if only(ranks(0b0_0000_1111)) {
-            f[LOWER_FOUR] = 1;
-        }
-    }
-    if only(TERMINALS) && nsuits > 0 && honors {
-        f[ALL_TERMINALS_AND_HONORS] = 1;
-    }
-    if m & !REVERSIBLE == 0 {
-        f[REVERSIBLE_TILES] = 1;
-    }
+    f[ALL_GREEN] = u8::from(m & !GREEN == 0);
+    f[ALL_HONORS] = u8::from(nsuits == 0);
+    f[FULL_FLUSH] = u8::from(nsuits == 1 && !honors);
+    f[HALF_FLUSH] = u8::from(nsuits == 1 && honors);
+    f[ONE_VOIDED_SUIT] = u8::from(nsuits == 2);
+    f[NO_HONORS] = u8::from(!honors);
+    f[ALL_TYPES] = u8::from(nsuits == 3 && winds && dragons);
+    // numbered tiles only
+    let numbered = nsuits > 0 && !honors;
+    let upper = only(ranks(0b1_1100_0000));
+    let lower = only(ranks(0b0_0000_0111));
+    f[ALL_SIMPLES] = u8::from(numbered && num & TERMINALS == 0);
+    f[ALL_TERMINALS] = u8::from(numbered && only(TERMINALS));
+    f[UPPER_TILES] = u8::from(numbered && upper);
+    f[UPPER_FOUR] = u8::from(numbered && !upper && only(ranks(0b1_1110_0000)));
+    f[MIDDLE_TILES] = u8::from(numbered && only(ranks(0b0_0011_1000)));
+    f[LOWER_TILES] = u8::from(numbered && lower);
+    f[LOWER_FOUR] = u8::from(numbered && !lower && only(ranks(0b0_0000_1111)));
+    f[ALL_TERMINALS_AND_HONORS] = u8::from(only(TERMINALS) && nsuits > 0 && honors);
+    f[REVERSIBLE_TILES] = u8::from(m & !REVERSIBLE == 0);
 }
 
 /// [`whole_hand_fans`] tile by tile (the reference of the mask version).
@@ -1081,53 +1055,51 @@ fn reading_fans(ctx: &mut Ctx, d: &Reading, buf: &mut [ScoredSet; 4]) -> FanCoun
     let sets = &mut buf[..n_sets];
     let pair = d.pair.map(|p| p.index());
     let win = ctx.win;
-    // mcr.md §8: a discard completing a standing pung makes it melded unless the winning tile can
-    // sit in a standing chow of the same reading.
-    if !ctx.self_drawn {
-        let in_chow = sets.iter().any(|s| {
-            !s.declared
-                && s.kind == MeldKind::Chow
-                && suit(s.tile.index()) == suit(win)
-                && win >= s.tile.index()
-                && win <= s.tile.index() + 2
-                && win < 27
-        });
-        if !in_chow {
-            if let Some(s) = sets
-                .iter_mut()
-                .find(|s| !s.declared && s.kind == MeldKind::Pung && s.tile.index() == win)
-            {
-                s.concealed = false;
-            }
-        }
-    }
     let knitted = d.form == Form::KnittedStraight;
     if knitted {
         f[KNITTED_STRAIGHT] = 1;
     }
+    // One pass over the sets without a branch on their kinds (the kinds of a reading follow no
+    // pattern a predictor could learn): chows and pungs are written to the next free slot of
+    // their list, which only advances for a set of that kind.
     let mut chows: [Chow; 4] = [(0, 0); 4];
     let mut nch = 0;
     let mut pungs = [0u8; 4];
     let mut npu = 0;
     let (mut kongs, mut ckongs, mut conc_pungs) = (0u8, 0u8, 0u8);
-    // the lowest tiles of the chows and the tiles of the pungs / kongs, as bits (two pungs never
-    // share a tile: a hand holds at most four copies)
-    let (mut chow_bits, mut pung_bits) = (0u64, 0u64);
+    // the lowest tiles of the chows (of the standing ones apart), the tiles of the pungs / kongs
+    // and of the standing pungs, as bits (two pungs never share a tile: a hand holds at most four
+    // copies)
+    let (mut chow_bits, mut standing_chows, mut pung_bits, mut standing_pungs) = (0u64, 0, 0, 0);
     for s in sets.iter() {
         let t = s.tile.index();
-        if s.kind == MeldKind::Chow {
-            chows[nch] = (suit(t), rank(t));
-            nch += 1;
-            chow_bits |= 1 << t;
-        } else {
-            pungs[npu] = t;
-            npu += 1;
-            pung_bits |= 1 << t;
-            let kong = s.kind == MeldKind::Kong;
-            kongs += u8::from(kong);
-            ckongs += u8::from(kong && s.concealed);
-            conc_pungs += u8::from(s.concealed);
+        let chow = s.kind == MeldKind::Chow;
+        let kong = s.kind == MeldKind::Kong;
+        let bit = 1u64 << t;
+        let standing = u64::from(!s.declared);
+        chow_bits |= bit * u64::from(chow);
+        standing_chows |= bit * (u64::from(chow) & standing);
+        pung_bits |= bit * u64::from(!chow);
+        standing_pungs |= bit * (u64::from(!chow && !kong) & standing);
+        chows[nch.min(3)] = (suit(t), rank(t));
+        nch += usize::from(chow);
+        pungs[npu.min(3)] = t;
+        npu += usize::from(!chow);
+        kongs += u8::from(kong);
+        ckongs += u8::from(kong && s.concealed);
+        conc_pungs += u8::from(!chow && s.concealed);
+    }
+    // bit 2 / 1 / 0: a standing chow starts at `win` / `win - 1` / `win - 2` (a chow starts at rank
+    // 1..7 of a suit, so such a chow holds `win` in its suit; none holds an honour)
+    let around_win = (standing_chows << 2) >> win;
+    // mcr.md §8: a discard completing a standing pung makes it melded unless the winning tile can
+    // sit in a standing chow of the same reading.
+    if !ctx.self_drawn && around_win & 0b111 == 0 && standing_pungs >> win & 1 != 0 {
+        for s in sets.iter_mut() {
+            // the one standing pung of the winning tile
+            s.concealed &= !(s.kind == MeldKind::Pung && !s.declared && s.tile.index() == win);
         }
+        conc_pungs -= 1;
     }
     let pair_bit = pair.map_or(0, |p| 1u64 << p);
     let pp = pung_bits | pair_bit;
@@ -1180,37 +1152,20 @@ fn reading_fans(ctx: &mut Ctx, d: &Reading, buf: &mut [ScoredSet; 4]) -> FanCoun
     }
     f[PUNG_OF_TERMINALS_OR_HONORS] = yaojiu;
     // kongs
+    // (as stores of 0 or 1, no jump on the counts; none of these fans is in `common`)
     let mkongs = kongs - ckongs;
-    match kongs {
-        4 => f[FOUR_KONGS] = 1,
-        3 => f[THREE_KONGS] = 1,
-        2 => {
-            if ckongs == 2 {
-                f[TWO_CONCEALED_KONGS] = 1;
-            } else if mkongs == 2 {
-                f[TWO_MELDED_KONGS] = 1;
-            } else if rules.concealed_and_melded_kong.is_some() {
-                f[CONCEALED_KONG_AND_MELDED_KONG] = 1;
-            } else {
-                f[MELDED_KONG] = 1;
-                f[CONCEALED_KONG] = 1;
-            }
-        }
-        1 => {
-            if ckongs == 1 {
-                f[CONCEALED_KONG] = 1;
-            } else {
-                f[MELDED_KONG] = 1;
-            }
-        }
-        _ => {}
-    }
-    match conc_pungs {
-        4 => f[FOUR_CONCEALED_PUNGS] = 1,
-        3 => f[THREE_CONCEALED_PUNGS] = 1,
-        2 => f[TWO_CONCEALED_PUNGS] = 1,
-        _ => {}
-    }
+    let one_each = kongs == 2 && ckongs == 1;
+    let split = one_each && rules.concealed_and_melded_kong.is_none();
+    f[FOUR_KONGS] = u8::from(kongs == 4);
+    f[THREE_KONGS] = u8::from(kongs == 3);
+    f[TWO_CONCEALED_KONGS] = u8::from(kongs == 2 && ckongs == 2);
+    f[TWO_MELDED_KONGS] = u8::from(kongs == 2 && mkongs == 2);
+    f[CONCEALED_KONG_AND_MELDED_KONG] = u8::from(one_each && !split);
+    f[MELDED_KONG] = u8::from(split || (kongs == 1 && mkongs == 1));
+    f[CONCEALED_KONG] = u8::from(split || (kongs == 1 && ckongs == 1));
+    f[FOUR_CONCEALED_PUNGS] = u8::from(conc_pungs == 4);
+    f[THREE_CONCEALED_PUNGS] = u8::from(conc_pungs == 3);
+    f[TWO_CONCEALED_PUNGS] = u8::from(conc_pungs == 2);
     // combinations
     chow_fans(&chows[..nch], pair, &rules.values, &mut f);
     let mut numbered = [0u8; 4];
@@ -1227,24 +1182,9 @@ fn reading_fans(ctx: &mut Ctx, d: &Reading, buf: &mut [ScoredSet; 4]) -> FanCoun
     }
     // wait fans (mcr.md §9, §12.1): positions first, the (costlier) unique-wait test only if one
     // of them applies
-    let (mut edge, mut closed, mut single) = (false, false, false);
-    for s in sets
-        .iter()
-        .filter(|s| !s.declared && s.kind == MeldKind::Chow)
-    {
-        let t = s.tile.index();
-        if win >= 27 || suit(t) != suit(win) {
-            continue;
-        }
-        if win == t + 1 {
-            closed = true;
-        } else if win == t || win == t + 2 {
-            edge = true;
-        }
-    }
-    if pair == Some(win) {
-        single = true;
-    }
+    let edge = around_win & 0b101 != 0;
+    let closed = around_win & 0b010 != 0;
+    let single = pair == Some(win);
     if edge || closed || single {
         let wait_possible = match (knitted, pair) {
             (true, _) => knitted_wait_possible(ctx, d),
@@ -1353,8 +1293,9 @@ fn mask_of_swar(f: &FanCounts) -> u128 {
 /// the removed fans stay in `f` (every later reader goes through the mask).
 fn apply_exclusions(rules: &McrRules, f: &FanCounts) -> u128 {
     let mut present = mask_of(f) & rules.enabled_mask;
-    // invariant: `walk` ⊆ `present` (the fans still to apply, lowest index first)
-    let mut walk = present;
+    // invariant: `walk` ⊆ `present` (the fans still to apply, lowest index first); a fan that
+    // excludes nothing is no step
+    let mut walk = present & rules.excluders;
     while walk != 0 {
         let i = walk.trailing_zeros() as usize;
         present &= !rules.excludes[i];
@@ -1399,18 +1340,17 @@ fn flags(s: &Situation, rules: &McrRules) -> Result<(WinType, bool)> {
     let melds = s.hand.melds();
     let in_standing = s.hand.counts()[win.idx()];
     let w = win.index();
-    let in_melds: u8 = melds
-        .iter()
-        .map(|m| {
-            let t = m.tile.index();
-            match m.kind {
-                MeldKind::Chow => u8::from(w >= t && w <= t + 2 && suit(w) == suit(t)),
-                MeldKind::Pung => 3 * u8::from(w == t),
-                MeldKind::Kong => 4 * u8::from(w == t),
-            }
-        })
-        .sum();
-    let has_kong = melds.iter().any(|m| m.is_kong());
+    // copies of the winning tile in the melds, and whether one is a kong: one pass without
+    // branches on the meld kinds
+    let (mut in_melds, mut has_kong) = (0u8, false);
+    for m in melds {
+        let t = m.tile.index();
+        let chow = m.kind == MeldKind::Chow;
+        let kong = m.kind == MeldKind::Kong;
+        let in_chow = w >= t && w <= t + 2 && suit(w) == suit(t);
+        in_melds += u8::from(chow && in_chow) | (u8::from(!chow && w == t) * (3 + u8::from(kong)));
+        has_kong |= kong;
+    }
     let mut wt = match s.win_type {
         WinType::AfterKongDiscard => WinType::Discard,
         w => w,
@@ -1488,6 +1428,9 @@ fn blessing_fan(s: &Situation, rules: &McrRules, wt: WinType) -> Result<Option<u
     Ok(Some(fan))
 }
 
+/// Copies a meld adds to its tile and the next two kinds, by [`MeldKind`] (chow, pung, kong).
+const MELD_COPIES: [[u8; 3]; 3] = [[1, 1, 1], [3, 0, 0], [4, 0, 0]];
+
 /// Score a win under MCR rules.
 ///
 /// Every reading of the hand is scored; the highest total (flowers excluded) wins. Ties keep the
@@ -1519,57 +1462,49 @@ pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
     }
     // the kinds held and at four copies among all the tiles: the standing row's, and the kinds of
     // the melds after adding them
-    let mut all = full;
+    // (without branches on the meld kinds: a meld adds its copies to three slots from its tile,
+    // two of them zero unless a chow; `all` has two spare slots for an honour's)
+    let mut all = [0u8; N_KINDS + 2];
+    all[..N_KINDS].copy_from_slice(&full);
     let (mut held, mut four) = (row.kinds_held(), row.kinds_at_four());
     let mut kong_tiles = 0u64;
     let mut claimed_n = 0;
+    // the kinds of a meld, from its tile up
+    let span = |m: &Meld| {
+        if m.kind == MeldKind::Chow {
+            0b111u64
+        } else {
+            1
+        }
+    };
     for m in melds {
-        m.add_to(&mut all);
-        if m.is_kong() {
-            kong_tiles |= 1u64 << m.tile.index();
-        }
-        if !m.concealed {
-            claimed_n += 1;
-        }
+        let t = m.tile.idx();
+        let add = MELD_COPIES[m.kind as usize];
+        all[t] += add[0];
+        all[t + 1] += add[1];
+        all[t + 2] += add[2];
+        kong_tiles |= u64::from(m.kind == MeldKind::Kong) << t;
+        claimed_n += u32::from(!m.concealed);
+        held |= span(m) << t;
     }
     let at_four = |k: usize| u64::from(all[k] == 4) << k;
     for m in melds {
         let t = m.tile.idx();
-        if m.kind == MeldKind::Chow {
-            held |= 0b111 << t;
-            four |= at_four(t) | at_four(t + 1) | at_four(t + 2);
-        } else {
-            held |= 1 << t;
-            four |= at_four(t);
-        }
+        four |= (at_four(t) | at_four(t + 1) | at_four(t + 2)) & span(m) << t;
     }
     let mut common = [0u8; FAN_SLOTS];
     whole_hand_fans_of(held, four, kong_tiles, &mut common);
-    if self_drawn {
-        common[SELF_DRAWN] = 1;
-    }
-    if claimed_n == 0 {
-        if self_drawn {
-            common[FULLY_CONCEALED_HAND] = 1;
-        } else {
-            common[CONCEALED_HAND] = 1;
-        }
-    }
-    if s.wall_last {
-        if self_drawn {
-            common[LAST_TILE_DRAW] = 1;
-        } else {
-            common[LAST_TILE_CLAIM] = 1;
-        }
-    }
-    match wt {
-        WinType::KongReplacement => common[OUT_WITH_REPLACEMENT_TILE] = 1,
-        WinType::RobKong => common[ROBBING_THE_KONG] = 1,
-        _ => {}
-    }
-    if fourth {
-        common[LAST_TILE] = 1;
-    }
+    // the situation fans, as stores of 0 or 1 (the flags of a win are as good as random to a
+    // branch predictor)
+    let concealed = claimed_n == 0;
+    common[SELF_DRAWN] = u8::from(self_drawn);
+    common[FULLY_CONCEALED_HAND] = u8::from(concealed && self_drawn);
+    common[CONCEALED_HAND] = u8::from(concealed && !self_drawn);
+    common[LAST_TILE_DRAW] = u8::from(s.wall_last && self_drawn);
+    common[LAST_TILE_CLAIM] = u8::from(s.wall_last && !self_drawn);
+    common[OUT_WITH_REPLACEMENT_TILE] = u8::from(wt == WinType::KongReplacement);
+    common[ROBBING_THE_KONG] = u8::from(wt == WinType::RobKong);
+    common[LAST_TILE] = u8::from(fourth);
     if let Some(b) = blessing {
         common[b] = 1;
     }
@@ -1880,6 +1815,54 @@ mod tests {
             }
         }
         assert!(nonempty > 20_000, "{nonempty}");
+    }
+
+    /// The exclusion walk through the excluding fans only leaves the fans the walk through every
+    /// present fan leaves, on random fan sets (dense and sparse) under two switch sets.
+    #[test]
+    fn exclusion_walk_skips_only_idle_steps() {
+        let mut seed = 31u64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let lianzhong = crate::Variant::with_options(
+            "mcr",
+            [
+                (
+                    "blessings",
+                    crate::preset::SwitchValue::Str("lianzhong".into()),
+                ),
+                (
+                    "concealed_and_melded_kong",
+                    crate::preset::SwitchValue::Str("off".into()),
+                ),
+            ],
+        )
+        .unwrap();
+        let default = crate::Variant::load("mcr").unwrap();
+        for v in [&default, &lianzhong] {
+            let rules = super::super::rules_of(v).unwrap();
+            for iter in 0..20_000 {
+                let mut f = [0u8; FAN_SLOTS];
+                let density = [3, 10, 30, 60][iter % 4];
+                for c in f.iter_mut().take(N_FANS) {
+                    if next(100) < density {
+                        *c = 1 + next(3) as u8;
+                    }
+                }
+                let mut present = mask_of(&f) & rules.enabled_mask;
+                let mut walk = present;
+                while walk != 0 {
+                    let i = walk.trailing_zeros() as usize;
+                    present &= !rules.excludes[i];
+                    walk &= (walk - 1) & present;
+                }
+                assert_eq!(apply_exclusions(rules, &f), present, "{f:?}");
+            }
+        }
     }
 
     #[test]
