@@ -16,6 +16,7 @@
 use std::fmt::Write as _;
 use std::io::Write as _;
 
+use hupai_core::decompose::KNITTED_PERMUTATIONS;
 use hupai_core::preset::SwitchValue;
 use hupai_core::rules::CaseRef;
 use hupai_core::rules::mcr::{self, formal_waits_of};
@@ -181,18 +182,11 @@ fn random_case(rng: &mut Rng) -> serde_json::Value {
             standing[pick] += 1;
         } else {
             // 全不靠 or 组合龙 (+ a set and a pair, one meld at most)
-            let perm = [
-                [0, 1, 2],
-                [0, 2, 1],
-                [1, 0, 2],
-                [1, 2, 0],
-                [2, 0, 1],
-                [2, 1, 0],
-            ][rng.below(6) as usize];
+            let perm = KNITTED_PERMUTATIONS[rng.below(6) as usize];
             let mut knitted = Vec::new();
-            for (s, off) in perm.iter().enumerate() {
+            for (s, &off) in perm.iter().enumerate() {
                 for step in 0..3 {
-                    knitted.push(9 * s + off + 3 * step);
+                    knitted.push(9 * s + usize::from(off) + 3 * step);
                 }
             }
             if form < 93 {
