@@ -6,7 +6,7 @@ Run (release build only: ``pip install -e .`` builds the extension in release mo
 
 Measures, per hand: pymahjonggb ``MahjongFanCalculator``; hupai single calls (prebuilt
 ``Situation`` + compiled ``Variant``, and the compat module from raw tuples); hupai batch with 1
-thread and with all threads; ``RegularShanten`` (with useful tiles) of the pre-win hands vs the
+thread and with all threads, of prebuilt situations, of case dicts and of JSON lines; ``RegularShanten`` (with useful tiles) of the pre-win hands vs the
 reference. Writes its section of ``benches/RESULTS.md`` between ``<!-- BEGIN mcr -->`` and
 ``<!-- END mcr -->`` (other sections are kept).
 """
@@ -90,6 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     variant = hupai.Variant("mcr", flag_policy="repair")
     dicts = [{k: c[k] for k in ("hand", "situation") if k in c} for c in cases]
     sits = [hupai.Situation.from_dict(d) for d in dicts]
+    lines_json = [json.dumps(d) for d in dicts]  # the JSONL form (CLI, files, the service)
     raw = []
     for c in cases:
         i = c["pymahjonggb"]["input"]
@@ -114,6 +115,10 @@ def main(argv: list[str] | None = None) -> int:
         f"hupai.batch.score of case dicts, {threads_all} threads": lambda: hupai.batch.score(
             dicts, variant, threads=threads_all
         ),
+        "hupai.batch.score of JSON lines, 1 thread": lambda: hupai.batch.score(lines_json, variant, threads=1),
+        f"hupai.batch.score of JSON lines, {threads_all} threads": lambda: hupai.batch.score(
+            lines_json, variant, threads=threads_all
+        ),
     }
     passes = _rounds(fns, n, args.repeat)
     rows: list[tuple[str, float]] = [(k, statistics.median(v)) for k, v in passes.items()]
@@ -127,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     gains = [
         (what, statistics.median(a / b for a, b in zip(passes[names[i]], passes[names[i + 1]], strict=True)),
          min(passes[names[i]]) / min(passes[names[i + 1]]))
-        for what, i in (("prebuilt Situations", 3), ("case dicts", 5))
+        for what, i in (("prebuilt Situations", 3), ("case dicts", 5), ("JSON lines", 7))
     ]
 
     hands = [r[1] for r in raw if not r[0]]
