@@ -249,3 +249,44 @@ def test_batch_json_lines_parse_off_the_gil_with_the_same_errors(shared: Path) -
     for threads in (1, 2):
         got = hupai.batch.score(items, threads=threads)
         assert [slot(x, w) for x, w in zip(got, want, strict=True)] == want
+
+
+def test_batch_dicts_copy_as_json_text_exactly() -> None:
+    """A dict item is copied under the GIL as JSON text (rust/py/src/convert.rs `to_json_text`)
+    and parsed by the scoring threads: every value arrives as the dict holds it — floats to the
+    last bit, big ints, escapes and non-ASCII text in keys and strings, tuples, ``hupai.Tile`` —
+    so each slot equals what the same request written as JSON text gives, and a bad value is
+    refused with the same message."""
+    base = {
+        "hand": {"concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E", "P", "P"], "win_tile": "P"},
+        "situation": {"self_drawn": True},
+    }
+    tricky: list[dict[str, Any]] = [
+        base,
+        {**base, "situation": {"self_drawn": True, "flowers": 0.1 + 0.2}},
+        {**base, "situation": {"self_drawn": True, "flowers": 1e300}},
+        {**base, "situation": {"self_drawn": True, "flowers": -(2**63)}},
+        {**base, "situation": {"self_drawn": True, "flowers": 2**63 - 1}},
+        {**base, 'we"ird\\key\n\u2028é': 1},
+        {**base, "id": "é\u2028\"\\x\t"},
+        {**base, "id": -7},
+        {**base, "situation": {"seat_wind": "东", "prevalent_wind": "S", "self_drawn": False}},
+        {**base, "hand": {**base["hand"], "concealed": tuple(base["hand"]["concealed"])}},
+        {**base, "hand": {**base["hand"], "win_tile": "P\x00"}},
+        {**base, "options": {"flag_policy": "repair"}},
+        {**base, "variant": None, "situation": None},
+    ]
+    texts = [json.dumps(d, ensure_ascii=False) for d in tricky]
+
+    def slot(x: Any) -> Any:
+        return x if isinstance(x, dict) else x.to_dict()
+
+    want = [slot(x) for x in hupai.batch.score(texts, threads=1)]
+    assert [i for i, w in enumerate(want) if "error" in w] == [1, 2, 3, 4, 5, 10]  # the bad values are refused ...
+    assert want[1]["message"].endswith("floating point `0.30000000000000004`, expected u8")  # ... as written
+    items = tricky * 30  # enough for the 2-thread pipeline
+    for threads in (1, 2):
+        assert [slot(x) for x in hupai.batch.score(items, threads=threads)] == want * 30
+    # a hupai.Tile is its text
+    tile = {**base, "hand": {**base["hand"], "win_tile": hupai.Tile("P")}}
+    assert slot(hupai.batch.score([tile])[0]) == want[0]

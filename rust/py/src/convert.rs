@@ -398,19 +398,156 @@ where
 /// (its text) and `hupai.Meld` (its case-schema object). `root` names the argument in errors
 /// (`"case"` → `case.hand.melds[2].type`); pass `""` for an unnamed one.
 pub fn to_json(obj: &Bound<'_, PyAny>, root: &str) -> BindResult<Value> {
-    let mut cx = Conv {
-        budget: MAX_VALUES,
-        stack: Vec::new(),
-    };
-    cx.value(obj, &Path::root(root), 0)
+    let mut tree = Tree::default();
+    Conv::new(&mut tree).value(obj, &Path::root(root), 0)?;
+    Ok(tree.done.unwrap_or(Value::Null))
 }
 
-struct Conv {
+/// [`to_json`] as JSON text: the same checks and errors, but one buffer instead of a tree of
+/// allocations, so that a batch holds the GIL only for the copy and builds the tree (and later
+/// frees it) on the thread that parses it ([`parse_json_bytes`]).
+pub fn to_json_text(obj: &Bound<'_, PyAny>, root: &str) -> BindResult<Vec<u8>> {
+    let mut text = Vec::with_capacity(512);
+    Conv::new(&mut text).value(obj, &Path::root(root), 0)?;
+    Ok(text)
+}
+
+/// JSON text written by [`to_json_text`], parsed (callable without the GIL).
+pub fn parse_json_bytes(t: &[u8], what: &str) -> Result<Value, CoreError> {
+    serde_json::from_slice(t).map_err(|e| CoreError::hand(format!("{what} JSON: {e}")))
+}
+
+/// What [`Conv`] makes of the values it reads, in reading order (a container's items between its
+/// `open` and `close`; an object's keys before their values).
+trait Emit {
+    fn scalar(&mut self, v: Scalar<'_>);
+    /// An object (`obj`) or an array, of `n` items.
+    fn open(&mut self, obj: bool, n: usize);
+    fn key(&mut self, k: &str);
+    /// The end of the innermost open object (`obj`) or array.
+    fn close(&mut self, obj: bool);
+}
+
+/// A leaf value.
+enum Scalar<'a> {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(&'a str),
+    /// A `hupai.Tile` or `hupai.Meld`, already in its JSON form.
+    Json(Value),
+}
+
+/// [`Emit`] into a `serde_json::Value` tree.
+#[derive(Default)]
+struct Tree {
+    /// The open containers, innermost last, each with the key its next value goes under.
+    open: Vec<(Value, Option<String>)>,
+    done: Option<Value>,
+}
+
+impl Tree {
+    fn put(&mut self, v: Value) {
+        match self.open.last_mut() {
+            Some((Value::Object(m), key)) => {
+                m.insert(key.take().unwrap_or_default(), v);
+            }
+            Some((Value::Array(a), _)) => a.push(v),
+            _ => self.done = Some(v),
+        }
+    }
+}
+
+impl Emit for Tree {
+    fn scalar(&mut self, v: Scalar<'_>) {
+        self.put(match v {
+            Scalar::Null => Value::Null,
+            Scalar::Bool(b) => Value::Bool(b),
+            Scalar::Int(i) => Value::from(i),
+            Scalar::Float(x) => serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number),
+            Scalar::Str(t) => Value::String(t.to_string()),
+            Scalar::Json(v) => v,
+        });
+    }
+    fn open(&mut self, obj: bool, n: usize) {
+        let c = if obj {
+            Value::Object(Map::new())
+        } else {
+            Value::Array(Vec::with_capacity(n))
+        };
+        self.open.push((c, None));
+    }
+    fn key(&mut self, k: &str) {
+        if let Some((_, key)) = self.open.last_mut() {
+            *key = Some(k.to_string());
+        }
+    }
+    fn close(&mut self, _obj: bool) {
+        if let Some((c, _)) = self.open.pop() {
+            self.put(c);
+        }
+    }
+}
+
+/// [`Emit`] as JSON text: a comma before every item but a container's first (or a key's value).
+impl Emit for Vec<u8> {
+    fn scalar(&mut self, v: Scalar<'_>) {
+        self.separate();
+        // Writing a scalar or a `Value` into a `Vec` cannot fail.
+        let _ = match v {
+            Scalar::Null => serde_json::to_writer(&mut *self, &()),
+            Scalar::Bool(b) => serde_json::to_writer(&mut *self, &b),
+            Scalar::Int(i) => serde_json::to_writer(&mut *self, &i),
+            Scalar::Float(x) => serde_json::to_writer(&mut *self, &x),
+            Scalar::Str(t) => serde_json::to_writer(&mut *self, t),
+            Scalar::Json(v) => serde_json::to_writer(&mut *self, &v),
+        };
+    }
+    fn open(&mut self, obj: bool, _n: usize) {
+        self.separate();
+        self.push(if obj { b'{' } else { b'[' });
+    }
+    fn key(&mut self, k: &str) {
+        self.separate();
+        let _ = serde_json::to_writer(&mut *self, k);
+        self.push(b':');
+    }
+    fn close(&mut self, obj: bool) {
+        self.push(if obj { b'}' } else { b']' });
+    }
+}
+
+/// The comma of the text [`Emit`]: before every item but a container's first and a key's value.
+trait Separate {
+    fn separate(&mut self);
+}
+
+impl Separate for Vec<u8> {
+    fn separate(&mut self) {
+        if !matches!(self.last(), None | Some(b'[' | b'{' | b':')) {
+            self.push(b',');
+        }
+    }
+}
+
+/// The walk over Python data shared by [`to_json`] and [`to_json_text`]: every check and error is
+/// here, what is built is the [`Emit`]'s.
+struct Conv<'e, E: Emit> {
     budget: usize,
     stack: Vec<usize>,
+    out: &'e mut E,
 }
 
-impl Conv {
+impl<'e, E: Emit> Conv<'e, E> {
+    fn new(out: &'e mut E) -> Self {
+        Conv {
+            budget: MAX_VALUES,
+            stack: Vec::new(),
+            out,
+        }
+    }
+
     fn take(&mut self, n: usize, path: &Path) -> BindResult<()> {
         if n > self.budget {
             return Err(hand_err(format!(
@@ -441,16 +578,19 @@ impl Conv {
         Ok(())
     }
 
-    fn value(&mut self, obj: &Bound<'_, PyAny>, path: &Path, depth: usize) -> BindResult<Value> {
+    fn value(&mut self, obj: &Bound<'_, PyAny>, path: &Path, depth: usize) -> BindResult<()> {
         self.take(1, path)?;
         if obj.is_none() {
-            return Ok(Value::Null);
+            self.out.scalar(Scalar::Null);
+            return Ok(());
         }
         if let Ok(b) = obj.cast::<PyBool>() {
-            return Ok(Value::Bool(b.is_true()));
+            self.out.scalar(Scalar::Bool(b.is_true()));
+            return Ok(());
         }
         if obj.cast::<PyInt>().is_ok() {
-            return int_value(obj, path);
+            self.out.scalar(Scalar::Int(int_value(obj, path)?));
+            return Ok(());
         }
         if let Ok(f) = obj.cast::<PyFloat>() {
             let x = f.value();
@@ -460,28 +600,34 @@ impl Conv {
                     path.prefix()
                 )));
             }
-            return Ok(serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number));
+            self.out.scalar(Scalar::Float(x));
+            return Ok(());
         }
         if let Ok(s) = obj.cast::<PyString>() {
-            return Ok(Value::String(match s.to_str() {
-                Ok(t) if t.len() <= MAX_TEXT => t.to_string(),
+            match s.to_str() {
+                Ok(t) if t.len() <= MAX_TEXT => self.out.scalar(Scalar::Str(t)),
                 // the slow path only to word the error
                 _ => {
                     let what = path.render();
-                    text(s, if what.is_empty() { "str" } else { &what })?.to_string()
+                    let t = text(s, if what.is_empty() { "str" } else { &what })?;
+                    self.out.scalar(Scalar::Str(t));
                 }
-            }));
+            }
+            return Ok(());
         }
         if let Ok(t) = obj.cast::<crate::tiles::PyTile>() {
-            return Ok(Value::String(t.get().inner.to_string()));
+            self.out
+                .scalar(Scalar::Json(Value::String(t.get().inner.to_string())));
+            return Ok(());
         }
         if let Ok(m) = obj.cast::<crate::hand::PyMeld>() {
-            return Ok(meld_value(&m.get().inner));
+            self.out.scalar(Scalar::Json(meld_value(&m.get().inner)));
+            return Ok(());
         }
         if let Ok(d) = obj.cast::<PyDict>() {
             self.take(d.len(), path)?;
             self.enter(obj, path, depth)?;
-            let mut m = Map::new();
+            self.out.open(true, d.len());
             for (k, v) in d.iter() {
                 let Ok(ks) = k.cast::<PyString>() else {
                     return Err(BindError::Py(pyo3::exceptions::PyTypeError::new_err(
@@ -494,15 +640,16 @@ impl Conv {
                     )));
                 };
                 let key = match ks.to_str() {
-                    Ok(t) if t.len() <= MAX_TEXT => t.to_string(),
-                    _ => text(ks, &format!("{}key", path.prefix()))?.to_string(),
+                    Ok(t) if t.len() <= MAX_TEXT => t,
+                    _ => text(ks, &format!("{}key", path.prefix()))?,
                 };
-                let sub = path.key(&key);
-                let val = self.value(&v, &sub, depth + 1)?;
-                m.insert(key, val);
+                self.out.key(key);
+                let sub = path.key(key);
+                self.value(&v, &sub, depth + 1)?;
             }
+            self.out.close(true);
             self.stack.pop();
-            return Ok(Value::Object(m));
+            return Ok(());
         }
         let seq = obj
             .cast::<PyList>()
@@ -512,18 +659,20 @@ impl Conv {
         if let Some(n) = seq {
             self.take(n, path)?;
             self.enter(obj, path, depth)?;
-            let mut a = Vec::with_capacity(n);
+            self.out.open(false, n);
             for (i, x) in obj.try_iter()?.enumerate() {
-                a.push(self.value(&x?, &path.index(i), depth + 1)?);
+                self.value(&x?, &path.index(i), depth + 1)?;
             }
+            self.out.close(false);
             self.stack.pop();
-            return Ok(Value::Array(a));
+            return Ok(());
         }
         if obj.hasattr("__index__").unwrap_or(false)
             && obj.cast::<PyFloat>().is_err()
             && let Ok(i) = obj.call_method0("__index__")
         {
-            return int_value(&i, path);
+            self.out.scalar(Scalar::Int(int_value(&i, path)?));
+            return Ok(());
         }
         Err(BindError::Py(pyo3::exceptions::PyTypeError::new_err(
             format!(
@@ -535,9 +684,9 @@ impl Conv {
     }
 }
 
-fn int_value(obj: &Bound<'_, PyAny>, path: &Path) -> BindResult<Value> {
+fn int_value(obj: &Bound<'_, PyAny>, path: &Path) -> BindResult<i64> {
     match obj.extract::<i64>() {
-        Ok(i) => Ok(Value::from(i)),
+        Ok(i) => Ok(i),
         Err(_) => Err(hand_err(format!(
             "{}the int {} is out of range; integers here lie in -2**63..2**63-1",
             path.prefix(),

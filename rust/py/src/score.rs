@@ -728,11 +728,12 @@ fn error_dict<'py>(py: Python<'py>, e: &CoreError) -> PyResult<Bound<'py, PyAny>
 }
 
 /// One batch item after the Python copy: a validated situation, a request to parse (a JSON line
-/// is copied as text and parsed without the GIL), or the error of copying it.
+/// is copied as it is, a dict as JSON text: both are parsed without the GIL), or the error of
+/// copying it.
 enum Pending {
     Situation(Arc<Situation>),
-    Json(Value),
     Text(String),
+    Bytes(Vec<u8>),
     Err(CoreError),
 }
 
@@ -794,7 +795,7 @@ pub fn score_batch<'py>(
         }
         let copied = match item.cast::<PyString>() {
             Ok(s) => crate::convert::text(s, "case").map(|t| Pending::Text(t.to_owned())),
-            Err(_) => json_arg(&item, "case").map(Pending::Json),
+            Err(_) => crate::convert::to_json_text(&item, "case").map(Pending::Bytes),
         };
         match copied {
             Ok(p) => p,
@@ -805,8 +806,8 @@ pub fn score_batch<'py>(
     let score = |p: Pending| -> Result<Score, CoreError> {
         let v = match p {
             Pending::Situation(s) => return default_v.ruleset().score(CaseRef::Tiles(&s)),
-            Pending::Json(v) => v,
             Pending::Text(t) => crate::convert::parse_json_text(&t, "case")?,
+            Pending::Bytes(b) => crate::convert::parse_json_bytes(&b, "case")?,
             Pending::Err(e) => return Err(e),
         };
         let r = request::parse(v, Some(&default_v))?;
