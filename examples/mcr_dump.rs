@@ -17,21 +17,17 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 
 use hupai_core::decompose::KNITTED_PERMUTATIONS;
+use hupai_core::game::rng::SplitMix64;
 use hupai_core::preset::SwitchValue;
 use hupai_core::rules::CaseRef;
 use hupai_core::rules::mcr::{self, formal_waits_of};
 use hupai_core::{Situation, Variant};
 
-struct Rng(u64);
+/// The core's seeded generator, with the one draw the inputs need besides `below`.
+struct Rng(SplitMix64);
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
     fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
+        self.0.below(n)
     }
     fn chance(&mut self, percent: u64) -> bool {
         self.below(100) < percent
@@ -336,7 +332,7 @@ fn main() {
             )
         })
         .collect();
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng(SplitMix64::new(0x9e37_79b9_7f4a_7c15));
     for i in 0..n_random {
         inputs.push((format!("rand-{i}"), random_case(&mut rng)));
     }
