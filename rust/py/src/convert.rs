@@ -490,10 +490,10 @@ impl Emit for Tree {
     }
 }
 
-/// [`Emit`] as JSON text: a comma before every item but a container's first (or a key's value).
+/// [`Emit`] as JSON text.
 impl Emit for Vec<u8> {
     fn scalar(&mut self, v: Scalar<'_>) {
-        self.separate();
+        separate(self);
         // Writing a scalar or a `Value` into a `Vec` cannot fail.
         let _ = match v {
             Scalar::Null => serde_json::to_writer(&mut *self, &()),
@@ -505,11 +505,11 @@ impl Emit for Vec<u8> {
         };
     }
     fn open(&mut self, obj: bool, _n: usize) {
-        self.separate();
+        separate(self);
         self.push(if obj { b'{' } else { b'[' });
     }
     fn key(&mut self, k: &str) {
-        self.separate();
+        separate(self);
         let _ = serde_json::to_writer(&mut *self, k);
         self.push(b':');
     }
@@ -519,15 +519,9 @@ impl Emit for Vec<u8> {
 }
 
 /// The comma of the text [`Emit`]: before every item but a container's first and a key's value.
-trait Separate {
-    fn separate(&mut self);
-}
-
-impl Separate for Vec<u8> {
-    fn separate(&mut self) {
-        if !matches!(self.last(), None | Some(b'[' | b'{' | b':')) {
-            self.push(b',');
-        }
+fn separate(out: &mut Vec<u8>) {
+    if !matches!(out.last(), None | Some(b'[' | b'{' | b':')) {
+        out.push(b',');
     }
 }
 
