@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 import hupai
+import hupai.batch
 
 WIN = "[EEE,1]123m456p78s99s+9s"
 STANDING = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "5s"]
@@ -53,6 +54,39 @@ def fan_ids(case: dict[str, Any]) -> set[str]:
 def test_unknown_keys_and_contradictions_are_refused(make: Any, match: str) -> None:
     with pytest.raises(hupai.HupaiError, match=match):
         make()
+
+
+HAND = {"concealed": STANDING + ["E", "E", "E"], "win_tile": "5s"}
+
+
+@pytest.mark.parametrize(
+    ("case", "match"),
+    [
+        # not an object: the shape it should have, never the Rust type's name
+        ({"hand": 5}, r'^invalid hand: hand: expected notation text such as "123m456p789s1122z\+1z" or an object \{"melds".*got a number 5$'),
+        # serde would read a struct from a list by field order: no documented form, refused
+        ({"hand": [[], HAND["concealed"], "5s"]}, r"hand: expected notation text .* got a list$"),
+        ({"hand": {**HAND, "melds": [["pung", "E"]]}}, r'hand\.melds\[0\]: expected a meld object such as \{"type": "pung".* got a list$'),
+        ({"hand": {**HAND, "melds": [5]}}, r"hand\.melds\[0\]: expected a meld object .* got a number 5$"),
+        ({"hand": HAND, "situation": [True]}, r"situation: expected an object of flags such as .* got a list$"),
+        # a field of the wrong type is named by its path
+        ({"hand": {**HAND, "concealed": "123m"}}, r'hand\.concealed: invalid type: string "123m", expected a list$'),
+        ({"hand": {**HAND, "concealed": [1]}}, r"hand\.concealed\[0\]: invalid type: integer `1`, expected a string$"),
+        ({"hand": {**HAND, "win_tile": 5}}, r"hand\.win_tile: invalid type: integer `5`, expected a string$"),
+        ({"hand": {**HAND, "melds": [{"type": "chi", "tiles": "123m"}]}}, r'hand\.melds\[0\]\.tiles: invalid type: string "123m"'),
+        ({"hand": HAND, "situation": {"self_drawn": "yes"}}, r'situation\.self_drawn: invalid type: string "yes", expected a boolean$'),
+        # an unknown key: named once, at the object that holds it
+        ({"hand": {**HAND, "x": 1}}, r"^invalid hand: hand: unknown field `x`, expected one of `melds`, `concealed`, `win_tile`$"),
+        ({"hand": {"concealed": HAND["concealed"]}}, r"hand: missing field `win_tile`$"),
+    ],
+)
+def test_wrong_shapes_name_the_field_and_the_expected_form(case: dict[str, Any], match: str) -> None:
+    with pytest.raises(hupai.InvalidHandError, match=match) as e:
+        hupai.score(case)
+    assert "Input" not in str(e.value)  # no Rust type names
+    # the batch call reports the same error for the same item
+    (out,) = hupai.batch.score([case], "mcr")
+    assert out == {"error": "InvalidHandError", "message": str(e.value)}
 
 
 def test_a_kong_with_offer_0_is_concealed_unless_it_says_otherwise() -> None:

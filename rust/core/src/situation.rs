@@ -171,37 +171,96 @@ impl MeldInput {
     }
 }
 
-/// The `situation` object, naming the key whose value serde refuses.
-/// The hand object of a case; an error names where it is (`hand.melds[2]: unknown field ...`).
-fn hand_from_value(h: &serde_json::Value) -> Result<HandInput> {
-    HandInput::deserialize(h).map_err(|e| {
-        let meld = h
-            .get("melds")
-            .and_then(serde_json::Value::as_array)
-            .and_then(|ms| {
-                ms.iter().enumerate().find_map(|(i, m)| {
-                    MeldInput::deserialize(m)
-                        .err()
-                        .map(|me| format!("hand.melds[{i}]: {me}"))
-                })
-            });
-        Error::hand(meld.unwrap_or_else(|| format!("hand: {e}")))
+/// The shape of a `hand` object, as error messages spell it.
+const HAND_SHAPE: &str = "notation text such as \"123m456p789s1122z+1z\" or an object {\"melds\": [...], \
+                          \"concealed\": [\"1m\", ...], \"win_tile\": \"1z\"}";
+/// The shape of a meld object.
+const MELD_SHAPE: &str = "a meld object such as {\"type\": \"pung\", \"tile\": \"5m\"} or {\"type\": \"chi\", \
+                          \"tiles\": [\"3s\", \"4s\", \"5s\"]}";
+/// The shape of a `situation` object.
+const FLAGS_SHAPE: &str = "an object of flags such as {\"self_drawn\": true, \"seat_wind\": \"S\"}";
+
+/// What a JSON value is, for an error message (`a number 5`, `a list`).
+pub(crate) fn json_kind(v: &serde_json::Value) -> String {
+    use serde_json::Value as V;
+    match v {
+        V::Null => "null".into(),
+        V::Bool(b) => format!("{b}"),
+        V::Number(n) => format!("a number {n}"),
+        V::String(t) => format!("text {t:?}"),
+        V::Array(_) => "a list".into(),
+        V::Object(_) => "an object".into(),
+    }
+}
+
+/// Deserialize one object of the input schema; `what` is where it is (`hand`, `situation`) and
+/// `shape` what it should look like. Anything but an object is refused with that shape (serde
+/// would also read a struct from a list, by field order), and a refused field is named by its
+/// path (`hand.melds[1].tiles: ...`) in the schema's words, never the Rust type's (`expected
+/// struct HandInput`). The plain deserialization runs first: the path-tracking one only runs to
+/// explain an error.
+pub(crate) fn input_object<T: serde::de::DeserializeOwned>(
+    v: &serde_json::Value,
+    what: &str,
+    shape: &str,
+) -> Result<T> {
+    if !v.is_object() {
+        return Err(Error::hand(format!(
+            "{what}: expected {shape}, got {}",
+            json_kind(v)
+        )));
+    }
+    T::deserialize(v).map_err(|first| {
+        let e = match serde_path_to_error::deserialize::<_, T>(v) {
+            Ok(_) => return Error::hand(format!("{what}: {first}")),
+            Err(e) => e,
+        };
+        let mut at = e.path().to_string();
+        let mut msg = e.into_inner().to_string();
+        if msg.starts_with("unknown field") {
+            // the path ends with the unknown key itself, which the message names already
+            at = at
+                .rsplit_once('.')
+                .map_or_else(|| ".".to_string(), |(head, _)| head.to_string());
+        }
+        for (rust, schema) in [
+            ("struct HandInput", HAND_SHAPE),
+            ("struct MeldInput", MELD_SHAPE),
+            ("struct FlagsInput", FLAGS_SHAPE),
+            ("a sequence", "a list"),
+        ] {
+            msg = msg.replace(rust, schema);
+        }
+        Error::hand(if at == "." {
+            format!("{what}: {msg}")
+        } else {
+            format!("{what}.{at}: {msg}")
+        })
     })
 }
 
+/// The hand object of a case; an error names where it is (`hand.melds[2]: unknown field ...`).
+fn hand_from_value(h: &serde_json::Value) -> Result<HandInput> {
+    melds_are_objects(h, "hand")?;
+    input_object(h, "hand", HAND_SHAPE)
+}
+
+/// Every item of `v.melds` (when it is a list) is an object: serde would read a meld from a list
+/// too, by field order, which no documented form is.
+pub(crate) fn melds_are_objects(v: &serde_json::Value, what: &str) -> Result<()> {
+    if let Some(ms) = v.get("melds").and_then(serde_json::Value::as_array)
+        && let Some((i, m)) = ms.iter().enumerate().find(|(_, m)| !m.is_object())
+    {
+        return Err(Error::hand(format!(
+            "{what}.melds[{i}]: expected {MELD_SHAPE}, got {}",
+            json_kind(m)
+        )));
+    }
+    Ok(())
+}
+
 fn flags_from_value(v: &serde_json::Value) -> Result<FlagsInput> {
-    FlagsInput::deserialize(v).map_err(|e| {
-        let bad = v.as_object().and_then(|o| {
-            o.iter().find_map(|(k, x)| {
-                let one =
-                    serde_json::Value::Object(serde_json::Map::from_iter([(k.clone(), x.clone())]));
-                FlagsInput::deserialize(&one)
-                    .err()
-                    .map(|e| format!("situation.{k}: {e}"))
-            })
-        });
-        Error::hand(bad.unwrap_or_else(|| format!("situation: {e}")))
-    })
+    input_object(v, "situation", FLAGS_SHAPE)
 }
 
 fn parse_list(ts: &[String]) -> Result<Vec<Tile>> {

@@ -657,8 +657,14 @@ pub fn waiting_hand_from_json(text: &str) -> Result<(Hand, Vec<Option<KongKind>>
         melds: Vec<crate::situation::MeldInput>,
         concealed: Vec<String>,
     }
-    let input: Input =
+    let value: serde_json::Value =
         serde_json::from_str(text).map_err(|e| Error::hand(format!("hand JSON: {e}")))?;
+    crate::situation::melds_are_objects(&value, "hand")?;
+    let input: Input = crate::situation::input_object(
+        &value,
+        "hand",
+        "an object {\"melds\": [...], \"concealed\": [\"1m\", ...]} (13 tiles, kongs as 3)",
+    )?;
     let mut melds = Vec::new();
     let mut kinds = Vec::new();
     for (i, m) in input.melds.iter().enumerate() {
