@@ -404,17 +404,12 @@ pub fn to_json(obj: &Bound<'_, PyAny>, root: &str) -> BindResult<Value> {
 }
 
 /// [`to_json`] as JSON text: the same checks and errors, but one buffer instead of a tree of
-/// allocations, so that a batch holds the GIL only for the copy and builds the tree (and later
-/// frees it) on the thread that parses it ([`parse_json_bytes`]).
+/// allocations, so that a batch holds the GIL only for the copy and reads the request on the
+/// thread that scores it ([`crate::request::parse_text`]).
 pub fn to_json_text(obj: &Bound<'_, PyAny>, root: &str) -> BindResult<Vec<u8>> {
     let mut text = Vec::with_capacity(512);
     Conv::new(&mut text).value(obj, &Path::root(root), 0)?;
     Ok(text)
-}
-
-/// JSON text written by [`to_json_text`], parsed (callable without the GIL).
-pub fn parse_json_bytes(t: &[u8], what: &str) -> Result<Value, CoreError> {
-    serde_json::from_slice(t).map_err(|e| CoreError::hand(format!("{what} JSON: {e}")))
 }
 
 /// What [`Conv`] makes of the values it reads, in reading order (a container's items between its

@@ -9,6 +9,8 @@ use hupai_core::Variant;
 use hupai_core::error::Error as CoreError;
 use hupai_core::preset::SwitchValue;
 use hupai_core::rules::Case;
+use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 /// The keys of a request.
@@ -92,7 +94,25 @@ pub fn parse(v: Value, default: Option<&Arc<Variant>>) -> Result<Request, CoreEr
             )));
         }
     }
-    let options = match o.remove("options") {
+    let (variant, id) = head(
+        o.remove("variant"),
+        o.remove("options"),
+        o.remove("id"),
+        default,
+    )?;
+    // What is left is the case itself (no copy of the hand).
+    let case = variant.ruleset().parse_case(&Value::Object(o))?;
+    Ok(Request { variant, case, id })
+}
+
+/// The variant and the `id` of a request, from its `variant`, `options` and `id` values.
+fn head(
+    variant: Option<Value>,
+    options: Option<Value>,
+    id: Option<Value>,
+    default: Option<&Arc<Variant>>,
+) -> Result<(Arc<Variant>, Option<Value>), CoreError> {
+    let options = match options {
         None | Some(Value::Null) => Map::new(),
         Some(Value::Object(m)) => m,
         Some(other) => {
@@ -101,7 +121,7 @@ pub fn parse(v: Value, default: Option<&Arc<Variant>>) -> Result<Request, CoreEr
             )));
         }
     };
-    let variant = match (o.remove("variant"), default) {
+    let variant = match (variant, default) {
         (None | Some(Value::Null), Some(d)) if options.is_empty() => d.clone(),
         (None | Some(Value::Null), Some(d)) => variant_with(d.id(), &options)?,
         (None | Some(Value::Null), None) => variant_with(DEFAULT_VARIANT, &options)?,
@@ -112,7 +132,7 @@ pub fn parse(v: Value, default: Option<&Arc<Variant>>) -> Result<Request, CoreEr
             )));
         }
     };
-    let id = match o.remove("id") {
+    let id = match id {
         None | Some(Value::Null) => None,
         Some(x @ Value::String(_)) => Some(x),
         Some(Value::Number(n)) if n.is_i64() || n.is_u64() => Some(Value::Number(n)),
@@ -122,9 +142,59 @@ pub fn parse(v: Value, default: Option<&Arc<Variant>>) -> Result<Request, CoreEr
             )));
         }
     };
-    // What is left is the case itself (no copy of the hand).
-    let case = variant.ruleset().parse_case(&Value::Object(o))?;
-    Ok(Request { variant, case, id })
+    Ok((variant, id))
+}
+
+/// A request's values kept as JSON text (the reading of [`parse_text`] without a tree).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RequestText<'a> {
+    #[serde(default, borrow)]
+    variant: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    options: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    hand: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    situation: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    id: Option<&'a RawValue>,
+}
+
+/// [`parse`] of a request's JSON text (`what` names it in a syntax error). A tile preset's case
+/// is read straight into its types ([`hupai_core::rules::Ruleset::parse_case_text`]): building
+/// and freeing a JSON tree of the request costs several times the scoring of the hand. Anything
+/// that reading does not take — another game's case, a request with an error — goes through the
+/// tree and [`parse`], so the answers and the error messages are `parse`'s.
+pub fn parse_text(
+    text: &str,
+    what: &str,
+    default: Option<&Arc<Variant>>,
+) -> Result<Request, CoreError> {
+    if let Some(r) = parse_text_direct(text, default) {
+        return r;
+    }
+    parse(
+        serde_json::from_str(text).map_err(|e| CoreError::hand(format!("{what} JSON: {e}")))?,
+        default,
+    )
+}
+
+/// The reading of [`parse_text`] without a tree; `None` when the tree must answer.
+fn parse_text_direct(
+    text: &str,
+    default: Option<&Arc<Variant>>,
+) -> Option<Result<Request, CoreError>> {
+    let r: RequestText<'_> = serde_json::from_str(text).ok()?;
+    // the small values as trees (usually absent); valid JSON already, so these cannot fail
+    let tree = |raw: Option<&RawValue>| -> Option<Option<Value>> {
+        raw.map(|x| serde_json::from_str(x.get()).ok())
+            .map_or(Some(None), |v| v.map(Some))
+    };
+    let (variant, id) = head(tree(r.variant)?, tree(r.options)?, tree(r.id)?, default).ok()?;
+    // an error of the case is the tree reading's too: same functions on the same values
+    let case = variant.ruleset().parse_case_text(r.hand, r.situation)?;
+    Some(case.map(|case| Request { variant, case, id }))
 }
 
 /// Score a request: the score and the `id` to echo (after the score's keys).

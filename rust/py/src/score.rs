@@ -804,13 +804,16 @@ pub fn score_batch<'py>(
         }
     };
     let score = |p: Pending| -> Result<Score, CoreError> {
-        let v = match p {
+        let r = match p {
             Pending::Situation(s) => return default_v.ruleset().score(CaseRef::Tiles(&s)),
-            Pending::Text(t) => crate::convert::parse_json_text(&t, "case")?,
-            Pending::Bytes(b) => crate::convert::parse_json_bytes(&b, "case")?,
+            Pending::Text(t) => request::parse_text(&t, "case", Some(&default_v))?,
+            Pending::Bytes(b) => request::parse_text(
+                std::str::from_utf8(&b).map_err(|e| CoreError::hand(format!("case: {e}")))?,
+                "case",
+                Some(&default_v),
+            )?,
             Pending::Err(e) => return Err(e),
         };
-        let r = request::parse(v, Some(&default_v))?;
         r.variant.ruleset().score(r.case.as_ref())
     };
     let out = PyList::empty(py);

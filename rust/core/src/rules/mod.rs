@@ -13,6 +13,7 @@
 use std::any::Any;
 use std::sync::Arc;
 
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
@@ -206,9 +207,27 @@ pub trait Ruleset: Send + Sync + std::fmt::Debug {
     fn players(&self) -> u8;
 
     /// Read one case — the preset's input of one win — strictly: unknown keys and contradictory
-    /// fields are errors naming the key. Tile presets take the case schema
-    /// `{"hand": {...} | "notation+T", "situation": {...}}` ([`tile_case`]).
-    fn parse_case(&self, case: &Value) -> Result<Case>;
+    /// fields are errors naming the key. The default is the tile presets' case schema
+    /// `{"hand": {...} | "notation+T", "situation": {...}}` ([`tile_case`]); a game with an input
+    /// of its own ([`Self::input`]) reads it here.
+    fn parse_case(&self, case: &Value) -> Result<Case> {
+        tile_case(case)
+    }
+
+    /// [`Self::parse_case`] of a case whose `hand` and `situation` values are JSON text (the
+    /// request parsers of JSON lines and HTTP bodies): the tile case is read without a JSON tree
+    /// ([`Situation::from_case_text`]); `None` when it is not read that way (another game's
+    /// input, or text that the tree reading must answer): the caller parses the tree.
+    fn parse_case_text(
+        &self,
+        hand: Option<&RawValue>,
+        situation: Option<&RawValue>,
+    ) -> Option<Result<Case>> {
+        if self.input() != TILE_INPUT {
+            return None;
+        }
+        Situation::from_case_text(hand, situation).map(|r| r.map(Case::Tiles))
+    }
 
     /// A tile preset's evaluate / book split ([`TileBook`]), which the default [`Self::score`],
     /// [`Self::settle`] and [`Self::settle_scored`] use: a tile preset returns `Some(self)` and
@@ -231,7 +250,7 @@ pub trait Ruleset: Send + Sync + std::fmt::Debug {
 
     /// The kind of input the preset scores (`"tiles"`, `"zipai"`, …), for user interfaces.
     fn input(&self) -> &'static str {
-        "tiles"
+        TILE_INPUT
     }
 
     /// The physical tiles of the variant (the wall is a permutation of them); the default reads
@@ -551,6 +570,9 @@ pub fn default_tile_set(preset: &PresetData, options: &Options, suits: &[u8]) ->
     }
     Ok(out)
 }
+
+/// The [`Ruleset::input`] of the tile presets (the case schema of [`tile_case`]).
+pub const TILE_INPUT: &str = "tiles";
 
 /// The case schema of the tile presets: `{"hand": {...} | "notation+T", "situation": {...}}`,
 /// nothing else (a situation key beside `hand` is refused with a hint).

@@ -5,14 +5,14 @@
 use std::any::Any;
 use std::sync::Arc;
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::decompose::{Decomposition, Form, Set, Shapes, decompose};
 use crate::error::{Error, Result};
 use crate::game::flow::{FlowFacts, SeatState, WinOption};
 use crate::hand::MeldKind;
 use crate::preset::{FanDef, FanOp, Options, PresetData};
-use crate::rules::{Book, Case, Ruleset, TableWin, TileBook};
+use crate::rules::{Book, Ruleset, TableWin, TileBook};
 use crate::scoring::param_int;
 use crate::scoring::record::{HandRecord, RecordSpec};
 use crate::scoring::score::{FanHit, Reading, Score, Unit};
@@ -627,9 +627,6 @@ impl Ruleset for Erren {
     }
     fn players(&self) -> u8 {
         2
-    }
-    fn parse_case(&self, case: &Value) -> Result<Case> {
-        crate::rules::tile_case(case)
     }
     fn tile_book(&self) -> Option<&dyn TileBook> {
         Some(self)

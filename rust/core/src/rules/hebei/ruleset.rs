@@ -4,7 +4,7 @@
 use std::any::Any;
 use std::sync::Arc;
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::{DiscardPayers, HebeiRules, HebeiScore};
 use crate::error::{Error, Result};
@@ -211,9 +211,6 @@ impl Ruleset for Hebei {
     }
     fn players(&self) -> u8 {
         4
-    }
-    fn parse_case(&self, case: &Value) -> Result<Case> {
-        crate::rules::tile_case(case)
     }
     fn tile_book(&self) -> Option<&dyn TileBook> {
         Some(self)

@@ -235,9 +235,6 @@ impl Ruleset for HebeiDraft4 {
     fn players(&self) -> u8 {
         4
     }
-    fn parse_case(&self, case: &Value) -> Result<Case> {
-        crate::rules::tile_case(case)
-    }
     fn tile_book(&self) -> Option<&dyn TileBook> {
         Some(self)
     }

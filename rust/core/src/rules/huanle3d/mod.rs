@@ -6,7 +6,7 @@
 use std::any::Any;
 use std::sync::Arc;
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::decompose::{Decomposition, Form, Shapes, decompose};
 use crate::error::{Error, Result};
@@ -344,9 +344,6 @@ impl Ruleset for Huanle3d {
     }
     fn players(&self) -> u8 {
         4
-    }
-    fn parse_case(&self, case: &Value) -> Result<Case> {
-        crate::rules::tile_case(case)
     }
     fn tile_book(&self) -> Option<&dyn TileBook> {
         Some(self)

@@ -494,9 +494,6 @@ impl Ruleset for Kawuxing {
     fn players(&self) -> u8 {
         3
     }
-    fn parse_case(&self, case: &Value) -> Result<Case> {
-        crate::rules::tile_case(case)
-    }
     fn tile_book(&self) -> Option<&dyn TileBook> {
         Some(self)
     }

@@ -13,8 +13,6 @@ pub use score::{McrForm, McrScore, ScoredSet, formal_waits_of, score};
 use std::any::Any;
 use std::sync::Arc;
 
-use serde_json::Value;
-
 use crate::decompose::{Decomposition, Form, Pairs, Set, Sets, Shapes};
 use crate::error::{Error, Result};
 use crate::game::flow::{FlowFacts, WinOption};
@@ -183,9 +181,6 @@ impl Ruleset for Mcr {
     }
     fn players(&self) -> u8 {
         4
-    }
-    fn parse_case(&self, case: &Value) -> Result<Case> {
-        crate::rules::tile_case(case)
     }
     /// Score one win; the payments follow mcr.md §11 (the discarder, or every other seat after a
     /// self-draw, pays 8 + total; on a discard the other two pay 8).

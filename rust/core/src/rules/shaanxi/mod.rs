@@ -383,9 +383,6 @@ impl Ruleset for Shaanxi {
     fn players(&self) -> u8 {
         4
     }
-    fn parse_case(&self, case: &Value) -> Result<Case> {
-        crate::rules::tile_case(case)
-    }
     fn tile_book(&self) -> Option<&dyn TileBook> {
         Some(self)
     }

@@ -227,9 +227,6 @@ impl Ruleset for Sichuan {
     fn players(&self) -> u8 {
         self.rules.players
     }
-    fn parse_case(&self, case: &Value) -> Result<Case> {
-        crate::rules::tile_case(case)
-    }
     fn tile_book(&self) -> Option<&dyn TileBook> {
         Some(self)
     }
