@@ -858,9 +858,18 @@ impl Situation {
     /// Refuse a preset-only flag that `preset` does not read (`reads`: the flags it reads).
     #[inline]
     pub fn check_flags(&self, preset: &str, reads: &[&str]) -> Result<()> {
+        // Most situations carry no preset-only flag: that test stays inline in every preset's
+        // `score`, the search and the message are out of line.
         if self.extra == ExtraFlags::default() && self.void_suit.is_none() {
             return Ok(());
         }
+        self.check_set_flags(preset, reads)
+    }
+
+    /// [`Situation::check_flags`] once some preset-only flag is set.
+    #[cold]
+    #[inline(never)]
+    fn check_set_flags(&self, preset: &str, reads: &[&str]) -> Result<()> {
         if let Some(k) = self.preset_flags().find(|k| !reads.contains(k)) {
             return Err(Error::hand(format!(
                 "situation.{k}: {preset} does not read this flag (its own flags: {})",
@@ -875,24 +884,33 @@ impl Situation {
     }
 
     /// The winner's seat at a table of `n`: `situation.seat`, else the seat wind's index.
+    #[inline]
     pub fn winner_seat(&self, n: u8) -> Result<u8> {
-        if let Some(p) = self.table.players.filter(|&p| p != n) {
-            return Err(Error::hand(format!(
-                "situation.players: this preset seats {n} players, not {p}"
-            )));
-        }
         let s = self.table.seat.unwrap_or(self.seat_wind.index() - 27);
-        if s >= n {
-            return Err(Error::hand(format!(
-                "the winner's seat {s} ({}) is not a seat of this {n}-player table; give situation.seat (0..{n})",
-                if self.table.seat.is_some() {
-                    "situation.seat".to_string()
-                } else {
-                    format!("seat wind {}", self.seat_wind)
-                }
-            )));
+        // the checks inline (every score asks), the messages out of line
+        if self.table.players.is_some_and(|p| p != n) || s >= n {
+            return Err(self.seat_error(n, s));
         }
         Ok(s)
+    }
+
+    /// Why [`Situation::winner_seat`] refused: the table's size, or a seat beyond it.
+    #[cold]
+    #[inline(never)]
+    fn seat_error(&self, n: u8, s: u8) -> Error {
+        if let Some(p) = self.table.players.filter(|&p| p != n) {
+            return Error::hand(format!(
+                "situation.players: this preset seats {n} players, not {p}"
+            ));
+        }
+        Error::hand(format!(
+            "the winner's seat {s} ({}) is not a seat of this {n}-player table; give situation.seat (0..{n})",
+            if self.table.seat.is_some() {
+                "situation.seat".to_string()
+            } else {
+                format!("seat wind {}", self.seat_wind)
+            }
+        ))
     }
 
     /// The discarder's seat of a discard win at a table of `n` (`situation.discarder`, else the

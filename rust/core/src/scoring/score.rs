@@ -263,6 +263,24 @@ impl<T: Default, const N: usize> Few<T, N> {
             }
         }
     }
+    /// Overwrite the list, in place, with the items of `items` when they are at most `N` (`n`:
+    /// how many `items` yields); `false`, the list unchanged, when they would not fit inline. A
+    /// score fills its lists where they lie rather than building them beside it and copying them
+    /// in, and without the heap checks of [`Few::push`] on every item.
+    #[inline(always)]
+    pub fn fill_inline(&mut self, n: usize, items: impl IntoIterator<Item = T>) -> bool {
+        if n > N {
+            return false;
+        }
+        self.heap = Vec::new();
+        let mut len = 0;
+        for (slot, x) in self.inline.iter_mut().zip(items) {
+            *slot = x;
+            len += 1;
+        }
+        self.len = len;
+        true
+    }
     /// Remove the last item.
     #[inline]
     pub fn pop(&mut self) -> Option<T> {

@@ -87,9 +87,9 @@ impl Mcr {
         // all seven slots (the unused ones hold blanks): a fixed-size copy, not a call
         let pairs = Pairs::from_array(sc.pairs.all(), sc.pairs.len());
         let total = i64::from(sc.total);
-        Score {
+        let mut out = Score {
             variant: self.preset.id.as_str(),
-            fans: self.fans_of(sc),
+            fans: Fans::new(),
             raw_total: total,
             total,
             unit: Unit::Fan,
@@ -106,23 +106,14 @@ impl Mcr {
                 wildcards: Vec::new(),
             })),
             extras: Extras::new(),
-        }
-    }
-
-    /// The fan hits of an MCR result, inline when they fit.
-    #[inline(always)]
-    fn fans_of(&self, sc: &McrScore) -> Fans {
-        let n = sc.fans.len();
+        };
+        // The fan list is filled where it lies (built beside the score it would be copied in);
+        // more fans than fit inline (never seen in MCR) go to the heap.
         let hit = |(i, c): (usize, u8)| self.hits[i].with_count(u32::from(c));
-        if n <= Fans::INLINE {
-            let mut hits = [FanHit::default(); Fans::INLINE];
-            for (slot, x) in hits.iter_mut().zip(sc.fans.iter()) {
-                *slot = hit(x);
-            }
-            Fans::from_array(hits, n)
-        } else {
-            sc.fans.iter().map(hit).collect()
+        if !out.fans.fill_inline(sc.fans.len(), sc.fans.iter().map(hit)) {
+            out.fans = sc.fans.iter().map(hit).collect();
         }
+        out
     }
 }
 
