@@ -467,15 +467,16 @@ pub(crate) fn decompose_row_into(
     Ok(())
 }
 
-/// One reading of one suit, stored ready to copy: its sets as [`Set`]s of the characters (a rank
-/// `r` as tile `r`; the copy for suit `g` adds `9 g` to every tile), then filler sets of tile 0.
+/// One reading of one suit, stored ready to copy into each of the three suits: `sets[g]` holds its
+/// sets as [`Set`]s of suit `g`, then filler sets (a copy is four sets, whatever it uses, so
+/// that the copying does not branch on the tiles; a copy per suit spares moving the tiles).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct SuitReading {
-    sets: [Set; 4],
+    sets: [[Set; 4]; 3],
     /// Sets used.
     n: u8,
-    /// The pair's rank + 1; 0 without a pair.
-    pair: u8,
+    /// The pair's tile + 1 in each suit; 0 without a pair.
+    pair: [u8; 3],
     /// Readings of the suit's list from this one on (the first reading's is the list's length).
     left: u8,
 }
@@ -483,9 +484,9 @@ pub(crate) struct SuitReading {
 impl SuitReading {
     const FILLER: Set = Set::standing(MeldKind::Pung, Tile::new_unchecked(0));
     const EMPTY: SuitReading = SuitReading {
-        sets: [Self::FILLER; 4],
+        sets: [[Self::FILLER; 4]; 3],
         n: 0,
-        pair: 0,
+        pair: [0; 3],
         left: 0,
     };
 }
@@ -493,7 +494,9 @@ impl SuitReading {
 /// Every suit's readings, precomputed: the standard decomposition reads a suit's list instead of
 /// searching (a search branches on the tiles at every step, and its branches are data-dependent,
 /// so they mispredict). Keyed by the suit's sum-first rank ([`tables::hot_rank_of`]), so that the
-/// suits of up to 9 tiles (nearly all of a real hand's) share the first 42 K slots (84 KB).
+/// suits of up to 9 tiles (nearly all of a real hand's) share the first 42 K slots (84 KB); the
+/// lists are in the same order, so that theirs share the first 100 KB of the pool (53 bytes a
+/// reading, 1.5 MB in all).
 ///
 /// 21 743 suits of at most 14 tiles split exactly (into sets, or sets and one pair, as their tile
 /// count says), with 28 375 readings in all (at most 5 per suit: 1112222333344 and its shifts read
@@ -517,7 +520,8 @@ impl SuitTable {
 }
 
 /// Build the [`SuitTable`] (called once by the table build, after the flags and the sum-first
-/// rank; about 2 ms): every suit that splits, its readings by the order of the exhaustive search `standard`.
+/// rank; about 40 million instructions, 10 ms): every suit that splits, its readings in the order
+/// of the exhaustive search `standard`.
 pub(crate) fn suit_table(t: &tables::Tables) -> SuitTable {
     let digits = |x: usize, len: usize| -> ([u8; 5], usize) {
         let mut d = [0u8; 5];
@@ -529,32 +533,48 @@ pub(crate) fn suit_table(t: &tables::Tables) -> SuitTable {
         (d, d.iter().map(|&c| c as usize).sum())
     };
     let lows: Vec<([u8; 5], usize)> = (0..tables::POW5[4]).map(|lo| digits(lo, 4)).collect();
-    let mut slot = vec![0u16; tables::SUIT_ENTRIES].into_boxed_slice();
-    let mut pool = vec![SuitReading::EMPTY];
+    // the suits that split, by sum-first rank: the lists of the few-tile suits come first
+    let mut suits = Vec::new();
     for hi in 0..tables::POW5[5] {
         let (high, s_hi) = digits(hi, 5);
         for (lo, (low, s_lo)) in lows.iter().enumerate() {
             let idx = lo + 625 * hi;
-            if s_lo + s_hi > tables::MAX_SUIT_TILES || tables::flags5(t, idx) == 0 {
-                continue;
+            if s_lo + s_hi <= tables::MAX_SUIT_TILES && tables::flags5(t, idx) != 0 {
+                let mut v = [0u8; 9];
+                v[..4].copy_from_slice(&low[..4]);
+                v[4..].copy_from_slice(&high);
+                suits.push((tables::hot_rank(t, lo, hi, s_hi), idx, v, s_lo + s_hi));
             }
-            let mut v = [0u8; 9];
-            v[..4].copy_from_slice(&low[..4]);
-            v[4..].copy_from_slice(&high);
-            let start = pool.len();
-            let search = SuitSearch {
-                t,
-                need_pair: (s_lo + s_hi) % 3 == 2,
-                start,
-            };
-            search.run(&mut v, idx, SuitReading::EMPTY, &mut pool);
-            let len = pool.len() - start;
-            for (k, r) in pool[start..].iter_mut().enumerate() {
-                r.left = (len - k) as u8;
-            }
-            slot[tables::hot_rank(t, lo, hi, s_hi)] =
-                u16::try_from(start).expect("at most 65 536 suit readings");
         }
+    }
+    suits.sort_unstable_by_key(|x| x.0);
+    let mut slot = vec![0u16; tables::SUIT_ENTRIES].into_boxed_slice();
+    let mut pool = vec![SuitReading::EMPTY];
+    for (rank, idx, mut v, n) in suits {
+        let start = pool.len();
+        let search = SuitSearch {
+            t,
+            need_pair: n % 3 == 2,
+            start,
+        };
+        search.run(&mut v, idx, SuitReading::EMPTY, &mut pool);
+        let len = pool.len() - start;
+        for (k, r) in pool[start..].iter_mut().enumerate() {
+            r.left = (len - k) as u8;
+            // the search wrote the characters' copy
+            for g in 1..3 {
+                let moved = |s: &Set| {
+                    Set::standing(s.kind, Tile::new_unchecked(s.tile.index() + 9 * g as u8))
+                };
+                r.sets[g] = r.sets[0].map(|s| moved(&s));
+                r.pair[g] = if r.pair[0] != 0 {
+                    r.pair[0] + 9 * g as u8
+                } else {
+                    0
+                };
+            }
+        }
+        slot[rank] = u16::try_from(start).expect("at most 65 536 suit readings");
     }
     SuitTable { slot, pool }
 }
@@ -575,28 +595,26 @@ impl SuitSearch<'_> {
     fn run(&self, v: &mut [u8; 9], idx: usize, cur: SuitReading, out: &mut Vec<SuitReading>) {
         let Some(i) = v.iter().position(|&x| x > 0) else {
             // the pair before or after a chow through the same tile reaches the same sets twice
-            if (cur.pair != 0) == self.need_pair && !out[self.start..].contains(&cur) {
+            if (cur.pair[0] != 0) == self.need_pair && !out[self.start..].contains(&cur) {
                 out.push(cur);
             }
             return;
         };
         let pow = tables::POW5;
         // the flags the rest must have: 2 = sets and a pair, 1 = sets only
-        let open = self.need_pair && cur.pair == 0;
+        let open = self.need_pair && cur.pair[0] == 0;
         let rest = if open { 2 } else { 1 };
         let splits = |next: usize, want: u8| tables::flags5(self.t, next) & want != 0;
         if open && v[i] >= 2 && splits(idx - 2 * pow[i], 1) {
             v[i] -= 2;
-            let next = SuitReading {
-                pair: i as u8 + 1,
-                ..cur
-            };
+            let mut next = cur;
+            next.pair[0] = i as u8 + 1;
             self.run(v, idx - 2 * pow[i], next, out);
             v[i] += 2;
         }
         let mut take = |v: &mut [u8; 9], kind: MeldKind, next_idx: usize| {
             let mut next = cur;
-            if let Some(s) = next.sets.get_mut(cur.n as usize) {
+            if let Some(s) = next.sets[0].get_mut(cur.n as usize) {
                 *s = Set::standing(kind, Tile::new_unchecked(i as u8));
                 next.n += 1;
                 self.run(v, next_idx, next, out);
@@ -656,15 +674,12 @@ fn standard_readings(
     let st = &t.suit_readings;
     let ranks = row.suit_hot_ranks(t);
     let lists = ranks.map(|r| st.list(r));
-    // each suit's reading copied at position `at` of `buf` (at most 4: a hand has 4 sets), its
-    // tiles moved to the suit; the new position and the pair's tile + 1 (0 without a pair)
-    let put = |buf: &mut [Set; 8], at: usize, r: &SuitReading, g: u8| {
+    // suit `g`'s reading copied at position `at` of `buf` (at most 4: a hand has 4 sets); the new
+    // position and the pair's tile + 1 (0 without a pair)
+    let put = |buf: &mut [Set; 8], at: usize, r: &SuitReading, g: usize| {
         let at = at.min(4);
-        for (d, s) in buf[at..at + 4].iter_mut().zip(&r.sets) {
-            *d = Set::standing(s.kind, Tile::new_unchecked(s.tile.index() + 9 * g));
-        }
-        let pair = if r.pair != 0 { r.pair + 9 * g } else { 0 };
-        (at + r.n as usize, pair)
+        buf[at..at + 4].copy_from_slice(&r.sets[g]);
+        (at + r.n as usize, r.pair[g])
     };
     for a in lists[0] {
         for b in lists[1] {
