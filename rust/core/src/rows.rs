@@ -296,6 +296,13 @@ impl Row {
         [su.index5(0), su.index5(1), su.index5(2)]
     }
 
+    /// Sum-first rank of each suit ([`tables::hot_rank_of`]; at most 14 tiles in a suit).
+    #[inline(always)]
+    pub fn suit_hot_ranks(&self, t: &Tables) -> [usize; 3] {
+        let su = suits(self);
+        std::array::from_fn(|g| tables::hot_rank_of(t, su.lo[g], su.hi[g]))
+    }
+
     /// Kinds held (bit k for count k > 0).
     #[inline(always)]
     pub fn kinds_held(&self) -> u64 {

@@ -123,6 +123,8 @@ pub struct Tables {
     /// sh_dist.len()`).
     pub final_plane: Box<[u8; FINAL_PLANES_LEN]>,
     pub plane: usize,
+    /// Every suit's standard readings, by sum-first rank (what the decomposition reads).
+    pub(crate) suit_readings: crate::decompose::SuitTable,
 }
 
 // The distance path's tables have fixed power-of-two lengths (each at least its content: asserted
@@ -354,6 +356,7 @@ fn build() -> Tables {
         hot_class: boxed(u8::MAX),
         final_plane: boxed(INF * 2),
         plane: 0,
+        suit_readings: Default::default(),
     };
     let mut dist: Vec<Dist> = Vec::with_capacity(SUIT_ENTRIES);
     let mut v = [0u8; 9];
@@ -427,6 +430,7 @@ fn build() -> Tables {
     tables.flags5 = flags5;
     build_win(&mut tables);
     build_hot(&mut tables);
+    tables.suit_readings = crate::decompose::suit_table(&tables);
     tables
 }
 
