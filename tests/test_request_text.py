@@ -159,3 +159,28 @@ def test_hostile_requests_read_the_same(edits: list[tuple[str, Any]], notation: 
         else:
             target[key] = value
     same(json.dumps(req))
+
+
+def test_score_jsonl_answers_are_the_scores_and_errors_with_the_id_first() -> None:
+    cases = mcr_cases()[:200]
+    lines = [json.dumps({"id": i, **c}) if i % 3 else json.dumps(c) for i, c in enumerate(cases)]
+    lines += ["not json", '{"id": [1, 2], "hand": 5}', '{"id": "q", "hand": "123m456p789s1122z+1z", "x": 1}', "[]"]
+    answers, failed = hupai.batch.score_jsonl(lines, "mcr")
+    assert len(answers) == len(lines)
+    for i, (line, answer) in enumerate(zip(lines, answers, strict=True)):
+        got = json.loads(answer)
+        want = tree(line)
+        request = json.loads(line) if line.startswith("{") else None
+        if request is not None and request.get("id") is not None:
+            assert next(iter(got)) == "id" and got["id"] == request["id"]  # echoed first, even beside an error
+            want = {**want, "id": request["id"]}
+        assert got == want, line
+        assert ("error" in got) == (i in failed)
+    assert failed[-4:] == [len(lines) - 4, len(lines) - 3, len(lines) - 2, len(lines) - 1]
+    # the same answers from any number of threads
+    assert hupai.batch.score_jsonl(lines, "mcr", threads=2) == (answers, failed)
+
+
+def test_score_jsonl_refuses_what_is_not_text() -> None:
+    answers, failed = hupai.batch.score_jsonl([{"hand": "123m456p789s1122z+1z"}])
+    assert failed == [0] and "JSON text lines" in json.loads(answers[0])["message"]

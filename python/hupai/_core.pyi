@@ -66,6 +66,7 @@ __all__ = [
     "Score",
     "score",
     "score_batch",
+    "score_jsonl",
     "score_json",
     "serve_score",
     "serve_score_batch",
@@ -493,6 +494,9 @@ def serve_waits(body: bytes) -> bytes | None: ...
 def score_batch(
     items: Any, variant: _VariantLike | None = None, threads: int | None = None
 ) -> list[Score | dict[str, str]]: ...
+def score_jsonl(
+    lines: Any, variant: _VariantLike | None = None, threads: int | None = None
+) -> tuple[list[str], list[int]]: ...
 def mcr_waits(situation: Situation | dict[str, Any]) -> list[str]: ...
 def mcr_fan_calculator(
     pack: Any,

@@ -19,7 +19,8 @@ raises ``hupai.InvalidHandError`` naming the first bad row.
   completes waiting hand ``i`` (rows must hold 3n+1 tiles; kinds held four times are never waits)
 
 **Scoring.** ``score`` / ``iter_score`` score many wins (any preset with a scorer), results in input
-order, one error object per bad item.
+order, one error object per bad item; ``score_jsonl`` turns JSON request lines into JSON answer
+lines without Python objects in between (the CLI's ``score --jsonl``).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from hupai._core import batch_is_winning as is_winning
 from hupai._core import batch_shanten as shanten
 from hupai._core import batch_waits as waits
 
-__all__ = ["is_winning", "iter_score", "score", "shanten", "waits"]
+__all__ = ["is_winning", "iter_score", "score", "score_jsonl", "shanten", "waits"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -81,6 +82,30 @@ def iter_score(
     chunk = int_arg("chunk", chunk, 1, 1 << 20)
     for part in _chunks(iter(situations), chunk):
         yield from _core.score_batch(part, variant, threads)
+
+
+def score_jsonl(
+    lines: Iterable[str],
+    variant: str | _core.Variant = "mcr",
+    *,
+    threads: int | None = None,
+) -> tuple[list[str], list[int]]:
+    """Score JSON request lines into JSON answer lines, in input order: the whole round trip in Rust.
+
+    Each line is one request's JSON text, as :func:`score` takes it (``variant``: the default
+    preset). Its answer is the score's JSON (:meth:`hupai.Score.to_json`) or ``{"error": <exception
+    name>, "message": ...}``, with the request's ``"id"`` as the first key when it has one (an error
+    too, when the line has an ``id`` at all). Returns ``(answers, failed)``: ``failed`` lists the
+    indices of the lines that could not be scored.
+
+    >>> import hupai.batch
+    >>> answers, failed = hupai.batch.score_jsonl(['{"id": 1, "hand": "123m456p789s1122z+1z"}', "not json"])
+    >>> answers[0][:30], failed
+    ('{"id":1,"decomposition":{"form', [1])
+    """
+    if not isinstance(lines, (list, tuple)):
+        lines = items(lines, "lines") if hasattr(lines, "__len__") else list(lines)
+    return _core.score_jsonl(lines, variant, threads)
 
 
 def _chunks(it: Iterator[Any], n: int) -> Iterator[list[Any]]:

@@ -358,25 +358,10 @@ def _score_jsonl(args: argparse.Namespace) -> int:
     try:
         for start in range(0, len(lines), chunk):
             part = lines[start : start + chunk]
-            items: list[Any] = []
-            ids: list[Any] = []
-            for line in part:
-                if not line.strip():
-                    continue
-                try:
-                    obj = json.loads(line)
-                except json.JSONDecodeError as e:
-                    obj = {"__bad__": f"invalid JSON: {e}"}
-                ids.append(obj.get("id") if isinstance(obj, dict) else None)
-                items.append(obj if isinstance(obj, dict) and "__bad__" not in obj else line)
-            for item_id, res in zip(ids, hupai.batch.score(items, variant), strict=True):
-                row = res.to_dict() if isinstance(res, hupai.Score) else dict(res)
-                row.pop("id", None)
-                if "error" in row:
-                    errors += 1
-                if item_id is not None:
-                    row = {"id": item_id, **row}
-                dst.write(json.dumps(row, ensure_ascii=False) + "\n")
+            # the whole round trip in the core: request text in, answer text out (blank lines skipped)
+            answers, failed = hupai.batch.score_jsonl([line for line in part if line.strip()], variant)
+            errors += len(failed)
+            dst.writelines(a + "\n" for a in answers)
             done += len(part)
             if show:
                 pct = 100 * done // max(len(lines), 1)

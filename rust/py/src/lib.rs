@@ -80,8 +80,8 @@ mod _core {
     use crate::hand::{PyHand, PyMeld};
     #[pymodule_export]
     use crate::score::{
-        PyFan, PyScore, PySituation, mcr_waits, score, score_batch, score_json, settle_hand,
-        waiting_value,
+        PyFan, PyScore, PySituation, mcr_waits, score, score_batch, score_json, score_jsonl,
+        settle_hand, waiting_value,
     };
     #[pymodule_export]
     use crate::serve::{serve_score, serve_score_batch, serve_shanten, serve_waits};

@@ -145,6 +145,17 @@ fn head(
     Ok((variant, id))
 }
 
+/// The `id` of a request's JSON text, whatever the rest holds (to echo it beside an error);
+/// `None` when the text is not an object or has no `id` (or a `null` one).
+pub fn id_of(text: &str) -> Option<Value> {
+    #[derive(Deserialize)]
+    struct IdOnly {
+        #[serde(default)]
+        id: Option<Value>,
+    }
+    serde_json::from_str::<IdOnly>(text).ok()?.id
+}
+
 /// A request's values kept as JSON text (the reading of [`parse_text`] without a tree).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -712,17 +712,21 @@ pub fn waiting_value<'py>(
 // ---------------------------------------------------------------------------------------------
 // batch
 
-fn error_dict<'py>(py: Python<'py>, e: &CoreError) -> PyResult<Bound<'py, PyAny>> {
-    let d = PyDict::new(py);
-    let kind = match e {
+/// The exception name of a core error (`hupai.InvalidHandError` …), as batch error objects say it.
+fn error_kind(e: &CoreError) -> &'static str {
+    match e {
         CoreError::InvalidTile { .. } => "InvalidTileError",
         CoreError::InvalidHand(_) => "InvalidHandError",
         CoreError::RuleConfig(_) => "RuleConfigError",
         CoreError::Settlement(_) => "SettlementError",
         CoreError::IllegalAction(_) => "IllegalActionError",
         CoreError::Replay(_) => "ReplayError",
-    };
-    d.set_item("error", kind)?;
+    }
+}
+
+fn error_dict<'py>(py: Python<'py>, e: &CoreError) -> PyResult<Bound<'py, PyAny>> {
+    let d = PyDict::new(py);
+    d.set_item("error", error_kind(e))?;
     d.set_item("message", e.to_string())?;
     Ok(d.into_any())
 }
@@ -776,10 +780,110 @@ pub fn score_batch<'py>(
     variant: Option<&Bound<'py, PyAny>>,
     threads: Option<AnyInt>,
 ) -> BindResult<Bound<'py, PyList>> {
+    let default_v = variant_from_py(variant)?;
+    let score = |p: Pending| -> Result<Score, CoreError> {
+        let r = match p {
+            Pending::Situation(s) => return default_v.ruleset().score(CaseRef::Tiles(&s)),
+            Pending::Text(t) => request::parse_text(&t, "case", Some(&default_v))?,
+            Pending::Bytes(b) => request::parse_text(
+                std::str::from_utf8(&b).map_err(|e| CoreError::hand(format!("case: {e}")))?,
+                "case",
+                Some(&default_v),
+            )?,
+            Pending::Err(e) => return Err(e),
+        };
+        r.variant.ruleset().score(r.case.as_ref())
+    };
+    let out = PyList::empty(py);
+    let push = |r: Result<Score, CoreError>| -> PyResult<()> {
+        match r {
+            Ok(sc) => out.append(Bound::new(py, PyScore::new(sc))?),
+            Err(e) => out.append(error_dict(py, &e)?),
+        }
+    };
+    run_items(py, items, threads, score, push)?;
+    Ok(out)
+}
+
+/// Score JSON lines into JSON lines (the CLI's ``score --jsonl``): each item is one request's JSON
+/// text, its answer the score's JSON (``Score.to_json()``) or ``{"error": <exception name>,
+/// "message": ...}``, with the request's ``id`` first when it has one (also for an error, when the
+/// line has an ``id`` at all). Parsing, scoring and writing run without the GIL, in parallel as in
+/// ``score_batch``. Returns the answers and the indices of the lines that failed.
+#[pyfunction]
+#[pyo3(signature = (lines, variant=None, threads=None))]
+pub fn score_jsonl<'py>(
+    py: Python<'py>,
+    lines: &Bound<'py, PyAny>,
+    variant: Option<&Bound<'py, PyAny>>,
+    threads: Option<AnyInt>,
+) -> BindResult<(Bound<'py, PyList>, Vec<usize>)> {
+    let default_v = variant_from_py(variant)?;
+    let answer = |p: Pending| -> (String, bool) {
+        let text = match &p {
+            Pending::Text(t) => t.as_str(),
+            Pending::Err(e) => return (answer_line(&Err(e.clone()), None), false),
+            Pending::Situation(_) | Pending::Bytes(_) => {
+                let e = CoreError::hand("score_jsonl takes JSON text lines (str)");
+                return (answer_line(&Err(e), None), false);
+            }
+        };
+        match request::parse_text(text, "case", Some(&default_v)) {
+            Ok(r) => {
+                let res = r.variant.ruleset().score(r.case.as_ref());
+                (answer_line(&res, r.id.as_ref()), res.is_ok())
+            }
+            Err(e) => (answer_line(&Err(e), request::id_of(text).as_ref()), false),
+        }
+    };
+    let out = PyList::empty(py);
+    let mut failed = Vec::new();
+    let mut i = 0usize;
+    let push = |(line, ok): (String, bool)| -> PyResult<()> {
+        if !ok {
+            failed.push(i);
+        }
+        i += 1;
+        out.append(PyString::new(py, &line))
+    };
+    run_items(py, lines, threads, answer, push)?;
+    Ok((out, failed))
+}
+
+/// One answer of [`score_jsonl`]: the score's JSON or the error object, `id` first.
+fn answer_line(r: &Result<Score, CoreError>, id: Option<&Value>) -> String {
+    let mut buf = Vec::with_capacity(1024);
+    if let Some(id) = id {
+        buf.extend_from_slice(b"{\"id\":");
+        // a JSON value and a score always serialise (string keys, finite numbers)
+        serde_json::to_writer(&mut buf, id).expect("a JSON value serialises");
+        buf.push(b',');
+    } else {
+        buf.push(b'{');
+    }
+    let body = match r {
+        Ok(sc) => serde_json::to_vec(sc).expect("a score serialises"),
+        Err(e) => serde_json::to_vec(&json!({"error": error_kind(e), "message": e.to_string()}))
+            .expect("a JSON value serialises"),
+    };
+    // the object's members without its opening brace
+    buf.extend_from_slice(&body[1..]);
+    String::from_utf8(buf).expect("serde_json writes UTF-8")
+}
+
+/// The batch runner of [`score_batch`] and [`score_jsonl`]: reads each item out of Python (GIL
+/// held), maps it with `work` without the GIL (in parallel with more than one thread) and hands
+/// the outputs to `push` in input order (GIL held).
+fn run_items<'py, O: Send>(
+    py: Python<'py>,
+    items: &Bound<'py, PyAny>,
+    threads: Option<AnyInt>,
+    work: impl Fn(Pending) -> O + Sync,
+    mut push: impl FnMut(O) -> PyResult<()>,
+) -> BindResult<()> {
     let threads: Option<usize> = threads
         .map(|t| t.within("threads", 1, 1024, |m| CoreError::rule(m).into()))
         .transpose()?;
-    let default_v = variant_from_py(variant)?;
     let n = if items.hasattr("__len__")? {
         crate::convert::bounded_len(items, crate::convert::MAX_ITEMS, "items")?
     } else {
@@ -803,26 +907,6 @@ pub fn score_batch<'py>(
             Err(BindError::Py(p)) => Pending::Err(CoreError::hand(p.to_string())),
         }
     };
-    let score = |p: Pending| -> Result<Score, CoreError> {
-        let r = match p {
-            Pending::Situation(s) => return default_v.ruleset().score(CaseRef::Tiles(&s)),
-            Pending::Text(t) => request::parse_text(&t, "case", Some(&default_v))?,
-            Pending::Bytes(b) => request::parse_text(
-                std::str::from_utf8(&b).map_err(|e| CoreError::hand(format!("case: {e}")))?,
-                "case",
-                Some(&default_v),
-            )?,
-            Pending::Err(e) => return Err(e),
-        };
-        r.variant.ruleset().score(r.case.as_ref())
-    };
-    let out = PyList::empty(py);
-    let push = |r: Result<Score, CoreError>| -> PyResult<()> {
-        match r {
-            Ok(sc) => out.append(Bound::new(py, PyScore::new(sc))?),
-            Err(e) => out.append(error_dict(py, &e)?),
-        }
-    };
     let too_many = || {
         BindError::from(CoreError::hand(format!(
             "items: more than the {} accepted in one batch",
@@ -835,7 +919,7 @@ pub fn score_batch<'py>(
         // buffer reused for every chunk (no thread pool, no per-item allocation besides the
         // result objects).
         let mut pending: Vec<Pending> = Vec::with_capacity(SEQUENTIAL_CHUNK.min(n.max(1)));
-        let mut scored: Vec<Result<Score, CoreError>> = Vec::with_capacity(pending.capacity());
+        let mut done: Vec<O> = Vec::with_capacity(pending.capacity());
         let mut seen = 0usize;
         loop {
             for item in it.by_ref().take(SEQUENTIAL_CHUNK) {
@@ -846,10 +930,10 @@ pub fn score_batch<'py>(
                 pending.push(read(item?));
             }
             if pending.is_empty() {
-                return Ok(out);
+                return Ok(());
             }
-            py.detach(|| scored.extend(pending.drain(..).map(score)));
-            scored.drain(..).try_for_each(push)?;
+            py.detach(|| done.extend(pending.drain(..).map(&work)));
+            done.drain(..).try_for_each(&mut push)?;
         }
     }
     let pool = pool(threads)?;
@@ -865,14 +949,13 @@ pub fn score_batch<'py>(
             }
             parsed.push(read(item?));
         }
-        let work =
-            || -> Vec<Result<Score, CoreError>> { parsed.into_par_iter().map(score).collect() };
+        let all = || -> Vec<O> { parsed.into_par_iter().map(&work).collect() };
         let results = py.detach(|| match &pool {
-            Some(p) => p.install(work),
-            None => work(),
+            Some(p) => p.install(all),
+            None => all(),
         });
-        results.into_iter().try_for_each(push)?;
-        return Ok(out);
+        results.into_iter().try_for_each(&mut push)?;
+        return Ok(());
     }
     let mut seen = 0usize;
     let mut over = false;
@@ -889,9 +972,9 @@ pub fn score_batch<'py>(
             }
         }
     };
-    crate::pipeline::run(py, workers, pool.as_deref(), produce, score, push)?;
+    crate::pipeline::run(py, workers, pool.as_deref(), produce, work, push)?;
     if over {
         return Err(too_many());
     }
-    Ok(out)
+    Ok(())
 }
