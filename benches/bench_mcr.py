@@ -6,7 +6,8 @@ Run (release build only: ``pip install -e .`` builds the extension in release mo
 
 Measures, per hand: pymahjonggb ``MahjongFanCalculator``; hupai single calls (prebuilt
 ``Situation`` + compiled ``Variant``, and the compat module from raw tuples); hupai batch with 1
-thread and with all threads, of prebuilt situations, of case dicts and of JSON lines; ``RegularShanten`` (with useful tiles) of the pre-win hands vs the
+thread and with all threads, of prebuilt situations, of case dicts and of JSON lines, and JSON lines
+in and out (``batch.score_jsonl``, the CLI's ``--jsonl``); ``RegularShanten`` (with useful tiles) of the pre-win hands vs the
 reference. Writes its section of ``benches/RESULTS.md`` between ``<!-- BEGIN mcr -->`` and
 ``<!-- END mcr -->`` (other sections are kept).
 """
@@ -118,6 +119,10 @@ def main(argv: list[str] | None = None) -> int:
         "hupai.batch.score of JSON lines, 1 thread": lambda: hupai.batch.score(lines_json, variant, threads=1),
         f"hupai.batch.score of JSON lines, {threads_all} threads": lambda: hupai.batch.score(
             lines_json, variant, threads=threads_all
+        ),
+        # the CLI's `score --jsonl`: request text in, answer text out
+        "hupai.batch.score_jsonl (JSON lines in and out), 1 thread": lambda: hupai.batch.score_jsonl(
+            lines_json, variant, threads=1
         ),
     }
     passes = _rounds(fns, n, args.repeat)
