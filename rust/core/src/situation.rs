@@ -88,8 +88,8 @@ pub enum KongKind {
 
 impl MeldInput {
     /// Convert to a core meld (plus the kong kind when the input says it), `path` naming the field.
-    pub fn to_meld(&self, path: &str) -> Result<(Meld, Option<KongKind>)> {
-        let err = |msg: String| Error::hand(format!("{path}: {msg}"));
+    pub fn to_meld(&self, index: usize) -> Result<(Meld, Option<KongKind>)> {
+        let err = |msg: String| Error::hand(format!("hand.melds[{index}]: {msg}"));
         // A plain `kong` claimed from nobody (`offer` 0 or absent) is concealed (暗杠) unless
         // `concealed: false` says otherwise — the reference engine's reading of offer 0.
         let plain_kong_concealed = self.offer.unwrap_or(0) == 0;
@@ -265,6 +265,73 @@ fn flags_from_value(v: &serde_json::Value) -> Result<FlagsInput> {
 
 fn parse_list(ts: &[String]) -> Result<Vec<Tile>> {
     ts.iter().map(|t| Tile::parse(t)).collect()
+}
+
+/// A value of the input schema that must be a JSON object, read from JSON text: serde would read a
+/// struct from a list too (by field order), which no documented form is.
+pub struct ObjectOnly<T>(pub T);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for ObjectOnly<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct Object<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for Object<T> {
+            type Value = ObjectOnly<T>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> std::result::Result<Self::Value, A::Error> {
+                T::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(ObjectOnly)
+            }
+        }
+        d.deserialize_map(Object(std::marker::PhantomData))
+    }
+}
+
+/// The `hand` of a case read from JSON text: notation or the hand object (its melds objects).
+pub enum CaseHand {
+    Notation(String),
+    Object(HandInput),
+}
+
+impl<'de> Deserialize<'de> for CaseHand {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Fields {
+            #[serde(default)]
+            melds: Vec<ObjectOnly<MeldInput>>,
+            concealed: Vec<String>,
+            win_tile: String,
+        }
+        struct Hand;
+        impl<'de> serde::de::Visitor<'de> for Hand {
+            type Value = CaseHand;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("notation text or a hand object")
+            }
+            fn visit_str<E: serde::de::Error>(
+                self,
+                text: &str,
+            ) -> std::result::Result<CaseHand, E> {
+                Ok(CaseHand::Notation(text.to_owned()))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> std::result::Result<CaseHand, A::Error> {
+                let f = Fields::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+                Ok(CaseHand::Object(HandInput {
+                    melds: f.melds.into_iter().map(|m| m.0).collect(),
+                    concealed: f.concealed,
+                    win_tile: f.win_tile,
+                }))
+            }
+        }
+        d.deserialize_any(Hand)
+    }
 }
 
 /// `hand` object of the JSON schema.
@@ -523,58 +590,23 @@ impl Situation {
         Situation::from_case(&v)
     }
 
-    /// [`Situation::from_case`] of a case whose `hand` and `situation` values are JSON text (the
-    /// request parsers of JSON lines and HTTP bodies), read straight into the input types without
-    /// a JSON tree (whose building and freeing cost several times the scoring). It accepts only
-    /// what `from_case` accepts and yields the same situation; `None` when the text is not read
-    /// this way (no `hand`, a `null`, a form `from_case` refuses or words differently): the caller
-    /// then parses the tree, for `from_case`'s answer and error message.
+    /// [`Situation::from_case`] of a case already read from JSON text into its input types, in the
+    /// same pass as the request around it ([`CaseHand`], [`ObjectOnly`]): the request parsers of
+    /// JSON lines and batch items, which so skip a JSON tree (whose building and freeing cost
+    /// several times the scoring). `None` without a hand: the caller then reads the tree, for
+    /// `from_case`'s error message. Otherwise the same checks as `from_case`, on the same values.
     pub fn from_case_text(
-        hand: Option<&serde_json::value::RawValue>,
-        situation: Option<&serde_json::value::RawValue>,
+        hand: Option<CaseHand>,
+        situation: Option<FlagsInput>,
     ) -> Option<Result<Situation>> {
-        /// The hand object, its melds kept as text until each is known to be an object.
-        #[derive(Deserialize)]
-        #[serde(deny_unknown_fields)]
-        struct HandText<'a> {
-            #[serde(default, borrow)]
-            melds: Vec<&'a serde_json::value::RawValue>,
-            concealed: Vec<String>,
-            win_tile: String,
-        }
-        // serde reads a struct from a list too (by field order): only objects take this path
-        let object = |raw: &serde_json::value::RawValue| raw.get().trim_start().starts_with('{');
-        let hand = hand?;
-        let hand = if hand.get().trim_start().starts_with('"') {
-            match HandInput::from_notation(&serde_json::from_str::<String>(hand.get()).ok()?) {
+        let hand = match hand? {
+            CaseHand::Notation(text) => match HandInput::from_notation(&text) {
                 Ok(h) => h,
                 Err(e) => return Some(Err(e)),
-            }
-        } else {
-            if !object(hand) {
-                return None;
-            }
-            let h: HandText<'_> = serde_json::from_str(hand.get()).ok()?;
-            let melds = h
-                .melds
-                .iter()
-                .map(|m| {
-                    object(m)
-                        .then(|| serde_json::from_str(m.get()).ok())
-                        .flatten()
-                })
-                .collect::<Option<Vec<MeldInput>>>()?;
-            HandInput {
-                melds,
-                concealed: h.concealed,
-                win_tile: h.win_tile,
-            }
+            },
+            CaseHand::Object(h) => h,
         };
-        let situation = match situation {
-            None => default_flags(),
-            Some(f) if object(f) => serde_json::from_str(f.get()).ok()?,
-            Some(_) => return None,
-        };
+        let situation = situation.unwrap_or_else(default_flags);
         Some(Situation::from_input(&SituationInput { hand, situation }))
     }
 
@@ -616,7 +648,7 @@ impl Situation {
         let mut melds = Vec::with_capacity(input.hand.melds.len());
         let mut kong_kinds = Vec::with_capacity(input.hand.melds.len());
         for (i, m) in input.hand.melds.iter().enumerate() {
-            let (meld, kk) = m.to_meld(&format!("hand.melds[{i}]"))?;
+            let (meld, kk) = m.to_meld(i)?;
             melds.push(meld);
             kong_kinds.push(kk);
         }

@@ -9,6 +9,7 @@ use hupai_core::Variant;
 use hupai_core::error::Error as CoreError;
 use hupai_core::preset::SwitchValue;
 use hupai_core::rules::Case;
+use hupai_core::situation::{CaseHand, FlagsInput, ObjectOnly};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -156,7 +157,8 @@ pub fn id_of(text: &str) -> Option<Value> {
     serde_json::from_str::<IdOnly>(text).ok()?.id
 }
 
-/// A request's values kept as JSON text (the reading of [`parse_text`] without a tree).
+/// A request read from JSON text in one pass: the small values as text (read again as trees, when
+/// present), the tile case into its input types.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RequestText<'a> {
@@ -164,10 +166,10 @@ struct RequestText<'a> {
     variant: Option<&'a RawValue>,
     #[serde(default, borrow)]
     options: Option<&'a RawValue>,
-    #[serde(default, borrow)]
-    hand: Option<&'a RawValue>,
-    #[serde(default, borrow)]
-    situation: Option<&'a RawValue>,
+    #[serde(default)]
+    hand: Option<CaseHand>,
+    #[serde(default)]
+    situation: Option<ObjectOnly<FlagsInput>>,
     #[serde(default, borrow)]
     id: Option<&'a RawValue>,
 }
@@ -175,8 +177,9 @@ struct RequestText<'a> {
 /// [`parse`] of a request's JSON text (`what` names it in a syntax error). A tile preset's case
 /// is read straight into its types ([`hupai_core::rules::Ruleset::parse_case_text`]): building
 /// and freeing a JSON tree of the request costs several times the scoring of the hand. Anything
-/// that reading does not take — another game's case, a request with an error — goes through the
-/// tree and [`parse`], so the answers and the error messages are `parse`'s.
+/// that reading does not take — another game's case (whose `hand` may not even read as a tile
+/// hand), a request with an error — goes through the tree and [`parse`], so the answers and the
+/// error messages are `parse`'s.
 pub fn parse_text(
     text: &str,
     what: &str,
@@ -204,7 +207,9 @@ fn parse_text_direct(
     };
     let (variant, id) = head(tree(r.variant)?, tree(r.options)?, tree(r.id)?, default).ok()?;
     // an error of the case is the tree reading's too: same functions on the same values
-    let case = variant.ruleset().parse_case_text(r.hand, r.situation)?;
+    let case = variant
+        .ruleset()
+        .parse_case_text(r.hand, r.situation.map(|s| s.0))?;
     Some(case.map(|case| Request { variant, case, id }))
 }
 

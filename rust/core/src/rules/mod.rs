@@ -13,7 +13,6 @@
 use std::any::Any;
 use std::sync::Arc;
 
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
@@ -23,7 +22,7 @@ use crate::preset::{Options, PresetData};
 use crate::scoring::ledger::Ledger;
 use crate::scoring::record::{HandRecord, RecordSpec};
 use crate::scoring::score::{Payment, Score};
-use crate::situation::{KongKind, Situation, WinType};
+use crate::situation::{CaseHand, FlagsInput, KongKind, Situation, WinType};
 use crate::tile::{Counts, Tile};
 
 pub mod analysis;
@@ -214,14 +213,14 @@ pub trait Ruleset: Send + Sync + std::fmt::Debug {
         tile_case(case)
     }
 
-    /// [`Self::parse_case`] of a case whose `hand` and `situation` values are JSON text (the
-    /// request parsers of JSON lines and HTTP bodies): the tile case is read without a JSON tree
-    /// ([`Situation::from_case_text`]); `None` when it is not read that way (another game's
-    /// input, or text that the tree reading must answer): the caller parses the tree.
+    /// [`Self::parse_case`] of a tile case already read from JSON text into its input types (the
+    /// request parsers of JSON lines and batch items, [`Situation::from_case_text`]: no JSON tree);
+    /// `None` when it is not read that way (another game's input, no hand): the caller parses the
+    /// tree.
     fn parse_case_text(
         &self,
-        hand: Option<&RawValue>,
-        situation: Option<&RawValue>,
+        hand: Option<CaseHand>,
+        situation: Option<FlagsInput>,
     ) -> Option<Result<Case>> {
         if self.input() != TILE_INPUT {
             return None;

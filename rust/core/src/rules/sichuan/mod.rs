@@ -668,7 +668,7 @@ pub fn waiting_hand_from_json(text: &str) -> Result<(Hand, Vec<Option<KongKind>>
     let mut melds = Vec::new();
     let mut kinds = Vec::new();
     for (i, m) in input.melds.iter().enumerate() {
-        let (meld, k) = m.to_meld(&format!("hand.melds[{i}]"))?;
+        let (meld, k) = m.to_meld(i)?;
         melds.push(meld);
         kinds.push(k);
     }
