@@ -444,10 +444,28 @@ fn honors_split(honors: &[u8], extra: Option<usize>, pair: bool) -> bool {
 /// (an index within the group) splits into sets (and a pair when `pair`).
 fn group_completes_with_another(c: &Counts, g: usize, pair: bool, skip: Option<usize>) -> bool {
     if g == 3 {
+        // A copy of held kind k (a new single honour completes nothing) leaves the other kinds as
+        // they are: the honours split iff the others hold 0 or 3 copies, or 2 for a pair, k then
+        // holds 3, or 2 / 5 for a pair, and there are `pair` pairs in all — counted once, then
+        // tested for every kind without an early exit (where it holds is as good as random).
         let honors = &c[27..N_KINDS];
-        // a new single honour completes nothing: only the held kinds
-        return (0..7)
-            .any(|k| honors[k] > 0 && Some(k) != skip && honors_split(honors, Some(k), pair));
+        let (mut sets, mut pairs) = (0u32, 0u32);
+        for &x in honors {
+            sets += u32::from((x == 0) | (x == 3));
+            pairs += u32::from(x == 2);
+        }
+        let mut ok = false;
+        for (k, &x) in honors.iter().enumerate() {
+            let other_sets = sets - u32::from(x == 3);
+            let other_pairs = pairs - u32::from(x == 2);
+            let new_pair = (x == 1) | (x == 4);
+            ok |= (x > 0)
+                & (Some(k) != skip)
+                & (other_sets + other_pairs == 6)
+                & ((x == 2) | new_pair)
+                & (other_pairs + u32::from(new_pair) == u32::from(pair));
+        }
+        return ok;
     }
     let t = tables::tables();
     let v = &c[9 * g..9 * g + 9];
@@ -1096,10 +1114,9 @@ fn reading_fans(ctx: &mut Ctx, d: &Reading, buf: &mut [ScoredSet; 4]) -> FanCoun
         let five = chow_bits & !ranks(0b1_1100) == 0 && pp & !ranks(1 << 4) == 0;
         f[OUTSIDE_HAND] = u8::from(outside);
         f[ALL_FIVE] = u8::from(five);
-        if npu == 4 {
-            f[ALL_PUNGS] = 1;
-            f[ALL_EVEN_PUNGS] = u8::from(pp & !ranks(0b1010_1010) == 0);
-        }
+        let all_pungs = npu == 4;
+        f[ALL_PUNGS] = u8::from(all_pungs);
+        f[ALL_EVEN_PUNGS] = u8::from(all_pungs & (pp & !ranks(0b1010_1010) == 0));
     }
     let chow_count = nch + if knitted { 3 } else { 0 };
     f[ALL_CHOWS] = u8::from(chow_count == 4 && pair_bit & NUMBERED != 0);
@@ -1132,10 +1149,9 @@ fn reading_fans(ctx: &mut Ctx, d: &Reading, buf: &mut [ScoredSet; 4]) -> FanCoun
         pung_bits & WINDS & !own_winds
     };
     let mut yaojiu = ((pung_bits & TERMINALS) | other_winds).count_ones() as u8;
-    if ctx.nine_gates && !knitted {
-        f[NINE_GATES] = 1;
-        yaojiu = yaojiu.saturating_sub(1);
-    }
+    let nine_gates = ctx.nine_gates & !knitted;
+    f[NINE_GATES] = u8::from(nine_gates);
+    yaojiu = yaojiu.saturating_sub(u8::from(nine_gates));
     f[PUNG_OF_TERMINALS_OR_HONORS] = yaojiu;
     // kongs
     // (as stores of 0 or 1, no jump on the counts; none of these fans is in `common`)
@@ -1170,7 +1186,7 @@ fn reading_fans(ctx: &mut Ctx, d: &Reading, buf: &mut [ScoredSet; 4]) -> FanCoun
     let edge = around_win & 0b101 != 0;
     let closed = around_win & 0b010 != 0;
     let single = pair == Some(win);
-    if edge || closed || single {
+    if edge | closed | single {
         let wait_possible = match (knitted, pair) {
             (true, _) => knitted_wait_possible(ctx, d),
             (false, Some(p)) => ctx.unique_wait(p),
