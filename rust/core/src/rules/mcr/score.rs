@@ -444,10 +444,28 @@ fn honors_split(honors: &[u8], extra: Option<usize>, pair: bool) -> bool {
 /// (an index within the group) splits into sets (and a pair when `pair`).
 fn group_completes_with_another(c: &Counts, g: usize, pair: bool, skip: Option<usize>) -> bool {
     if g == 3 {
+        // A copy of held kind k (a new single honour completes nothing) leaves the other kinds as
+        // they are: the honours split iff the others hold 0 or 3 copies, or 2 for a pair, k then
+        // holds 3, or 2 / 5 for a pair, and there are `pair` pairs in all — counted once, then
+        // tested for every kind without an early exit (where it holds is as good as random).
         let honors = &c[27..N_KINDS];
-        // a new single honour completes nothing: only the held kinds
-        return (0..7)
-            .any(|k| honors[k] > 0 && Some(k) != skip && honors_split(honors, Some(k), pair));
+        let (mut sets, mut pairs) = (0u32, 0u32);
+        for &x in honors {
+            sets += u32::from((x == 0) | (x == 3));
+            pairs += u32::from(x == 2);
+        }
+        let mut ok = false;
+        for (k, &x) in honors.iter().enumerate() {
+            let other_sets = sets - u32::from(x == 3);
+            let other_pairs = pairs - u32::from(x == 2);
+            let new_pair = (x == 1) | (x == 4);
+            ok |= (x > 0)
+                & (Some(k) != skip)
+                & (other_sets + other_pairs == 6)
+                & ((x == 2) | new_pair)
+                & (other_pairs + u32::from(new_pair) == u32::from(pair));
+        }
+        return ok;
     }
     let t = tables::tables();
     let v = &c[9 * g..9 * g + 9];
@@ -462,22 +480,27 @@ fn group_completes_with_another(c: &Counts, g: usize, pair: bool, skip: Option<u
         near &= !(1 << k);
     }
     let want = if pair { 2 } else { 1 };
-    while near != 0 {
-        let r = near.trailing_zeros() as usize;
-        near &= near - 1;
-        let ok = if v[r] < 4 {
-            tables::flags5(t, idx + tables::POW5[r]) & want != 0
-        } else {
-            // a fifth copy: beyond the flags table
-            let mut g9 = group_of(c, g);
-            g9[r] += 1;
-            group_ok(&mut g9, true, 0, pair)
-        };
-        if ok {
-            return true;
-        }
+    // Every rank in a fixed loop, without an early exit (where a completing kind lies is as good
+    // as random to a branch predictor); a rank out of `near` looks the group itself up (a valid
+    // index, in a cached line) and ignores the answer. A fifth copy lies beyond the flags table:
+    // those ranks (rare) go to the search.
+    let mut fifth = 0u32;
+    let mut ok = false;
+    for (r, &n) in v.iter().enumerate() {
+        let full = u32::from(n == 4);
+        let look = (near >> r & 1) & (full ^ 1);
+        fifth |= (near >> r & full) << r;
+        let step = tables::POW5[r] * look as usize;
+        ok |= (tables::flags5(t, idx + step) & want != 0) & (look != 0);
     }
-    false
+    while fifth != 0 {
+        let r = fifth.trailing_zeros() as usize;
+        fifth &= fifth - 1;
+        let mut g9 = group_of(c, g);
+        g9[r] += 1;
+        ok |= group_ok(&mut g9, true, 0, pair);
+    }
+    ok
 }
 
 /// Whether group `g` of `c` splits into sets and one pair.
@@ -753,93 +776,82 @@ fn whole_hand_fans_reference(all: &Counts, kong_tiles: u64, f: &mut FanCounts) {
 /// (suit, start rank 1..7) of a chow.
 type Chow = (u8, u8);
 
+/// The 3-chow fans by suits (row: one suit, three suits, neither) and shape (column: none, the same
+/// chow, 147 straight, shifted by one — or by two in one suit).
+const THREE_CHOW_FANS: [[Option<usize>; 4]; 3] = [
+    [
+        None,
+        Some(PURE_TRIPLE_CHOW),
+        Some(PURE_STRAIGHT),
+        Some(PURE_SHIFTED_CHOWS),
+    ],
+    [
+        None,
+        Some(MIXED_TRIPLE_CHOW),
+        Some(MIXED_STRAIGHT),
+        Some(MIXED_SHIFTED_CHOWS),
+    ],
+    [None; 4],
+];
+
+/// The 3-chow fan of three chows, by a table on the suits and shape (no sort and no jump: which
+/// chows a reading has is as good as random to a branch predictor).
 fn three_chow_fan(a: Chow, b: Chow, c: Chow) -> Option<usize> {
-    let mut v = [a, b, c];
-    if a.0 == b.0 && b.0 == c.0 {
-        v.sort_unstable_by_key(|x| x.1);
-        let (x, y, z) = (v[0].1, v[1].1, v[2].1);
-        if x == y && y == z {
-            return Some(PURE_TRIPLE_CHOW);
-        }
-        if x == 1 && y == 4 && z == 7 {
-            return Some(PURE_STRAIGHT);
-        }
-        if (y == x + 1 && z == y + 1) || (y == x + 2 && z == y + 2) {
-            return Some(PURE_SHIFTED_CHOWS);
-        }
-        return None;
-    }
-    if a.0 != b.0 && b.0 != c.0 && a.0 != c.0 {
-        v.sort_unstable_by_key(|x| x.1);
-        let (x, y, z) = (v[0].1, v[1].1, v[2].1);
-        if x == y && y == z {
-            return Some(MIXED_TRIPLE_CHOW);
-        }
-        if x == 1 && y == 4 && z == 7 {
-            return Some(MIXED_STRAIGHT);
-        }
-        if y == x + 1 && z == y + 1 {
-            return Some(MIXED_SHIFTED_CHOWS);
-        }
-    }
-    None
+    let (x, z) = (a.1.min(b.1).min(c.1), a.1.max(b.1).max(c.1));
+    let y = a.1 + b.1 + c.1 - x - z;
+    let same = (a.0 == b.0) & (b.0 == c.0);
+    let distinct = (a.0 != b.0) & (b.0 != c.0) & (a.0 != c.0);
+    let row = usize::from(!same) + usize::from(!same & !distinct);
+    // the shapes exclude one another, so their codes add up to the one that holds
+    let triple = x == z;
+    let straight = (x == 1) & (y == 4) & (z == 7);
+    let shifted = ((y == x + 1) & (z == y + 1)) | ((y == x + 2) & (z == y + 2) & same);
+    let shape = usize::from(triple) + 2 * usize::from(straight) + 3 * usize::from(shifted);
+    THREE_CHOW_FANS[row][shape]
+}
+
+/// The 2-chow fans in removal order when over the cap (first removed first); the reverse order is
+/// the priority of the single 2-chow fan a fourth chow may add to a 3-chow fan.
+const TWO_CHOW_FANS: [usize; 4] = [
+    TWO_TERMINAL_CHOWS,
+    SHORT_STRAIGHT,
+    MIXED_DOUBLE_CHOW,
+    PURE_DOUBLE_CHOW,
+];
+
+/// The 2-chow fan of two chows as a code, 1 + its index in [`TWO_CHOW_FANS`] (0: none), for chows
+/// of one suit (row 0) or two (row 1), by the distance of their start ranks (0..=6; 6 is 123 and
+/// 789, 老少副).
+const TWO_CHOW_CODES: [[u8; 8]; 2] = [[4, 0, 0, 2, 0, 0, 1, 0], [3, 0, 0, 0, 0, 0, 0, 0]];
+
+/// The code (see [`TWO_CHOW_CODES`]) of the 2-chow fan of two chows: a table, not a chain of tests.
+fn two_chow_code(a: Chow, b: Chow) -> usize {
+    usize::from(TWO_CHOW_CODES[usize::from(a.0 != b.0)][usize::from(a.1.abs_diff(b.1) & 7)])
 }
 
 fn two_chow_fan(a: Chow, b: Chow) -> Option<usize> {
-    if a.0 == b.0 {
-        if a.1 == b.1 {
-            Some(PURE_DOUBLE_CHOW)
-        } else if a.1.abs_diff(b.1) == 3 {
-            Some(SHORT_STRAIGHT)
-        } else if a.1.min(b.1) == 1 && a.1.max(b.1) == 7 {
-            Some(TWO_TERMINAL_CHOWS)
-        } else {
-            None
-        }
-    } else if a.1 == b.1 {
-        Some(MIXED_DOUBLE_CHOW)
-    } else {
-        None
-    }
+    two_chow_code(a, b).checked_sub(1).map(|k| TWO_CHOW_FANS[k])
 }
 
-/// Removal order of 2-chow fans when over the cap.
-const TWO_CHOW_REMOVAL: [usize; 4] = [
-    TWO_TERMINAL_CHOWS,
-    SHORT_STRAIGHT,
-    MIXED_DOUBLE_CHOW,
-    PURE_DOUBLE_CHOW,
-];
-/// Priority of the single 2-chow fan a fourth chow may add to a 3-chow fan.
-const TWO_CHOW_PRIORITY: [usize; 4] = [
-    PURE_DOUBLE_CHOW,
-    MIXED_DOUBLE_CHOW,
-    SHORT_STRAIGHT,
-    TWO_TERMINAL_CHOWS,
-];
-
 fn pairwise_chows(chows: &[Chow], cap: usize, f: &mut FanCounts) {
-    let mut cnt = [0usize; 4]; // indexed like TWO_CHOW_REMOVAL
-    let mut total = 0;
+    // by code: `cnt[1 + k]` counts `TWO_CHOW_FANS[k]`, `cnt[0]` the pairs without a fan
+    let mut cnt = [0usize; 5];
     for i in 0..chows.len() {
         for j in i + 1..chows.len() {
-            if let Some(fan) = two_chow_fan(chows[i], chows[j]) {
-                let k = TWO_CHOW_REMOVAL.iter().position(|&x| x == fan).unwrap_or(0);
-                cnt[k] += 1;
-                total += 1;
-            }
+            cnt[two_chow_code(chows[i], chows[j])] += 1;
         }
     }
+    let mut total: usize = cnt[1..].iter().sum();
     while total > cap {
-        let k = (0..4)
+        let k = (1..5)
             .find(|&k| cnt[k] > 1)
-            .or_else(|| (0..4).find(|&k| cnt[k] > 0));
+            .or_else(|| (1..5).find(|&k| cnt[k] > 0));
         let Some(k) = k else { break };
         cnt[k] -= 1;
         total -= 1;
     }
     for k in 0..4 {
-        f[TWO_CHOW_REMOVAL[k]] += cnt[k] as u8;
+        f[TWO_CHOW_FANS[k]] += cnt[k + 1] as u8;
     }
 }
 
@@ -902,31 +914,21 @@ fn chow_fans(chows: &[Chow], pair: Option<u8>, values: &[i32; N_FANS], f: &mut F
             }
             if let Some((fan, skip)) = best {
                 f[fan] += 1;
+                // the highest code is the fan of highest priority (0: none)
                 let fourth = v[skip];
-                let mut extra: Option<usize> = None;
+                let mut extra = 0;
                 for (i, &c) in v.iter().enumerate() {
-                    if i == skip {
-                        continue;
-                    }
-                    if let Some(x) = two_chow_fan(fourth, c) {
-                        let px = TWO_CHOW_PRIORITY.iter().position(|&y| y == x);
-                        let pe = extra.and_then(|e| TWO_CHOW_PRIORITY.iter().position(|&y| y == e));
-                        if pe.is_none() || px < pe {
-                            extra = Some(x);
-                        }
-                    }
+                    extra = extra.max(two_chow_code(fourth, c) * usize::from(i != skip));
                 }
-                if let Some(x) = extra {
-                    f[x] += 1;
+                if extra > 0 {
+                    f[TWO_CHOW_FANS[extra - 1]] += 1;
                 }
                 return;
             }
             let mut related = [false; 4];
             for i in 0..4 {
                 for j in 0..4 {
-                    if i != j && two_chow_fan(v[i], v[j]).is_some() {
-                        related[i] = true;
-                    }
+                    related[i] |= (i != j) & (two_chow_code(v[i], v[j]) != 0);
                 }
             }
             let free = related.iter().filter(|&&r| !r).count();
@@ -1080,27 +1082,29 @@ fn reading_fans(ctx: &mut Ctx, d: &Reading, buf: &mut [ScoredSet; 4]) -> FanCoun
         chow_bits |= bit * u64::from(chow);
         standing_chows |= bit * (u64::from(chow) & standing);
         pung_bits |= bit * u64::from(!chow);
-        standing_pungs |= bit * (u64::from(!chow && !kong) & standing);
+        standing_pungs |= bit * (u64::from(!chow & !kong) & standing);
         chows[nch.min(3)] = (suit(t), rank(t));
         nch += usize::from(chow);
         pungs[npu.min(3)] = t;
         npu += usize::from(!chow);
         kongs += u8::from(kong);
-        ckongs += u8::from(kong && s.concealed);
-        conc_pungs += u8::from(!chow && s.concealed);
+        // `&`, not `&&`: a short circuit compiles to a jump on the set's kind
+        ckongs += u8::from(kong & s.concealed);
+        conc_pungs += u8::from(!chow & s.concealed);
     }
     // bit 2 / 1 / 0: a standing chow starts at `win` / `win - 1` / `win - 2` (a chow starts at rank
     // 1..7 of a suit, so such a chow holds `win` in its suit; none holds an honour)
     let around_win = (standing_chows << 2) >> win;
     // mcr.md §8: a discard completing a standing pung makes it melded unless the winning tile can
     // sit in a standing chow of the same reading.
-    if !ctx.self_drawn && around_win & 0b111 == 0 && standing_pungs >> win & 1 != 0 {
-        for s in sets.iter_mut() {
-            // the one standing pung of the winning tile
-            s.concealed &= !(s.kind == MeldKind::Pung && !s.declared && s.tile.index() == win);
-        }
-        conc_pungs -= 1;
+    // (computed without a jump: whether the discard lands on a pung is as good as random)
+    let melded = !ctx.self_drawn & (around_win & 0b111 == 0) & (standing_pungs >> win & 1 != 0);
+    for s in sets.iter_mut() {
+        // the one standing pung of the winning tile
+        s.concealed &=
+            !(melded & (s.kind == MeldKind::Pung) & !s.declared & (s.tile.index() == win));
     }
+    conc_pungs -= u8::from(melded);
     let pair_bit = pair.map_or(0, |p| 1u64 << p);
     let pp = pung_bits | pair_bit;
     if !knitted {
@@ -1110,10 +1114,9 @@ fn reading_fans(ctx: &mut Ctx, d: &Reading, buf: &mut [ScoredSet; 4]) -> FanCoun
         let five = chow_bits & !ranks(0b1_1100) == 0 && pp & !ranks(1 << 4) == 0;
         f[OUTSIDE_HAND] = u8::from(outside);
         f[ALL_FIVE] = u8::from(five);
-        if npu == 4 {
-            f[ALL_PUNGS] = 1;
-            f[ALL_EVEN_PUNGS] = u8::from(pp & !ranks(0b1010_1010) == 0);
-        }
+        let all_pungs = npu == 4;
+        f[ALL_PUNGS] = u8::from(all_pungs);
+        f[ALL_EVEN_PUNGS] = u8::from(all_pungs & (pp & !ranks(0b1010_1010) == 0));
     }
     let chow_count = nch + if knitted { 3 } else { 0 };
     f[ALL_CHOWS] = u8::from(chow_count == 4 && pair_bit & NUMBERED != 0);
@@ -1146,10 +1149,9 @@ fn reading_fans(ctx: &mut Ctx, d: &Reading, buf: &mut [ScoredSet; 4]) -> FanCoun
         pung_bits & WINDS & !own_winds
     };
     let mut yaojiu = ((pung_bits & TERMINALS) | other_winds).count_ones() as u8;
-    if ctx.nine_gates && !knitted {
-        f[NINE_GATES] = 1;
-        yaojiu = yaojiu.saturating_sub(1);
-    }
+    let nine_gates = ctx.nine_gates & !knitted;
+    f[NINE_GATES] = u8::from(nine_gates);
+    yaojiu = yaojiu.saturating_sub(u8::from(nine_gates));
     f[PUNG_OF_TERMINALS_OR_HONORS] = yaojiu;
     // kongs
     // (as stores of 0 or 1, no jump on the counts; none of these fans is in `common`)
@@ -1171,10 +1173,9 @@ fn reading_fans(ctx: &mut Ctx, d: &Reading, buf: &mut [ScoredSet; 4]) -> FanCoun
     let mut numbered = [0u8; 4];
     let mut nn = 0;
     for &t in pungs {
-        if t < 27 {
-            numbered[nn] = t;
-            nn += 1;
-        }
+        // written to the next free slot, which only advances for a numbered pung
+        numbered[nn.min(3)] = t;
+        nn += usize::from(t < 27);
     }
     numbered_pung_fans(&numbered[..nn], &rules.values, &mut f);
     if ctx.all_claimed && !ctx.self_drawn {
@@ -1185,7 +1186,7 @@ fn reading_fans(ctx: &mut Ctx, d: &Reading, buf: &mut [ScoredSet; 4]) -> FanCoun
     let edge = around_win & 0b101 != 0;
     let closed = around_win & 0b010 != 0;
     let single = pair == Some(win);
-    if edge || closed || single {
+    if edge | closed | single {
         let wait_possible = match (knitted, pair) {
             (true, _) => knitted_wait_possible(ctx, d),
             (false, Some(p)) => ctx.unique_wait(p),
