@@ -450,15 +450,14 @@ fn special_readings(
 ) {
     let held = row.kinds_held();
     if melds.is_empty() {
+        // 14 standing tiles without an odd count are seven pairs (a quad as two)
         let quads_ok = shapes.seven_pairs_quads || !row.any_quad();
         if shapes.seven_pairs && !row.any_odd() && quads_ok {
-            if let Some(pairs) = seven_pairs(concealed, shapes.seven_pairs_quads) {
-                out.push(Reading {
-                    form: Form::SevenPairs,
-                    pairs,
-                    ..Reading::EMPTY
-                });
-            }
+            out.push(Reading {
+                form: Form::SevenPairs,
+                pairs: seven_pairs(row),
+                ..Reading::EMPTY
+            });
         }
         if shapes.thirteen_orphans && held == ORPHAN_MASK {
             // 14 tiles on the 13 orphan kinds: exactly one is doubled
@@ -835,29 +834,20 @@ fn standard(
     }
 }
 
-fn seven_pairs(c: &Counts, quads: bool) -> Option<PairList> {
+/// The seven pairs of 14 standing tiles without an odd count, low to high (a quad as two), without
+/// branching on the tiles: each slot takes the lowest kind left, which leaves once no pair of it
+/// remains (a quad stays for its second pair).
+fn seven_pairs(row: &Row) -> PairList {
+    let (mut left, mut quads) = (row.kinds_doubled(), row.kinds_at_four());
     let mut pairs = PairList::EMPTY;
-    let mut push = |t: Tile| match pairs.tiles.get_mut(pairs.len as usize) {
-        Some(slot) => {
-            *slot = t;
-            pairs.len += 1;
-            true
-        }
-        None => false,
-    };
-    for (i, &n) in c.iter().enumerate() {
-        let t = Tile::new_unchecked(i as u8);
-        let ok = match n {
-            0 => true,
-            2 => push(t),
-            4 if quads => push(t) && push(t),
-            _ => false,
-        };
-        if !ok {
-            return None;
-        }
+    for slot in &mut pairs.tiles {
+        let low = left & left.wrapping_neg();
+        *slot = Tile::new_unchecked(low.trailing_zeros().min(N_KINDS as u32 - 1) as u8);
+        left ^= low & !quads;
+        quads ^= low & quads;
     }
-    (pairs.len == 7).then_some(pairs)
+    pairs.len = 7;
+    pairs
 }
 
 const ORPHAN_MASK: u64 =
