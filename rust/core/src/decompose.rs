@@ -503,7 +503,7 @@ fn special_readings(
 /// The declared melds' sets, read without branching on their number (a loop over the melds would
 /// end at a different point from hand to hand, mispredicting the exit).
 pub(crate) struct Declared {
-    /// The sets, then (past `len`) sets of a filler meld, which no reading keeps.
+    /// The sets, then (past `len`) copies of the last or a filler, which no reading keeps.
     sets: [Set; 4],
     len: usize,
 }
@@ -518,13 +518,19 @@ impl Declared {
 
     #[inline(always)]
     fn of(melds: &[Meld]) -> Declared {
-        let len = melds.len().min(4);
-        // a choice between two references rather than a conditional read: no branch
-        let sets = std::array::from_fn(|i| {
-            let m = if i < len { &melds[i] } else { &Self::FILLER };
-            Set::from_meld(m)
-        });
-        Declared { sets, len }
+        // every slot reads a meld that exists (past the last, the last again; without melds, the
+        // filler): a choice between two slices, then reads at clamped indices, none conditional
+        let from: &[Meld] = if melds.is_empty() {
+            std::slice::from_ref(&Self::FILLER)
+        } else {
+            melds
+        };
+        let last = from.len() - 1;
+        let sets = std::array::from_fn(|i| Set::from_meld(&from[i.min(last)]));
+        Declared {
+            sets,
+            len: melds.len().min(4),
+        }
     }
 }
 
