@@ -189,7 +189,7 @@ impl SetList {
         len: 0,
     };
 
-    #[inline]
+    #[cfg(test)]
     fn push(&mut self, s: Set) {
         debug_assert!(self.len < 4, "a hand has at most four sets");
         if let Some(slot) = self.sets.get_mut(self.len as usize) {
@@ -340,11 +340,20 @@ impl Readings {
     }
 
     fn push(&mut self, r: Reading) {
-        if let Some(slot) = self.items.get_mut(self.len) {
-            *slot = r;
+        *self.push_slot() = r;
+    }
+
+    /// A new reading at the end, to be written whole: a reading built in place is not copied
+    /// again, and the slot is not reset first.
+    #[inline(always)]
+    fn push_slot(&mut self) -> &mut Reading {
+        if self.len < Self::CAPACITY {
             self.len += 1;
+            &mut self.items[self.len - 1]
         } else {
-            self.more.push(r);
+            let i = self.more.len();
+            self.more.push(Reading::EMPTY);
+            &mut self.more[i]
         }
     }
 
@@ -406,24 +415,49 @@ pub(crate) fn decompose_row_into(
             melds.len()
         )));
     }
-    let mut declared = SetList::EMPTY;
-    for m in melds {
-        declared.push(Set::from_meld(m));
-    }
+    let declared = Declared::of(melds);
     if shapes.standard {
-        standard_readings(concealed, row, &declared, Form::Standard, None, out);
+        standard_readings(row, &declared, Form::Standard, None, out);
     }
     let held = row.kinds_held();
+    // One test rules out every special shape for nearly every hand, so that a standard hand pays
+    // one well-predicted branch for them: each shape needs something a standard hand rarely has
+    // (no odd count for 七对, 14 distinct kinds for 全不靠, exactly the orphans for 十三幺, and for
+    // 组合龙 at most one meld and in each suit one of 147, 258, 369 held whole). The tests are
+    // combined without short-circuiting, which would branch on each of them.
+    let whole = held & held >> 3 & held >> 6;
+    let knitted_suits = (whole & 7 != 0) & (whole >> 9 & 7 != 0) & (whole >> 18 & 7 != 0);
+    let concealed_special = (shapes.seven_pairs & !row.any_odd())
+        | (shapes.thirteen_orphans & (held == ORPHAN_MASK))
+        | (shapes.honors_knitted & !row.any_doubled());
+    let special = (melds.is_empty() & concealed_special)
+        | (shapes.knitted_straight & (melds.len() <= 1) & knitted_suits);
+    if special {
+        special_readings(concealed, row, melds, &declared, shapes, out);
+    }
+    Ok(())
+}
+
+/// The readings of the special shapes (after the standard ones), for a hand that may have one.
+#[cold]
+fn special_readings(
+    concealed: &Counts,
+    row: &Row,
+    melds: &[Meld],
+    declared: &Declared,
+    shapes: Shapes,
+    out: &mut Readings,
+) {
+    let held = row.kinds_held();
     if melds.is_empty() {
+        // 14 standing tiles without an odd count are seven pairs (a quad as two)
         let quads_ok = shapes.seven_pairs_quads || !row.any_quad();
         if shapes.seven_pairs && !row.any_odd() && quads_ok {
-            if let Some(pairs) = seven_pairs(concealed, shapes.seven_pairs_quads) {
-                out.push(Reading {
-                    form: Form::SevenPairs,
-                    pairs,
-                    ..Reading::EMPTY
-                });
-            }
+            out.push(Reading {
+                form: Form::SevenPairs,
+                pairs: seven_pairs(row),
+                ..Reading::EMPTY
+            });
         }
         if shapes.thirteen_orphans && held == ORPHAN_MASK {
             // 14 tiles on the 13 orphan kinds: exactly one is doubled
@@ -460,11 +494,44 @@ pub(crate) fn decompose_row_into(
                     c[i] -= 1;
                 }
                 let r = Row::of(&c);
-                standard_readings(&c, &r, &declared, Form::KnittedStraight, Some(perm), out);
+                standard_readings(&r, declared, Form::KnittedStraight, Some(perm), out);
             }
         }
     }
-    Ok(())
+}
+
+/// The declared melds' sets, read without branching on their number (a loop over the melds would
+/// end at a different point from hand to hand, mispredicting the exit).
+pub(crate) struct Declared {
+    /// The sets, then (past `len`) copies of the last or a filler, which no reading keeps.
+    sets: [Set; 4],
+    len: usize,
+}
+
+impl Declared {
+    const FILLER: Meld = Meld {
+        kind: MeldKind::Pung,
+        tile: Tile::E,
+        concealed: false,
+        from: 0,
+    };
+
+    #[inline(always)]
+    fn of(melds: &[Meld]) -> Declared {
+        // every slot reads a meld that exists (past the last, the last again; without melds, the
+        // filler): a choice between two slices, then reads at clamped indices, none conditional
+        let from: &[Meld] = if melds.is_empty() {
+            std::slice::from_ref(&Self::FILLER)
+        } else {
+            melds
+        };
+        let last = from.len() - 1;
+        let sets = std::array::from_fn(|i| Set::from_meld(&from[i.min(last)]));
+        Declared {
+            sets,
+            len: melds.len().min(4),
+        }
+    }
 }
 
 /// One reading of one suit, stored ready to copy into each of the three suits: `sets[g]` holds its
@@ -634,43 +701,31 @@ impl SuitSearch<'_> {
     }
 }
 
-/// Every decomposition of the standing tiles `c` into sets and exactly one pair, appended to `out`
-/// after `declared` (same readings and order as the exhaustive search `standard`): each suit's
-/// readings come from the [`SuitTable`], the honours are pungs and the pair, and the readings are
-/// the product of the suits' readings. The copying does not branch on the tiles: each suit's four
-/// set slots are written whole and the position moves on by the number used.
+/// Every decomposition of the standing tiles of `row` into sets and exactly one pair, appended to
+/// `out` after `declared` (same readings and order as the exhaustive search `standard`): each
+/// suit's readings come from the [`SuitTable`], the honours are pungs and the pair, and the
+/// readings are the product of the suits' readings. The copying does not branch on the tiles: each
+/// group's four set slots are written whole and the position moves on by the number used.
 fn standard_readings(
-    c: &Counts,
     row: &Row,
-    declared: &SetList,
+    declared: &Declared,
     form: Form,
     knitted: Option<[u8; 3]>,
     out: &mut Readings,
 ) {
     let t = tables::tables();
-    // Which group holds the pair: the tile counts mod 3 decide (one group ≡ 2, the others ≡ 0).
+    let [pungs, pairs, bad] = row.honour_split();
+    // Exactly one group holds the pair: a suit of 3k + 2 tiles (bits 2, 5, 8, 11, 14 of the mask;
+    // a suit of 3k + 1 tiles does not split, its list is empty) or an honour held twice.
     let n = row.group_sizes();
-    let residues = n.map(|x| x % 3);
-    if residues.contains(&1) || residues.iter().filter(|&&r| r == 2).count() != 1 {
+    let suit_pairs: u32 = n[..3].iter().map(|&x| 0x4924 >> x.min(15) & 1).sum();
+    if bad != 0 || suit_pairs + pairs.count_ones() != 1 {
         return;
     }
-    // Honours: each kind is a pung (3) or the pair (2); every kind's pung is written, and kept when
-    // it is one.
-    let mut honours = [SetList::BLANK; 8];
-    let (mut n_honours, mut pairs, mut honour_pair, mut bad) = (0, 0, 0u8, false);
-    for (k, &x) in c[27..].iter().enumerate() {
-        let tile = 27 + k as u8;
-        if let Some(s) = honours.get_mut(n_honours) {
-            *s = Set::standing(MeldKind::Pung, Tile::new_unchecked(tile));
-        }
-        n_honours += usize::from(x == 3);
-        pairs += u32::from(x == 2);
-        honour_pair |= u8::from(x == 2) * (tile + 1);
-        bad |= x == 1 || x == 4;
-    }
-    if bad || pairs != u32::from(residues[3] == 2) || n_honours > 4 {
-        return;
-    }
+    let honours = HONOUR_PUNGS[pungs as usize & 127];
+    let n_honours = pungs.count_ones() as usize;
+    // the pair's tile + 1 when an honour (trailing_zeros is 64 without one, times 0)
+    let honour_pair = (28 + pairs.trailing_zeros()) as u8 * u8::from(pairs != 0);
     let st = &t.suit_readings;
     let ranks = row.suit_hot_ranks(t);
     let lists = ranks.map(|r| st.list(r));
@@ -686,31 +741,50 @@ fn standard_readings(
             for s in lists[2] {
                 let mut buf = [SetList::BLANK; 8];
                 buf[..4].copy_from_slice(&declared.sets);
-                let at = declared.len as usize;
-                let (at, pa) = put(&mut buf, at, a, 0);
+                let (at, pa) = put(&mut buf, declared.len, a, 0);
                 let (at, pb) = put(&mut buf, at, b, 1);
                 let (at, ps) = put(&mut buf, at, s, 2);
+                // the honours' block ends in blank fillers, which fill the unused slots as a
+                // pushed list's
                 let at = at.min(4);
-                buf[at..at + 4].copy_from_slice(&honours[..4]);
-                let len = at + n_honours;
-                // the unused slots hold the blank filler, as a pushed list's do
-                let sets = std::array::from_fn(|i| if i < len { buf[i] } else { SetList::BLANK });
-                out.push(Reading {
+                buf[at..at + 4].copy_from_slice(&honours);
+                let mut sets = [SetList::BLANK; 4];
+                sets.copy_from_slice(&buf[..4]);
+                *out.push_slot() = Reading {
                     form,
                     sets: SetList {
                         sets,
-                        len: len.min(4) as u8,
+                        len: (at + n_honours).min(4) as u8,
                     },
                     pair: (honour_pair | pa | pb | ps)
                         .checked_sub(1)
                         .map(Tile::new_unchecked),
                     pairs: PairList::EMPTY,
                     knitted,
-                });
+                };
             }
         }
     }
 }
+
+/// The honour pungs of each set of honours held three times (bit k for honour k), low to high, then
+/// blank fillers.
+const HONOUR_PUNGS: [[Set; 4]; 128] = {
+    let mut out = [[SetList::BLANK; 4]; 128];
+    let mut mask = 0;
+    while mask < 128 {
+        let (mut k, mut n) = (0, 0);
+        while k < 7 {
+            if mask >> k & 1 != 0 && n < 4 {
+                out[mask][n] = Set::standing(MeldKind::Pung, Tile::new_unchecked(27 + k as u8));
+                n += 1;
+            }
+            k += 1;
+        }
+        mask += 1;
+    }
+    out
+};
 
 /// Enumerate standard decompositions of `c` (sets + exactly one pair), always consuming the lowest
 /// remaining tile so that each multiset of groups is produced once (the pair may be taken before
@@ -766,29 +840,20 @@ fn standard(
     }
 }
 
-fn seven_pairs(c: &Counts, quads: bool) -> Option<PairList> {
+/// The seven pairs of 14 standing tiles without an odd count, low to high (a quad as two), without
+/// branching on the tiles: each slot takes the lowest kind left, which leaves once no pair of it
+/// remains (a quad stays for its second pair).
+fn seven_pairs(row: &Row) -> PairList {
+    let (mut left, mut quads) = (row.kinds_doubled(), row.kinds_at_four());
     let mut pairs = PairList::EMPTY;
-    let mut push = |t: Tile| match pairs.tiles.get_mut(pairs.len as usize) {
-        Some(slot) => {
-            *slot = t;
-            pairs.len += 1;
-            true
-        }
-        None => false,
-    };
-    for (i, &n) in c.iter().enumerate() {
-        let t = Tile::new_unchecked(i as u8);
-        let ok = match n {
-            0 => true,
-            2 => push(t),
-            4 if quads => push(t) && push(t),
-            _ => false,
-        };
-        if !ok {
-            return None;
-        }
+    for slot in &mut pairs.tiles {
+        let low = left & left.wrapping_neg();
+        *slot = Tile::new_unchecked(low.trailing_zeros().min(N_KINDS as u32 - 1) as u8);
+        left ^= low & !quads;
+        quads ^= low & quads;
     }
-    (pairs.len == 7).then_some(pairs)
+    pairs.len = 7;
+    pairs
 }
 
 const ORPHAN_MASK: u64 =
@@ -868,9 +933,8 @@ mod tests {
             }
             let mut fast = Readings::default();
             standard_readings(
-                &c,
                 &Row::of(&c),
-                &SetList::EMPTY,
+                &Declared::of(&[]),
                 Form::Standard,
                 None,
                 &mut fast,
@@ -934,11 +998,8 @@ mod tests {
                 })
                 .collect();
             let mut fast = Readings::default();
-            let mut declared = SetList::EMPTY;
-            for m in &melds {
-                declared.push(Set::from_meld(m));
-            }
-            standard_readings(&c, &Row::of(&c), &declared, Form::Standard, None, &mut fast);
+            let declared = Declared::of(&melds);
+            standard_readings(&Row::of(&c), &declared, Form::Standard, None, &mut fast);
             let slow = exhaustive(&c, &melds, Form::Standard, None);
             let a: Vec<_> = fast.iter().cloned().collect();
             let b: Vec<_> = slow.iter().cloned().collect();

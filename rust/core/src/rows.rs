@@ -323,6 +323,19 @@ impl Row {
         self.any >> 2 & ONES != 0
     }
 
+    /// The honours held three times, held twice, and held once or four times (which no set or pair
+    /// of a standard reading uses up), as 7-bit masks (bit k for honour k).
+    #[inline(always)]
+    pub fn honour_split(&self) -> [u64; 3] {
+        let h = self.h;
+        let (b0, b1, b2) = (h & ONES, h >> 1 & ONES, h >> 2 & ONES);
+        [
+            pack_bits(b0 & b1),
+            pack_bits(b1 & !b0),
+            pack_bits((b0 & !b1) | b2),
+        ]
+    }
+
     /// Kinds held at least twice.
     #[inline(always)]
     pub fn kinds_doubled(&self) -> u64 {
