@@ -114,6 +114,10 @@ elif mode == "hupai.batch.score, per hand (1 thread)":
     v = hupai.Variant("mcr", flag_policy="repair")
     sits = [hupai.Situation.from_dict({k: c[k] for k in ("hand", "situation")}) for c in mcr()]
     items = [sits]; per = len(sits); f = lambda xs: hupai.batch.score(xs, v, threads=1)
+elif mode == "hupai.batch.score of JSON lines, per line (1 thread)":
+    v = hupai.Variant("mcr", flag_policy="repair")
+    lines = [json.dumps({k: c[k] for k in ("hand", "situation")}) for c in mcr()]
+    items = [lines]; per = len(lines); f = lambda xs: hupai.batch.score(xs, v, threads=1)
 elif mode in ("hupai.batch.is_winning, per row", "hupai.batch.shanten, per row"):
     key = "win14" if "is_winning" in mode else "shanten13"
     arr = np.array([b.to_counts(h) for h in sets[key]], dtype=np.uint8)
@@ -139,6 +143,7 @@ PY_MODES = [
     ("hupai.score(Situation)", 1000),
     ("PyMahjongGB MahjongFanCalculator", 1000),
     ("hupai.batch.score, per hand (1 thread)", 5),
+    ("hupai.batch.score of JSON lines, per line (1 thread)", 2),
     ("hupai.batch.is_winning, per row", 20),
     ("hupai.batch.shanten, per row", 5),
 ]
