@@ -304,7 +304,7 @@ fn kernel(name: &str) -> Option<Kernel> {
             };
             Box::new(move || {
                 let shapes = black_box(shapes);
-                let bad = rows::win_block(t, |i| &rows[i], &mut out, 0, shapes);
+                let bad = rows::win_block(t, &rows, &mut out, 0, shapes);
                 assert!(bad.is_none());
                 (N, out.iter().filter(|&&x| x).count() as u64)
             })

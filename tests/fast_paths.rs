@@ -260,7 +260,7 @@ fn win_block_equals_row_check() {
         let s = shapes[block % shapes.len()];
         let w = [0u8, 0, 0, 1, 2][block % 5];
         let mut out = vec![true; len];
-        let bad = rows::win_block(t, |i| &rows_in[i], &mut out, w, s);
+        let bad = rows::win_block(t, rows_in, &mut out, w, s);
         let mut first_bad = None;
         for (i, c) in rows_in.iter().enumerate() {
             let want = rows::Row::load(c).and_then(|r| {
@@ -318,5 +318,67 @@ fn shanten_row_equals_form_minimum() {
             d.saturating_sub(w) as i8 - 1
         });
         assert_eq!(rows::shanten_row(t, &c, w, s), want, "{c:?} w={w} {s:?}");
+    }
+}
+
+/// A row source that gives words and bytes only, so that the batch win kernel builds its vectors
+/// from words (the default of `RowSource::vec16`) rather than loading them from the array.
+struct WordsOnly<'a>(&'a Counts);
+
+impl rows::RowSource for WordsOnly<'_> {
+    fn word(&self, at: usize) -> u64 {
+        rows::RowSource::word(self.0, at)
+    }
+    fn byte(&self, at: usize) -> u8 {
+        self.0[at]
+    }
+}
+
+/// The batch win kernel reads the same answers through either way of loading a row: random rows
+/// (invalid ones too) and special-shape rows, every shape set, against `win_row` on the array.
+#[test]
+fn win_block_equals_through_words() {
+    let t = tables();
+    let mut rng = Rng(0x0d5e);
+    let shapes = shape_sets();
+    let mut all: Vec<Counts> = rows(&mut rng, 20_000).into_iter().map(|(c, _)| c).collect();
+    for _ in 0..4_000 {
+        let mut c = [0; N_KINDS];
+        match rng.below(3) {
+            0 => {
+                let perm = KNITTED_PERMUTATIONS[rng.below(6) as usize];
+                for k in knitted_tiles(perm) {
+                    c[k] = 1;
+                }
+                for _ in 0..5 {
+                    c[rng.below(34) as usize] += 1;
+                }
+            }
+            1 => {
+                for _ in 0..7 {
+                    c[rng.below(34) as usize] += 2;
+                }
+            }
+            _ => {
+                for k in [0usize, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33] {
+                    c[k] = 1;
+                }
+                c[[0usize, 8, 9, 17, 18, 26, 27, 33][rng.below(8) as usize]] += 1;
+            }
+        }
+        all.push(c);
+    }
+    for s in &shapes {
+        let mut a = vec![true; all.len()];
+        let mut b = vec![true; all.len()];
+        let bad_a = rows::win_block(t, &all, &mut a, 0, *s);
+        let bad_b = rows::win_block(t, all.iter().map(WordsOnly), &mut b, 0, *s);
+        assert_eq!(bad_a, bad_b, "{s:?}");
+        for (i, c) in all.iter().enumerate() {
+            let want = rows::win_row(t, c, 0, *s);
+            assert_eq!(want, rows::win_row(t, &WordsOnly(c), 0, *s), "{c:?} {s:?}");
+            assert_eq!(a[i], want == Some(true), "{c:?} {s:?}");
+            assert_eq!(b[i], want == Some(true), "{c:?} {s:?}");
+        }
     }
 }

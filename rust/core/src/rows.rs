@@ -15,13 +15,27 @@ const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGH: u64 = ONES * 0x80;
 
 /// Where a row's counts are read from: a `Counts` array, or (in the bindings) memory that another
-/// thread may write meanwhile, read with volatile loads. Every kernel reads each count once, into
-/// the words of a [`Row`], and validates those values; it never reads the source again.
+/// thread may write meanwhile, read with volatile loads. Every kernel uses one read of each count,
+/// into the words of a [`Row`] (or the vectors of the batch win check, whose loads overlap but
+/// whose overlapping lanes are cleared), and validates those values; it never reads the source
+/// again.
 pub trait RowSource {
     /// Eight counts from `at` as a little-endian word (`at + 8 ≤ 34`).
     fn word(&self, at: usize) -> u64;
     /// The count at `at`.
     fn byte(&self, at: usize) -> u8;
+    /// Sixteen counts from `at` as one vector, lane `i` = count `at + i` (`at + 16 ≤ 34`); by
+    /// default from two words (a source in memory overrides it with one unaligned load).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn vec16(&self, at: usize) -> std::arch::x86_64::__m128i {
+        let (lo, hi) = (self.word(at), self.word(at + 8));
+        #[allow(unused_unsafe)]
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        unsafe {
+            std::arch::x86_64::_mm_set_epi64x(hi as i64, lo as i64)
+        }
+    }
 }
 
 impl<T: RowSource + ?Sized> RowSource for &T {
@@ -32,6 +46,11 @@ impl<T: RowSource + ?Sized> RowSource for &T {
     #[inline(always)]
     fn byte(&self, at: usize) -> u8 {
         (**self).byte(at)
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn vec16(&self, at: usize) -> std::arch::x86_64::__m128i {
+        (**self).vec16(at)
     }
 }
 
@@ -45,6 +64,13 @@ impl RowSource for Counts {
     #[inline(always)]
     fn byte(&self, at: usize) -> u8 {
         self[at]
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn vec16(&self, at: usize) -> std::arch::x86_64::__m128i {
+        let b: &[u8; 16] = self[at..at + 16].try_into().expect("16 counts");
+        // SAFETY: `b` is 16 readable bytes, and an unaligned load needs no alignment.
+        unsafe { std::arch::x86_64::_mm_loadu_si128(b.as_ptr().cast()) }
     }
 }
 
@@ -997,6 +1023,7 @@ const PLAN_BY_COUNT: [u8; 256] = {
 
 /// A byte of `x` is at least 5: the high bit of its byte in `(x + 123) | x` (a carry only reaches
 /// a byte after one that is itself big).
+#[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
 const fn big(x: u64) -> u64 {
     (x.wrapping_add(ONES * 123) | x) & HIGH
@@ -1027,29 +1054,31 @@ pub fn win_row<R: RowSource + ?Sized>(
         (false, true) => win_words(t, src, false, true, gates),
         (false, false) => win_words(t, src, false, false, gates),
     }?;
-    let [s0, s1, s2, w26, n8_17] = w;
     // the rare branch first, as in `win_block`
     if k.other && !k.yes {
+        let [s0, s1, s2, w26, n8_17] = row_words(w);
         return Some(special_words(s0, s1, s2, w26, n8_17, shapes));
     }
     Some(k.yes)
 }
 
-/// [`win_row`] over many rows: `out[i]` = whether row `rows(i)` is complete (`i < out.len()`), and
-/// the index of the first invalid row (whose `out` is false). The shape options are settled once
-/// per call; each row is read once for the standard shape and the special shapes' gates, and
-/// only the rare row that passes a gate gets the exact check of the special shapes (out of line).
-pub fn win_block<R: RowSource, F: Fn(usize) -> R>(
+/// [`win_row`] over many rows: `out[i]` = whether the `i`-th row of `rows` is complete (for each
+/// `i < out.len()`; `rows` yields at least that many), and the index of the first invalid row
+/// (whose `out` is false). The rows come as an iterator, so that a slice of them costs no bounds
+/// check per row. The shape options are settled once per call; each row is read once for the
+/// standard shape and the special shapes' gates, and only the rare row that passes a gate gets
+/// the exact check of the special shapes (out of line).
+pub fn win_block<R: RowSource, I: IntoIterator<Item = R>>(
     t: &Tables,
-    rows: F,
+    rows: I,
     out: &mut [bool],
     wildcards: u8,
     shapes: Shapes,
 ) -> Option<usize> {
     if wildcards > 0 {
         let mut bad = None;
-        for (i, o) in out.iter_mut().enumerate() {
-            match win_row_wild(t, &rows(i), wildcards, shapes) {
+        for (i, (o, r)) in out.iter_mut().zip(rows).enumerate() {
+            match win_row_wild(t, &r, wildcards, shapes) {
                 Some(v) => *o = v,
                 None => {
                     *o = false;
@@ -1060,26 +1089,63 @@ pub fn win_block<R: RowSource, F: Fn(usize) -> R>(
         return bad;
     }
     let w = WinTables::of(t);
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2")
+        && std::arch::is_x86_feature_detected!("bmi1")
+        && std::arch::is_x86_feature_detected!("bmi2")
+    {
+        // SAFETY: the CPU has the features `win_loops_avx2` is compiled for (checked above).
+        return unsafe { win_loops_avx2(w, rows, out, shapes) };
+    }
+    win_loops(w, rows, out, shapes)
+}
+
+/// [`win_loops`] compiled for AVX2 and BMI: the same vector code in three-operand (VEX) form,
+/// without the register copies of two-operand SSE2 (one call per block, so the per-row code
+/// inlines into it).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2")]
+unsafe fn win_loops_avx2<R: RowSource, I: IntoIterator<Item = R>>(
+    w: WinTables<'_>,
+    rows: I,
+    out: &mut [bool],
+    shapes: Shapes,
+) -> Option<usize> {
+    win_loops(w, rows, out, shapes)
+}
+
+/// The wildcard-free loops of [`win_block`], one per setting of the shape options.
+#[inline(always)]
+fn win_loops<R: RowSource, I: IntoIterator<Item = R>>(
+    w: WinTables<'_>,
+    rows: I,
+    out: &mut [bool],
+    shapes: Shapes,
+) -> Option<usize> {
+    // every shape: a copy of the loop where the gates of the special shapes are constants
+    if shapes == Shapes::ALL {
+        return win_loop::<R, I, true, true>(w, rows, out, Shapes::ALL);
+    }
     match (shapes.standard, has_special(shapes)) {
-        (true, true) => win_loop::<R, F, true, true>(w, rows, out, shapes),
-        (true, false) => win_loop::<R, F, true, false>(w, rows, out, shapes),
-        (false, true) => win_loop::<R, F, false, true>(w, rows, out, shapes),
-        (false, false) => win_loop::<R, F, false, false>(w, rows, out, shapes),
+        (true, true) => win_loop::<R, I, true, true>(w, rows, out, shapes),
+        (true, false) => win_loop::<R, I, true, false>(w, rows, out, shapes),
+        (false, true) => win_loop::<R, I, false, true>(w, rows, out, shapes),
+        (false, false) => win_loop::<R, I, false, false>(w, rows, out, shapes),
     }
 }
 
 /// The loop of [`win_block`] for one setting of the shape options.
 #[inline(always)]
-fn win_loop<R: RowSource, F: Fn(usize) -> R, const STANDARD: bool, const SPECIAL: bool>(
+fn win_loop<R: RowSource, I: IntoIterator<Item = R>, const STANDARD: bool, const SPECIAL: bool>(
     w: WinTables<'_>,
-    rows: F,
+    rows: I,
     out: &mut [bool],
     shapes: Shapes,
 ) -> Option<usize> {
     let gates = SpecialGates::of(shapes);
     let mut bad = None;
-    for (i, o) in out.iter_mut().enumerate() {
-        let Some((k, words)) = win_words(w, &rows(i), STANDARD, SPECIAL, gates) else {
+    for (i, (o, r)) in out.iter_mut().zip(rows).enumerate() {
+        let Some((k, words)) = win_words(w, &r, STANDARD, SPECIAL, gates) else {
             *o = false;
             bad.get_or_insert(i);
             continue;
@@ -1088,7 +1154,7 @@ fn win_loop<R: RowSource, F: Fn(usize) -> R, const STANDARD: bool, const SPECIAL
         // A gate passes on few rows: a branch the predictor gets right (taken before the one on
         // `yes`, a coin flip), to an out-of-line call.
         if SPECIAL && k.other && !k.yes {
-            let [s0, s1, s2, w26, n8_17] = words;
+            let [s0, s1, s2, w26, n8_17] = row_words(words);
             *o = special_words(s0, s1, s2, w26, n8_17, shapes);
         }
     }
@@ -1192,6 +1258,163 @@ fn suit_codes(w: WinTables<'_>, s: [u64; 3], n9: [u64; 3], knit: bool) -> (u32, 
     (c0 + c1 + c2, k0 & k1 & k2)
 }
 
+/// The words of a row for the special shapes' exact check: suits, counts 26..34, the counts 8 and
+/// 17 in bytes 0 and 1.
+#[cfg(not(target_arch = "x86_64"))]
+type RowWords = [u64; 5];
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn row_words(w: RowWords) -> [u64; 5] {
+    w
+}
+
+/// A row as [`win_words`] loads it on x86_64: counts 0..16 in `m`, 9..25 in `p` (suits m and p in
+/// lanes 0..8), counts 18..34 (suit s, then the honours) in `s`.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct RowWords {
+    m: std::arch::x86_64::__m128i,
+    p: std::arch::x86_64::__m128i,
+    s: std::arch::x86_64::__m128i,
+}
+
+/// The words of a row for the special shapes' exact check (only on the rare rows that need it):
+/// suits, counts 26..34, the counts 8 and 17 in bytes 0 and 1.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn row_words(v: RowWords) -> [u64; 5] {
+    use std::arch::x86_64::*;
+    #[allow(unused_unsafe)]
+    // SAFETY: SSE2 is part of the x86_64 baseline.
+    unsafe {
+        let lo = |x: __m128i| _mm_cvtsi128_si64(x) as u64;
+        let hi = |x: __m128i| _mm_cvtsi128_si64(_mm_unpackhi_epi64(x, x)) as u64;
+        // lane 8 of `m` and `p`: their rank 9
+        let n8_17 = (hi(v.m) & 0xFF) | (hi(v.p) & 0xFF) << 8;
+        [lo(v.m), lo(v.p), lo(v.s), hi(v.s), n8_17]
+    }
+}
+
+/// Per tile count as [`win_words`] computes it (at least 240 when some count exceeds four): 0 a
+/// complete hand (3n+2 tiles, at most 14), 1 a hand waiting for a tile, 2 not a hand.
+#[cfg(target_arch = "x86_64")]
+static WIN_BY_COUNT: [u8; 4096] = {
+    let mut t = [2; 4096];
+    let mut n = 0;
+    while n <= 14 {
+        t[n] = match n % 3 {
+            2 => 0,
+            1 => 1,
+            _ => 2,
+        };
+        n += 1;
+    }
+    t
+};
+
+/// A row read once and checked for the standard shape (when `standard`) and the gates of the
+/// special shapes (when `special`): `None` when it is invalid, else what it is and its words
+/// ([`RowWords`]).
+///
+/// The row is three overlapping 16-byte vectors, one per suit (suit s with the honours), worked on
+/// in vector registers: validation, the tile count and the honours' codes on whole vectors, the
+/// base-5 indices of the three suits by two multiply-adds, then each suit's code from
+/// [`tables::win_code`]'s two tables (ranks 5-9 name a class, ranks 1-4 pick its code).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn win_words<R: RowSource + ?Sized>(
+    w: WinTables<'_>,
+    src: &R,
+    standard: bool,
+    special: bool,
+    gates: SpecialGates,
+) -> Option<(WinKind, RowWords)> {
+    use std::arch::x86_64::*;
+    #[allow(unused_unsafe)]
+    // SAFETY: SSE2 is part of the x86_64 baseline; every table read is in bounds (see each).
+    unsafe {
+        let z = _mm_setzero_si128();
+        // Lanes 9..15 of the first two loads are read again by the next: every lane read is
+        // validated, the tile count clears them, and the suits' indices use lanes 0..8 only.
+        let (m, p, s) = (src.vec16(0), src.vec16(9), src.vec16(18));
+        let v = RowWords { m, p, s };
+        // Every count ≤ 4: no lane of their maximum above 4 (an OR could be: 3 | 4). A lane that
+        // is sets the high nibble of its lane of the tile count below, so that the count (≥ 240)
+        // is not a hand: one test for both.
+        let max = _mm_max_epu8(_mm_max_epu8(m, p), s);
+        let ok = _mm_cmpeq_epi8(_mm_subs_epu8(max, _mm_set1_epi8(4)), z);
+        let big = _mm_andnot_si128(ok, _mm_set1_epi8(0xF0u8 as i8));
+        // tile count: suits m and p in lanes 0..8, then s and the honours (each lane ≤ 12, in
+        // all ≤ 136 on a valid row)
+        let nine = _mm_setr_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0);
+        let mp9 = _mm_and_si128(_mm_add_epi8(m, p), nine);
+        let sad = _mm_sad_epu8(_mm_or_si128(_mm_add_epi8(mp9, s), big), z);
+        let n = (_mm_extract_epi16::<0>(sad) + _mm_extract_epi16::<4>(sad)) as usize;
+        debug_assert!(n < WIN_BY_COUNT.len());
+        // SAFETY: each half of `sad` sums eight bytes: n ≤ 16 · 255 < WIN_BY_COUNT.len().
+        let plan = *WIN_BY_COUNT.get_unchecked(n);
+        // one test for the rare cases (a batch of hands to check is mostly valid and complete)
+        if plan != 0 {
+            if plan == 2 {
+                return None;
+            }
+            let no = WinKind {
+                yes: false,
+                other: false,
+            };
+            return Some((no, v));
+        }
+        // Per suit, i32 lanes c1 + 5 c2, 25 c3 + 125 c4, 8 (c5 + 5 c6) + c9 (lane 8 of the load is
+        // dword 2), 8 (25 c7 + 125 c8): each ≤ 4804, packed to 16 bits exactly, then summed in
+        // pairs with weights 64 and 1: 64 lo and 8 hi + n9 for `win_code`.
+        let w1 = _mm_setr_epi16(1, 5, 25, 125, 8, 40, 200, 1000);
+        let w2 = _mm_setr_epi16(64, 64, 1, 1, 64, 64, 1, 1);
+        let b8 = _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0);
+        let part = |x| {
+            _mm_add_epi32(
+                _mm_madd_epi16(_mm_unpacklo_epi8(x, z), w1),
+                _mm_and_si128(x, b8),
+            )
+        };
+        let ps = part(s);
+        let mp = _mm_madd_epi16(_mm_packs_epi32(part(m), part(p)), w2);
+        let sx = _mm_madd_epi16(_mm_packs_epi32(ps, ps), w2);
+        let suit = |lo64: i32, hi8: i32| {
+            debug_assert!((hi8 as usize) < tables::WIN_HI_LEN);
+            // SAFETY: every count ≤ 4: hi8 ≤ 8·624 + 4 < WIN_HI_LEN; lo64 < 2^16 (a 16-bit lane)
+            // and a class or the knitted slot < 256: inside WIN_LO_LEN.
+            let e = *w.hi.get_unchecked(hi8 as usize);
+            let line = w.lo.as_ptr().add(lo64 as usize);
+            let code = u32::from(*line.add(usize::from(e[0])));
+            let k = if special {
+                u32::from(*line.add(tables::WIN_KNIT_SLOT) & e[1]) + 0x77
+            } else {
+                0
+            };
+            (code, k)
+        };
+        let (c0, k0) = suit(_mm_extract_epi16::<0>(mp), _mm_extract_epi16::<2>(mp));
+        let (c1, k1) = suit(_mm_extract_epi16::<4>(mp), _mm_extract_epi16::<6>(mp));
+        let (c2, k2) = suit(_mm_extract_epi16::<0>(sx), _mm_extract_epi16::<2>(sx));
+        // the honours' codes (5c + 1) & 6 of `honour_codes`, in lanes 9..15 of `s` (5c ≤ 20)
+        let s4 = _mm_add_epi8(_mm_add_epi8(s, s), _mm_add_epi8(s, s));
+        let h = _mm_add_epi8(_mm_add_epi8(s4, s), _mm_set1_epi8(1));
+        let six = _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, 6, 6, 6, 6, 6, 6, 6);
+        let hon = _mm_extract_epi16::<4>(_mm_sad_epu8(_mm_and_si128(h, six), z)) as u32;
+        let yes = standard && c0 + c1 + c2 + hon == 2;
+        let other = special && {
+            // the OR of every count folded to one word (lanes 9..15 of `m` and `p` repeat counts
+            // of `p` and `s`), and of the suits' ranks 1-8 (lanes 0..7)
+            let any = _mm_or_si128(_mm_or_si128(m, p), s);
+            let suits = _mm_cvtsi128_si64(any) as u64;
+            let all = suits | _mm_cvtsi128_si64(_mm_unpackhi_epi64(any, any)) as u64;
+            gates.pass(n as u64, all, suits, k0 & k1 & k2)
+        };
+        Some((WinKind { yes, other }, v))
+    }
+}
+
 /// A row read once and checked for the standard shape (when `standard`) and the gates of the
 /// special shapes (when `special`): `None` when it is invalid, else what it is and its words
 /// (suits, counts 26..34, the counts 8 and 17 in bytes 0 and 1).
@@ -1199,6 +1422,7 @@ fn suit_codes(w: WinTables<'_>, s: [u64; 3], n9: [u64; 3], knit: bool) -> (u32, 
 /// The row is four words and two bytes, worked on in registers: validation and the tile count on
 /// whole words, each suit's code from [`tables::win_code`] (ranks 5-9 name a class, ranks 1-4 pick
 /// its code), the honours by a per-byte formula.
+#[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
 fn win_words<R: RowSource + ?Sized>(
     w: WinTables<'_>,

@@ -78,6 +78,12 @@ unsafe impl Sync for Raw {}
 #[repr(C, packed)]
 struct Unaligned(u64);
 
+/// Sixteen bytes with alignment 1: a volatile read of it is one unaligned 16-byte load.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+#[repr(C, packed)]
+struct Unaligned16(std::arch::x86_64::__m128i);
+
 /// One row of a [`Raw`] array.
 struct RawRow(*const u8);
 
@@ -94,6 +100,14 @@ impl rows::RowSource for RawRow {
         debug_assert!(at < N_KINDS);
         // SAFETY: `at < 34`, inside the row.
         unsafe { std::ptr::read_volatile(self.0.add(at)) }
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn vec16(&self, at: usize) -> std::arch::x86_64::__m128i {
+        debug_assert!(at + 16 <= N_KINDS);
+        // SAFETY: the row has 34 bytes inside the live array and `at + 16 ≤ 34`; `Unaligned16` has
+        // alignment 1, so any address is aligned for it.
+        unsafe { std::ptr::read_volatile(self.0.add(at) as *const Unaligned16) }.0
     }
 }
 
@@ -200,7 +214,11 @@ fn map_task<K: Kernel>(
     k: &K,
 ) -> Option<usize> {
     match src {
-        SourceRows::Copied(rows) => k.block(t, |i| &rows[first + i], out),
+        SourceRows::Copied(rows) => {
+            // a slice of the task's rows: indices below `out.len()` need no bounds check
+            let rows = &rows[first..first + out.len()];
+            k.block(t, |i| &rows[i], out)
+        }
         SourceRows::InPlace(raw) => k.block(t, |i| raw.at(first + i), out),
     }
 }
@@ -314,7 +332,7 @@ impl Kernel for Win {
         rows: F,
         out: &mut [bool],
     ) -> Option<usize> {
-        rows::win_block(t, rows, out, self.0, self.1)
+        rows::win_block(t, (0..out.len()).map(rows), out, self.0, self.1)
     }
 }
 
