@@ -273,12 +273,17 @@ impl PyFan {
 /// is the JSON shape of every entry point; ``settlement()`` books the payments in a ledger.
 #[pyclass(frozen, module = "hupai._core", name = "Score")]
 pub struct PyScore {
-    pub(crate) score: Score,
+    /// Boxed: the object is made by moving its value in (PyO3 copies it on the way, and CPython
+    /// clears the object's memory first), so a batch scores straight into the box and hands over
+    /// a pointer instead of copying the few hundred bytes of a `Score` several times.
+    pub(crate) score: Box<Score>,
 }
 
 impl PyScore {
     pub(crate) fn new(score: Score) -> Self {
-        PyScore { score }
+        PyScore {
+            score: Box::new(score),
+        }
     }
 }
 
@@ -406,7 +411,10 @@ impl PyScore {
             None => "no payment".to_string(),
         };
         hupai_core::scoring::record::pay(&mut ledger, "WIN", &reason, &lines)?;
-        Ok(PySettlement::from_settled(ledger, vec![self.score.clone()]))
+        Ok(PySettlement::from_settled(
+            ledger,
+            vec![(*self.score).clone()],
+        ))
     }
     fn __repr__(&self) -> String {
         let fans: Vec<String> = self
@@ -781,9 +789,16 @@ pub fn score_batch<'py>(
     threads: Option<AnyInt>,
 ) -> BindResult<Bound<'py, PyList>> {
     let default_v = variant_from_py(variant)?;
-    let score = |p: Pending| -> Result<Score, CoreError> {
+    // the score is written into its box, which the result object then takes over (no copy)
+    let boxed = |rs: &dyn hupai_core::rules::Ruleset, case: CaseRef<'_>| {
+        let mut b = Box::<Score>::new_uninit();
+        rs.score_into(case, &mut b)?;
+        // SAFETY: `score_into` wrote the score (it returned `Ok`).
+        Ok(unsafe { b.assume_init() })
+    };
+    let score = |p: Pending| -> Result<Box<Score>, CoreError> {
         let r = match p {
-            Pending::Situation(s) => return default_v.ruleset().score(CaseRef::Tiles(&s)),
+            Pending::Situation(s) => return boxed(default_v.ruleset(), CaseRef::Tiles(&s)),
             Pending::Text(t) => request::parse_text(&t, "case", Some(&default_v))?,
             Pending::Bytes(b) => request::parse_text(
                 std::str::from_utf8(&b).map_err(|e| CoreError::hand(format!("case: {e}")))?,
@@ -792,12 +807,12 @@ pub fn score_batch<'py>(
             )?,
             Pending::Err(e) => return Err(e),
         };
-        r.variant.ruleset().score(r.case.as_ref())
+        boxed(r.variant.ruleset(), r.case.as_ref())
     };
     let out = PyList::empty(py);
-    let push = |r: Result<Score, CoreError>| -> PyResult<()> {
+    let push = |r: Result<Box<Score>, CoreError>| -> PyResult<()> {
         match r {
-            Ok(sc) => out.append(Bound::new(py, PyScore::new(sc))?),
+            Ok(score) => out.append(Bound::new(py, PyScore { score })?),
             Err(e) => out.append(error_dict(py, &e)?),
         }
     };

@@ -242,6 +242,14 @@ pub trait Ruleset: Send + Sync + std::fmt::Debug {
         score_tiles(b, case.tiles(b.id())?)
     }
 
+    /// [`Self::score`] written into `out` (set only on `Ok`): a batch scores straight into the
+    /// memory that keeps the result (a `Score` is a few hundred bytes, each move a copy). A preset
+    /// whose scorer builds the result in place overrides it; the default moves `score`'s.
+    fn score_into(&self, case: CaseRef<'_>, out: &mut std::mem::MaybeUninit<Score>) -> Result<()> {
+        out.write(self.score(case)?);
+        Ok(())
+    }
+
     /// Settle a whole hand record (tile presets: [`HandRecord`]) into the shared ledger.
     fn settle(&self, record: &Value) -> Result<Settled> {
         self.settle_scored(record, &[])

@@ -11,6 +11,7 @@ pub use rules::{BlessingRule, McrRules};
 pub use score::{McrForm, McrScore, ScoredSet, formal_waits_of, score};
 
 use std::any::Any;
+use std::mem::MaybeUninit;
 use std::sync::Arc;
 
 use crate::decompose::{Decomposition, Form, Pairs, Set, Sets, Shapes};
@@ -66,6 +67,32 @@ impl Mcr {
     /// copy).
     #[inline(always)]
     fn to_score(&self, sc: &McrScore, payments: Payments) -> Score {
+        let mut out = self.score_without_fans(sc, payments);
+        self.fill_fans(&mut out, sc);
+        out
+    }
+
+    /// [`Self::to_score`] written into `out`: the fans are filled after the rest is in place, so
+    /// building it beside `out` would cost a copy.
+    #[inline(always)]
+    fn to_score_into(&self, sc: &McrScore, payments: Payments, out: &mut MaybeUninit<Score>) {
+        let out = out.write(self.score_without_fans(sc, payments));
+        self.fill_fans(out, sc);
+    }
+
+    /// The fan list of `out`, filled where it lies; more fans than fit inline (never seen in MCR)
+    /// go to the heap.
+    #[inline(always)]
+    fn fill_fans(&self, out: &mut Score, sc: &McrScore) {
+        let hit = |(i, c): (usize, u8)| self.hits[i].with_count(u32::from(c));
+        if !out.fans.fill_inline(sc.fans.len(), sc.fans.iter().map(hit)) {
+            out.fans = sc.fans.iter().map(hit).collect();
+        }
+    }
+
+    /// The generic score of an MCR result with an empty fan list.
+    #[inline(always)]
+    fn score_without_fans(&self, sc: &McrScore, payments: Payments) -> Score {
         let r = &self.rules;
         let form = match sc.form {
             McrForm::Regular | McrForm::NineGates => Form::Standard,
@@ -87,7 +114,7 @@ impl Mcr {
         // all seven slots (the unused ones hold blanks): a fixed-size copy, not a call
         let pairs = Pairs::from_array(sc.pairs.all(), sc.pairs.len());
         let total = i64::from(sc.total);
-        let mut out = Score {
+        Score {
             variant: self.preset.id.as_str(),
             fans: Fans::new(),
             raw_total: total,
@@ -106,14 +133,63 @@ impl Mcr {
                 wildcards: Vec::new(),
             })),
             extras: Extras::new(),
-        };
-        // The fan list is filled where it lies (built beside the score it would be copied in);
-        // more fans than fit inline (never seen in MCR) go to the heap.
-        let hit = |(i, c): (usize, u8)| self.hits[i].with_count(u32::from(c));
-        if !out.fans.fill_inline(sc.fans.len(), sc.fans.iter().map(hit)) {
-            out.fans = sc.fans.iter().map(hit).collect();
         }
-        out
+    }
+
+    /// Score one win and hand the result and its payments (mcr.md §11: the discarder, or every
+    /// other seat after a self-draw, pays 8 + total; on a discard the other two pay 8) to
+    /// `finish`, which builds the generic score where the caller wants it.
+    #[inline(always)]
+    fn score_with<R>(
+        &self,
+        case: CaseRef<'_>,
+        finish: impl FnOnce(&McrScore, Payments) -> R,
+    ) -> Result<R> {
+        let s = case.tiles("mcr")?;
+        s.check_flags("mcr", &[])?;
+        // borrowed in place: moving the result out of the `Result` would copy it
+        let res = score(s, &self.rules);
+        let sc = match res {
+            Ok(ref sc) => sc,
+            Err(e) => return Err(e),
+        };
+        let winner = s.winner_seat(4)?;
+        // the win type after the flag policy (a repaired flag may turn it)
+        let discarder = if sc.win_type.is_self_drawn() {
+            if s.table.discarder.is_some() {
+                return Err(Error::hand(
+                    "situation.discarder: a self-drawn MCR win has no discarder",
+                ));
+            }
+            None
+        } else {
+            Some(s.table.discarder.unwrap_or((winner + 3) % 4))
+        };
+        // mcr.md §11 (as `settle`): 8 + total from the discarder or, self-drawn, from everyone;
+        // 8 from the other two on a discard
+        let total = i64::from(sc.total);
+        let base = self.rules.base_points;
+        let full = base + total;
+        let mut pay = [Payment::default(); 3];
+        for (k, p) in pay.iter_mut().enumerate() {
+            let payer = (winner + 1 + k as u8) % 4;
+            let amount = match discarder {
+                Some(d) if d != payer => base,
+                _ => full,
+            };
+            *p = Payment {
+                payer,
+                payee: winner,
+                amount,
+            };
+        }
+        if discarder == Some(winner) || discarder.is_some_and(|d| d > 3) {
+            return Err(Error::hand(format!(
+                "situation.discarder: {} is not another seat of the table",
+                discarder.unwrap_or_default()
+            )));
+        }
+        Ok(finish(sc, Payments::from_array(pay, 3)))
     }
 }
 
@@ -176,51 +252,11 @@ impl Ruleset for Mcr {
     /// Score one win; the payments follow mcr.md §11 (the discarder, or every other seat after a
     /// self-draw, pays 8 + total; on a discard the other two pay 8).
     fn score(&self, case: CaseRef<'_>) -> Result<Score> {
-        let s = case.tiles("mcr")?;
-        s.check_flags("mcr", &[])?;
-        // borrowed in place: moving the result out of the `Result` would copy it
-        let res = score(s, &self.rules);
-        let sc = match res {
-            Ok(ref sc) => sc,
-            Err(e) => return Err(e),
-        };
-        let winner = s.winner_seat(4)?;
-        // the win type after the flag policy (a repaired flag may turn it)
-        let discarder = if sc.win_type.is_self_drawn() {
-            if s.table.discarder.is_some() {
-                return Err(Error::hand(
-                    "situation.discarder: a self-drawn MCR win has no discarder",
-                ));
-            }
-            None
-        } else {
-            Some(s.table.discarder.unwrap_or((winner + 3) % 4))
-        };
-        // mcr.md §11 (as `settle`): 8 + total from the discarder or, self-drawn, from everyone;
-        // 8 from the other two on a discard
-        let total = i64::from(sc.total);
-        let base = self.rules.base_points;
-        let full = base + total;
-        let mut pay = [Payment::default(); 3];
-        for (k, p) in pay.iter_mut().enumerate() {
-            let payer = (winner + 1 + k as u8) % 4;
-            let amount = match discarder {
-                Some(d) if d != payer => base,
-                _ => full,
-            };
-            *p = Payment {
-                payer,
-                payee: winner,
-                amount,
-            };
-        }
-        if discarder == Some(winner) || discarder.is_some_and(|d| d > 3) {
-            return Err(Error::hand(format!(
-                "situation.discarder: {} is not another seat of the table",
-                discarder.unwrap_or_default()
-            )));
-        }
-        Ok(self.to_score(sc, Payments::from_array(pay, 3)))
+        self.score_with(case, |sc, pay| self.to_score(sc, pay))
+    }
+    /// [`Self::score`] built where it is kept.
+    fn score_into(&self, case: CaseRef<'_>, out: &mut MaybeUninit<Score>) -> Result<()> {
+        self.score_with(case, |sc, pay| self.to_score_into(sc, pay, out))
     }
     fn tile_book(&self) -> Option<&dyn TileBook> {
         Some(self)
@@ -357,6 +393,41 @@ fn each_payment(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `score_into` writes what `score` returns (MCR builds it in place, other presets through
+    /// the trait's default) and reports the same errors.
+    #[test]
+    fn score_into_matches_score() {
+        let into = |v: &crate::Variant, s: &Situation| {
+            let mut out = MaybeUninit::<Score>::uninit();
+            v.ruleset()
+                .score_into(CaseRef::Tiles(s), &mut out)
+                .map(|()| {
+                    // SAFETY: `score_into` returned `Ok`, so it wrote the score.
+                    unsafe { out.assume_init() }
+                })
+        };
+        let win = Situation::from_json(
+            r#"{"hand": {"concealed": ["1m","2m","3m","4m","5m","6m","7m","8m","9m","1p","1p","1p","5p"],
+                "win_tile": "5p"}, "situation": {"win_type": "self_draw"}}"#,
+        )
+        .unwrap();
+        for id in ["mcr", "sichuan"] {
+            let v = crate::Variant::load(id).unwrap();
+            let direct = v.ruleset().score(CaseRef::Tiles(&win)).unwrap();
+            assert!(!direct.fans.is_empty());
+            assert_eq!(into(&v, &win).unwrap(), direct);
+        }
+        // a hand that is not a win is refused by both
+        let bad = Situation::from_json(
+            r#"{"hand": {"concealed": ["1m","2m","3m","4m","5m","6m","7m","8m","9m","1p","1p","1p","5p"],
+                "win_tile": "9s"}, "situation": {"win_type": "self_draw"}}"#,
+        )
+        .unwrap();
+        let v = crate::Variant::load("mcr").unwrap();
+        let e = v.ruleset().score(CaseRef::Tiles(&bad)).unwrap_err();
+        assert_eq!(into(&v, &bad).unwrap_err().to_string(), e.to_string());
+    }
 
     fn balance(p: &[SettlePayment], seat: u8) -> i64 {
         p.iter()
