@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use hupai_core::rules::{Case, CaseRef, mcr};
+use hupai_core::rules::{Case, CaseRef, Ruleset, mcr};
 use hupai_core::scoring::score::Score;
 use hupai_core::{Error as CoreError, Situation, Variant};
 use pyo3::exceptions::PyTypeError;
@@ -285,6 +285,15 @@ impl PyScore {
             score: Box::new(score),
         }
     }
+    /// Score `case` straight into the box the object keeps (no copy of the `Score`).
+    pub(crate) fn scored(rs: &dyn Ruleset, case: CaseRef<'_>) -> Result<Self, CoreError> {
+        let mut b = Box::<Score>::new_uninit();
+        rs.score_into(case, &mut b)?;
+        // SAFETY: `score_into` wrote the score (it returned `Ok`).
+        Ok(PyScore {
+            score: unsafe { b.assume_init() },
+        })
+    }
 }
 
 #[pymethods]
@@ -520,8 +529,8 @@ pub fn score<'py>(
         }
     };
     let input = input_of(situation, v, flags)?;
-    let sc = v.ruleset().score(input.as_ref())?;
-    Ok(Bound::new(py, PyScore::new(sc))?)
+    let sc = PyScore::scored(v.ruleset(), input.as_ref())?;
+    Ok(Bound::new(py, sc)?)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -586,11 +595,8 @@ unsafe fn score_common(
                 &default_v
             }
         };
-        let sc = v
-            .ruleset()
-            .score(CaseRef::Tiles(&situation.get().inner))
-            .ok()?;
-        Some(Bound::new(py, PyScore::new(sc)).ok()?.into_ptr())
+        let sc = PyScore::scored(v.ruleset(), CaseRef::Tiles(&situation.get().inner)).ok()?;
+        Some(Bound::new(py, sc).ok()?.into_ptr())
     }
 }
 
@@ -789,16 +795,12 @@ pub fn score_batch<'py>(
     threads: Option<AnyInt>,
 ) -> BindResult<Bound<'py, PyList>> {
     let default_v = variant_from_py(variant)?;
-    // the score is written into its box, which the result object then takes over (no copy)
-    let boxed = |rs: &dyn hupai_core::rules::Ruleset, case: CaseRef<'_>| {
-        let mut b = Box::<Score>::new_uninit();
-        rs.score_into(case, &mut b)?;
-        // SAFETY: `score_into` wrote the score (it returned `Ok`).
-        Ok(unsafe { b.assume_init() })
-    };
-    let score = |p: Pending| -> Result<Box<Score>, CoreError> {
+    // each score is written into the box its result object then takes over (no copy)
+    let score = |p: Pending| -> Result<PyScore, CoreError> {
         let r = match p {
-            Pending::Situation(s) => return boxed(default_v.ruleset(), CaseRef::Tiles(&s)),
+            Pending::Situation(s) => {
+                return PyScore::scored(default_v.ruleset(), CaseRef::Tiles(&s));
+            }
             Pending::Text(t) => request::parse_text(&t, "case", Some(&default_v))?,
             Pending::Bytes(b) => request::parse_text(
                 std::str::from_utf8(&b).map_err(|e| CoreError::hand(format!("case: {e}")))?,
@@ -807,12 +809,12 @@ pub fn score_batch<'py>(
             )?,
             Pending::Err(e) => return Err(e),
         };
-        boxed(r.variant.ruleset(), r.case.as_ref())
+        PyScore::scored(r.variant.ruleset(), r.case.as_ref())
     };
     let out = PyList::empty(py);
-    let push = |r: Result<Box<Score>, CoreError>| -> PyResult<()> {
+    let push = |r: Result<PyScore, CoreError>| -> PyResult<()> {
         match r {
-            Ok(score) => out.append(Bound::new(py, PyScore { score })?),
+            Ok(sc) => out.append(Bound::new(py, sc)?),
             Err(e) => out.append(error_dict(py, &e)?),
         }
     };

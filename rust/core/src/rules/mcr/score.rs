@@ -1348,8 +1348,9 @@ fn flags(s: &Situation, rules: &McrRules) -> Result<(WinType, bool)> {
         let t = m.tile.index();
         let chow = m.kind == MeldKind::Chow;
         let kong = m.kind == MeldKind::Kong;
-        let in_chow = w >= t && w <= t + 2 && suit(w) == suit(t);
-        in_melds += u8::from(chow && in_chow) | (u8::from(!chow && w == t) * (3 + u8::from(kong)));
+        // `&`, not `&&`: short circuits compile to jumps on the meld's tile
+        let in_chow = (w >= t) & (w <= t + 2) & (suit(w) == suit(t));
+        in_melds += u8::from(chow & in_chow) | (u8::from(!chow & (w == t)) * (3 + u8::from(kong)));
         has_kong |= kong;
     }
     let mut wt = match s.win_type {
@@ -1429,6 +1430,15 @@ fn blessing_fan(s: &Situation, rules: &McrRules, wt: WinType) -> Result<Option<u
     Ok(Some(fan))
 }
 
+/// The refusal of a win below the minimum (cold: scoring a legal win never builds it).
+#[cold]
+#[inline(never)]
+fn below_minimum(for_min: i32, min_fan: i32) -> Error {
+    Error::hand(format!(
+        "诈和: {for_min} fan is below the {min_fan}-fan minimum"
+    ))
+}
+
 /// Copies a meld adds to its tile and the next two kinds, by [`MeldKind`] (chow, pung, kong).
 const MELD_COPIES: [[u8; 3]; 3] = [[1, 1, 1], [3, 0, 0], [4, 0, 0]];
 
@@ -1471,13 +1481,7 @@ pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
     let mut kong_tiles = 0u64;
     let mut claimed_n = 0;
     // the kinds of a meld, from its tile up
-    let span = |m: &Meld| {
-        if m.kind == MeldKind::Chow {
-            0b111u64
-        } else {
-            1
-        }
-    };
+    let span = |m: &Meld| 1 | (0b110 * u64::from(m.kind == MeldKind::Chow));
     for m in melds {
         let t = m.tile.idx();
         let add = MELD_COPIES[m.kind as usize];
@@ -1616,11 +1620,15 @@ pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
         total_nf
     };
     let meets_minimum = for_min >= rules.min_fan;
-    if rules.require_minimum && !meets_minimum {
-        return Err(Error::hand(format!(
-            "诈和: {for_min} fan is below the {}-fan minimum",
-            rules.min_fan
-        )));
+    // one compare against a selected bound (`require_minimum && !meets_minimum` compiled to a
+    // jump on `meets_minimum` first, which is as good as random)
+    let bound = if rules.require_minimum {
+        rules.min_fan
+    } else {
+        i32::MIN
+    };
+    if for_min < bound {
+        return Err(below_minimum(for_min, rules.min_fan));
     }
     let d = &decs[di];
     let form = match d.form {
