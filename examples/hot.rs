@@ -171,7 +171,7 @@ pub const KERNELS: [(&str, &str); 18] = [
     ),
     (
         "mcr/ruleset",
-        "the generic Score of the same wins (`Variant::ruleset().score`: fan hits and payments), as `hupai.score` and `batch.score` compute it",
+        "the generic Score of the same wins (`Variant::ruleset().score_into`: fan hits and payments, built in place and dropped), as `hupai.score` and `batch.score` compute it",
     ),
     (
         "mcr/readings",
@@ -233,13 +233,18 @@ fn kernel(name: &str) -> Option<Kernel> {
     Some(match name {
         "mcr/ruleset" => {
             let (sits, _, v) = mcr_cases();
+            // as the bindings do: each score built in place (`score_into`), then dropped
+            let mut slot = Box::<hupai_core::scoring::score::Score>::new_uninit();
             Box::new(move || {
                 let mut acc = 0u64;
                 for s in &sits {
-                    acc += v
-                        .ruleset()
-                        .score(CaseRef::Tiles(s))
-                        .map_or(0, |x| x.fans.len() as u64);
+                    if v.ruleset().score_into(CaseRef::Tiles(s), &mut slot).is_ok() {
+                        // SAFETY: `score_into` wrote the score (it returned `Ok`); dropped once.
+                        unsafe {
+                            acc += slot.assume_init_ref().fans.len() as u64;
+                            slot.assume_init_drop();
+                        }
+                    }
                 }
                 (sits.len(), acc)
             })

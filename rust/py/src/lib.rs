@@ -115,3 +115,6 @@ mod _core {
         crate::score::install(m)
     }
 }
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
