@@ -182,13 +182,37 @@ pub struct McrScore {
 // ---------------------------------------------------------------------------------------------
 // small tile helpers on indices
 
+/// `i / 9` and `i % 9 + 1` for every `u8`, as tables: one load each instead of a multiply-shift
+/// (these run per set of every reading). Defined for all 256 values so that indexing by a `u8`
+/// needs no bounds check.
+const SUIT_OF: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = (i / 9) as u8;
+        i += 1;
+    }
+    t
+};
+const RANK_OF: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = (i % 9 + 1) as u8;
+        i += 1;
+    }
+    t
+};
+
+/// Suit of a kind index (0 m, 1 p, 2 s, 3 honours).
 #[inline]
 fn suit(i: u8) -> u8 {
-    i / 9
+    SUIT_OF[usize::from(i)]
 }
+/// Rank 1..=9 of a numbered kind index.
 #[inline]
 fn rank(i: u8) -> u8 {
-    i % 9 + 1
+    RANK_OF[usize::from(i)]
 }
 #[cfg(test)]
 fn is_honor(i: u8) -> bool {
@@ -441,8 +465,15 @@ fn honors_split(honors: &[u8], extra: Option<usize>, pair: bool) -> bool {
 }
 
 /// Whether group `g` (0..3 suits, 3 honours) of `c` plus one tile of some kind other than `skip`
-/// (an index within the group) splits into sets (and a pair when `pair`).
-fn group_completes_with_another(c: &Counts, g: usize, pair: bool, skip: Option<usize>) -> bool {
+/// (an index within the group) splits into sets (and a pair when `pair`). `kinds` is the bit set
+/// of the kinds of `c`.
+fn group_completes_with_another(
+    c: &Counts,
+    kinds: u64,
+    g: usize,
+    pair: bool,
+    skip: Option<usize>,
+) -> bool {
     if g == 3 {
         // A copy of held kind k (a new single honour completes nothing) leaves the other kinds as
         // they are: the honours split iff the others hold 0 or 3 copies, or 2 for a pair, k then
@@ -469,38 +500,32 @@ fn group_completes_with_another(c: &Counts, g: usize, pair: bool, skip: Option<u
     }
     let t = tables::tables();
     let v = &c[9 * g..9 * g + 9];
-    let (mut idx, mut held) = (0usize, 0u32);
-    for r in (0..9).rev() {
-        idx = idx * 5 + usize::from(v[r]);
-        held = held << 1 | u32::from(v[r] > 0);
-    }
+    let idx = tables::index5(v);
+    let held = (kinds >> (9 * g)) as u32 & 0x1FF;
     // a kind that completes sits within two ranks of a held one
     let mut near = (held | held << 1 | held << 2 | held >> 1 | held >> 2) & 0x1FF;
     if let Some(k) = skip {
         near &= !(1 << k);
     }
     let want = if pair { 2 } else { 1 };
-    // Every rank in a fixed loop, without an early exit (where a completing kind lies is as good
-    // as random to a branch predictor); a rank out of `near` looks the group itself up (a valid
-    // index, in a cached line) and ignores the answer. A fifth copy lies beyond the flags table:
-    // those ranks (rare) go to the search.
-    let mut fifth = 0u32;
-    let mut ok = false;
-    for (r, &n) in v.iter().enumerate() {
-        let full = u32::from(n == 4);
-        let look = (near >> r & 1) & (full ^ 1);
-        fifth |= (near >> r & full) << r;
-        let step = tables::POW5[r] * look as usize;
-        ok |= (tables::flags5(t, idx + step) & want != 0) & (look != 0);
+    // The candidate ranks one by one, stopping at the first that completes (fewer instructions
+    // than a fixed loop over all nine ranks; a mispredicted exit costs less here than the extra
+    // work). A fifth copy lies beyond the flags table: such a rank (rare) goes to the search.
+    while near != 0 {
+        let r = near.trailing_zeros() as usize;
+        near &= near - 1;
+        let ok = if v[r] < 4 {
+            tables::flags5(t, idx + tables::POW5[r]) & want != 0
+        } else {
+            let mut g9 = group_of(c, g);
+            g9[r] += 1;
+            group_ok(&mut g9, true, 0, pair)
+        };
+        if ok {
+            return true;
+        }
     }
-    while fifth != 0 {
-        let r = fifth.trailing_zeros() as usize;
-        fifth &= fifth - 1;
-        let mut g9 = group_of(c, g);
-        g9[r] += 1;
-        ok |= group_ok(&mut g9, true, 0, pair);
-    }
-    ok
+    false
 }
 
 /// Whether group `g` of `c` splits into sets and one pair.
@@ -508,10 +533,7 @@ fn group_splits_with_pair(c: &Counts, g: usize) -> bool {
     if g == 3 {
         return honors_split(&c[27..N_KINDS], None, true);
     }
-    let idx = c[9 * g..9 * g + 9]
-        .iter()
-        .rev()
-        .fold(0usize, |i, &n| i * 5 + usize::from(n));
+    let idx = tables::index5(&c[9 * g..9 * g + 9]);
     tables::flags5(tables::tables(), idx) & 2 != 0
 }
 
@@ -531,12 +553,14 @@ fn unique_wait_regular(
     full_kinds: u64,
 ) -> bool {
     let (gw, gp) = (usize::from(suit(win)), usize::from(suit(pair)));
-    if group_completes_with_another(pre, gw, gw == gp, Some(usize::from(win) - 9 * gw)) {
+    // the kinds of `pre`: those of `pre` + `win`, less `win` when it was the only copy
+    let kinds = full_kinds & !(u64::from(pre[usize::from(win)] == 0) << win);
+    if group_completes_with_another(pre, kinds, gw, gw == gp, Some(usize::from(win) - 9 * gw)) {
         return false;
     }
     if gw != gp
         && group_splits_with_pair(pre, gw)
-        && group_completes_with_another(pre, gp, false, None)
+        && group_completes_with_another(pre, kinds, gp, false, None)
     {
         return false;
     }
@@ -565,9 +589,9 @@ struct Ctx<'a> {
     win: u8,
     self_drawn: bool,
     /// Standing tiles including the winning tile.
-    full: Counts,
+    full: &'a Counts,
     /// Standing tiles before the winning tile.
-    pre: Counts,
+    pre: &'a Counts,
     /// The kinds of `full`, as bits.
     full_kinds: u64,
     no_melds: bool,
@@ -576,7 +600,7 @@ struct Ctx<'a> {
     prevalent: u8,
     seat: u8,
     /// Whole-hand and situation fans, identical for every reading.
-    common: FanCounts,
+    common: &'a FanCounts,
     /// The unique formal wait exists (独听).
     unique_wait: Option<bool>,
     nine_gates: bool,
@@ -589,7 +613,7 @@ impl Ctx<'_> {
         if let Some(u) = self.unique_wait {
             return u;
         }
-        let u = unique_wait_regular(&self.pre, self.win, pair, self.no_melds, self.full_kinds);
+        let u = unique_wait_regular(self.pre, self.win, pair, self.no_melds, self.full_kinds);
         self.unique_wait = Some(u);
         u
     }
@@ -794,20 +818,73 @@ const THREE_CHOW_FANS: [[Option<usize>; 4]; 3] = [
     [None; 4],
 ];
 
-/// The 3-chow fan of three chows, by a table on the suits and shape (no sort and no jump: which
-/// chows a reading has is as good as random to a branch predictor).
-fn three_chow_fan(a: Chow, b: Chow, c: Chow) -> Option<usize> {
-    let (x, z) = (a.1.min(b.1).min(c.1), a.1.max(b.1).max(c.1));
+/// The 3-chow fan of three chows, by a table on the suits and shape. This is the rule;
+/// [`three_chow_fan`] reads it from [`THREE_CHOW_TABLE`], built from it at compile time.
+const fn three_chow_fan_rule(a: Chow, b: Chow, c: Chow) -> Option<usize> {
+    let (x, z) = (min_u8(min_u8(a.1, b.1), c.1), max_u8(max_u8(a.1, b.1), c.1));
     let y = a.1 + b.1 + c.1 - x - z;
-    let same = (a.0 == b.0) & (b.0 == c.0);
-    let distinct = (a.0 != b.0) & (b.0 != c.0) & (a.0 != c.0);
-    let row = usize::from(!same) + usize::from(!same & !distinct);
+    let same = a.0 == b.0 && b.0 == c.0;
+    let distinct = a.0 != b.0 && b.0 != c.0 && a.0 != c.0;
+    let row = !same as usize + (!same && !distinct) as usize;
     // the shapes exclude one another, so their codes add up to the one that holds
     let triple = x == z;
-    let straight = (x == 1) & (y == 4) & (z == 7);
-    let shifted = ((y == x + 1) & (z == y + 1)) | ((y == x + 2) & (z == y + 2) & same);
-    let shape = usize::from(triple) + 2 * usize::from(straight) + 3 * usize::from(shifted);
+    let straight = x == 1 && y == 4 && z == 7;
+    let shifted = (y == x + 1 && z == y + 1) || (y == x + 2 && z == y + 2 && same);
+    let shape = triple as usize + 2 * straight as usize + 3 * shifted as usize;
     THREE_CHOW_FANS[row][shape]
+}
+
+/// Chows by code: suit × 7 + start rank − 1 (three suits, start ranks 1..=7).
+const N_CHOW_CODES: usize = 21;
+
+#[inline]
+fn chow_code(c: Chow) -> usize {
+    usize::from(c.0) * 7 + usize::from(c.1) - 1
+}
+
+const fn chow_of_code(k: usize) -> Chow {
+    ((k / 7) as u8, (k % 7 + 1) as u8)
+}
+
+const fn min_u8(p: u8, q: u8) -> u8 {
+    if p < q { p } else { q }
+}
+
+const fn max_u8(p: u8, q: u8) -> u8 {
+    if p > q { p } else { q }
+}
+
+/// [`three_chow_fan_rule`] of every three chows, by their codes: the fan index + 1, 0 for none.
+/// (One load instead of the rule's ~60 instructions: a 4-chow reading asks for four triples.)
+static THREE_CHOW_TABLE: [[[u8; N_CHOW_CODES]; N_CHOW_CODES]; N_CHOW_CODES] = {
+    let mut t = [[[0u8; N_CHOW_CODES]; N_CHOW_CODES]; N_CHOW_CODES];
+    let mut i = 0;
+    while i < N_CHOW_CODES {
+        let mut j = 0;
+        while j < N_CHOW_CODES {
+            let mut k = 0;
+            while k < N_CHOW_CODES {
+                if let Some(fan) =
+                    three_chow_fan_rule(chow_of_code(i), chow_of_code(j), chow_of_code(k))
+                {
+                    assert!(fan < u8::MAX as usize);
+                    t[i][j][k] = fan as u8 + 1;
+                }
+                k += 1;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The 3-chow fan of three chows (no sort and no jump: which chows a reading has is as good as
+/// random to a branch predictor).
+#[inline]
+fn three_chow_fan(a: Chow, b: Chow, c: Chow) -> Option<usize> {
+    let v = THREE_CHOW_TABLE[chow_code(a)][chow_code(b)][chow_code(c)];
+    v.checked_sub(1).map(usize::from)
 }
 
 /// The 2-chow fans in removal order when over the cap (first removed first); the reverse order is
@@ -1047,9 +1124,10 @@ fn set_of(s: &Set) -> ScoredSet {
 }
 
 /// Fans of a regular or 组合龙 reading (before the exclusion walk).
-fn reading_fans(ctx: &mut Ctx, d: &Reading, buf: &mut [ScoredSet; 4]) -> FanCounts {
+/// (`f` is overwritten: the common fans, then the reading's.)
+fn reading_fans(ctx: &mut Ctx, d: &Reading, buf: &mut [ScoredSet; 4], f: &mut FanCounts) {
     let rules = ctx.rules;
-    let mut f = ctx.common;
+    *f = *ctx.common;
     let n_sets = d.sets.len().min(4);
     for (slot, s) in buf.iter_mut().zip(&d.sets) {
         *slot = set_of(s);
@@ -1099,10 +1177,13 @@ fn reading_fans(ctx: &mut Ctx, d: &Reading, buf: &mut [ScoredSet; 4]) -> FanCoun
     // sit in a standing chow of the same reading.
     // (computed without a jump: whether the discard lands on a pung is as good as random)
     let melded = !ctx.self_drawn & (around_win & 0b111 == 0) & (standing_pungs >> win & 1 != 0);
-    for s in sets.iter_mut() {
-        // the one standing pung of the winning tile
-        s.concealed &=
-            !(melded & (s.kind == MeldKind::Pung) & !s.declared & (s.tile.index() == win));
+    // (one test, then the sets only when one is melded: fewer instructions than a pass over
+    // every set for every reading)
+    if melded {
+        for s in sets.iter_mut() {
+            // the one standing pung of the winning tile
+            s.concealed &= !((s.kind == MeldKind::Pung) & !s.declared & (s.tile.index() == win));
+        }
     }
     conc_pungs -= u8::from(melded);
     let pair_bit = pair.map_or(0, |p| 1u64 << p);
@@ -1169,7 +1250,7 @@ fn reading_fans(ctx: &mut Ctx, d: &Reading, buf: &mut [ScoredSet; 4]) -> FanCoun
     f[THREE_CONCEALED_PUNGS] = u8::from(conc_pungs == 3);
     f[TWO_CONCEALED_PUNGS] = u8::from(conc_pungs == 2);
     // combinations
-    chow_fans(&chows[..nch], pair, &rules.values, &mut f);
+    chow_fans(&chows[..nch], pair, &rules.values, f);
     let mut numbered = [0u8; 4];
     let mut nn = 0;
     for &t in pungs {
@@ -1177,7 +1258,7 @@ fn reading_fans(ctx: &mut Ctx, d: &Reading, buf: &mut [ScoredSet; 4]) -> FanCoun
         numbered[nn.min(3)] = t;
         nn += usize::from(t < 27);
     }
-    numbered_pung_fans(&numbered[..nn], &rules.values, &mut f);
+    numbered_pung_fans(&numbered[..nn], &rules.values, f);
     if ctx.all_claimed && !ctx.self_drawn {
         f[MELDED_HAND] = 1;
     }
@@ -1190,7 +1271,7 @@ fn reading_fans(ctx: &mut Ctx, d: &Reading, buf: &mut [ScoredSet; 4]) -> FanCoun
         let wait_possible = match (knitted, pair) {
             (true, _) => knitted_wait_possible(ctx, d),
             (false, Some(p)) => ctx.unique_wait(p),
-            (false, None) => single_bit(formal_waits(&ctx.pre, ctx.no_melds, 2)),
+            (false, None) => single_bit(formal_waits(ctx.pre, ctx.no_melds, 2)),
         };
         if wait_possible {
             if edge {
@@ -1202,7 +1283,6 @@ fn reading_fans(ctx: &mut Ctx, d: &Reading, buf: &mut [ScoredSet; 4]) -> FanCoun
             }
         }
     }
-    f
 }
 
 /// 组合龙 + set + pair: may a wait fan apply (switch `knitted_straight_wait_fans`, mcr.md §12.1)?
@@ -1218,7 +1298,7 @@ fn knitted_wait_possible(ctx: &Ctx, d: &Reading) -> bool {
         // one meld: the pair is the only open group
         return !win_knitted || ctx.full[win] == 3;
     }
-    let mut rest = ctx.full;
+    let mut rest = *ctx.full;
     for &i in &nine {
         rest[i] -= 1;
     }
@@ -1295,20 +1375,28 @@ fn mask_of_swar(f: &FanCounts) -> u128 {
 fn apply_exclusions(rules: &McrRules, f: &FanCounts) -> u128 {
     let mut present = mask_of(f) & rules.enabled_mask;
     // invariant: `walk` ⊆ `present` (the fans still to apply, lowest index first); a fan that
-    // excludes nothing is no step
-    let mut walk = present & rules.excluders;
+    // excludes nothing is no step. The walk goes over the low 64 fans, then the high ones, in
+    // 64-bit halves (a 128-bit step costs twice the instructions): the high half of the walk,
+    // taken once the low one is done, is what a 128-bit walk would hold at that point.
+    let mut walk = (present & rules.excluders) as u64;
     while walk != 0 {
         let i = walk.trailing_zeros() as usize;
         present &= !rules.excludes[i];
-        walk &= (walk - 1) & present;
+        walk &= (walk - 1) & present as u64;
+    }
+    let mut walk = ((present & rules.excluders) >> 64) as u64;
+    while walk != 0 {
+        let i = 64 + walk.trailing_zeros() as usize;
+        present &= !rules.excludes[i];
+        walk &= (walk - 1) & (present >> 64) as u64;
     }
     present
 }
 
 /// The counts and mask of a reading after the exclusions, 门前清 for a self-drawn special form
 /// (switch) and 无番和 when nothing is left. Only the fans of the mask count.
-fn finish(ctx: &Ctx, mut f: FanCounts, special_self: bool) -> (FanCounts, u128) {
-    let mut mask = apply_exclusions(ctx.rules, &f);
+fn finish(ctx: &Ctx, f: &mut FanCounts, special_self: bool) -> u128 {
+    let mut mask = apply_exclusions(ctx.rules, f);
     const SELF: u128 = 1u128 << SELF_DRAWN;
     if special_self && ctx.rules.special_form_fully_concealed && ctx.self_drawn && mask & SELF != 0
     {
@@ -1319,15 +1407,19 @@ fn finish(ctx: &Ctx, mut f: FanCounts, special_self: bool) -> (FanCounts, u128) 
         f[CHICKEN_HAND] = 1;
         mask = 1u128 << CHICKEN_HAND;
     }
-    (f, mask)
+    mask
 }
 
-fn total_of(rules: &McrRules, f: &FanCounts, mut mask: u128) -> i32 {
+fn total_of(rules: &McrRules, f: &FanCounts, mask: u128) -> i32 {
+    // the two 64-bit halves apart: a step of a 128-bit bit walk costs twice the instructions
     let mut t = 0;
-    while mask != 0 {
-        let i = mask.trailing_zeros() as usize;
-        mask &= mask - 1;
-        t += rules.values[i] * i32::from(f[i]);
+    for (half, base) in [(mask as u64, 0), ((mask >> 64) as u64, 64)] {
+        let mut m = half;
+        while m != 0 {
+            let i = base + m.trailing_zeros() as usize;
+            m &= m - 1;
+            t += rules.values[i] * i32::from(f[i]);
+        }
     }
     t
 }
@@ -1455,8 +1547,8 @@ pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
     let self_drawn = wt.is_self_drawn();
     let melds = s.hand.melds();
     let win = s.win_tile.index();
-    let pre = *s.hand.counts();
-    let mut full = pre;
+    let pre = s.hand.counts();
+    let mut full = *pre;
     full[win as usize] += 1;
     let Some(row) = rows::Row::load(&full) else {
         return Err(Error::hand(
@@ -1523,34 +1615,35 @@ pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
         rules,
         win,
         self_drawn,
-        full,
+        full: &full,
         pre,
         full_kinds: row.kinds_held(),
         no_melds: melds.is_empty(),
         all_claimed: claimed_n == 4,
         prevalent: s.prevalent_wind.index(),
         seat: s.seat_wind.index(),
-        common,
+        common: &common,
         unique_wait: None,
         nine_gates,
     };
 
-    let blank = ScoredSet {
-        kind: MeldKind::Pung,
-        tile: Tile::E,
-        declared: false,
-        concealed: false,
-    };
-    let mut best: Option<(i32, u8, usize, FanCounts, u128, [ScoredSet; 4])> = None;
-    let mut sets = [blank; 4];
+    // Two buffers of counts and sets, used in turn: a reading is scored into slot `cur`; when it
+    // becomes the best, `cur` flips, so the best reading's counts and sets stay in the other
+    // slot without being copied.
+    let mut fans = [[0u8; FAN_SLOTS]; 2];
+    let mut sets = [[ScoredSet::default(); 4]; 2];
+    let mut cur = 0usize;
+    // (total without flowers, tie preference, reading index, mask) of the best reading so far
+    let mut best: Option<(i32, u8, usize, u128)> = None;
     for (di, d) in decs.iter().enumerate() {
-        let (f, special_self) = match d.form {
+        let f = &mut fans[cur];
+        let special_self = match d.form {
             Form::Standard | Form::KnittedStraight => {
-                let raw = reading_fans(&mut ctx, d, &mut sets);
-                (raw, nine_gates)
+                reading_fans(&mut ctx, d, &mut sets[cur], f);
+                nine_gates
             }
             Form::SevenPairs => {
-                let mut f = ctx.common;
+                *f = *ctx.common;
                 let p = &d.pairs;
                 let shifted = p[0].index() < 27
                     && (1..7).all(|k| {
@@ -1562,15 +1655,15 @@ pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
                 } else {
                     f[SEVEN_PAIRS] = 1;
                 }
-                (f, shifted)
+                shifted
             }
             Form::ThirteenOrphans => {
-                let mut f = ctx.common;
+                *f = *ctx.common;
                 f[THIRTEEN_ORPHANS] = 1;
-                (f, true)
+                true
             }
             Form::HonorsKnitted => {
-                let mut f = ctx.common;
+                *f = *ctx.common;
                 if (27..34).all(|i| full[i] == 1) {
                     f[GREATER_HONORS_AND_KNITTED_TILES] = 1;
                 } else {
@@ -1581,11 +1674,11 @@ pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
                 {
                     f[KNITTED_STRAIGHT] = 1;
                 }
-                (f, false)
+                false
             }
         };
-        let (f, mask) = finish(&ctx, f, special_self);
-        let total = total_of(rules, &f, mask & !(1u128 << FLOWER_TILES));
+        let mask = finish(&ctx, f, special_self);
+        let total = total_of(rules, f, mask & !(1u128 << FLOWER_TILES));
         // tie preference: 一色三同顺 > 三同刻 > regular over 七对 > later in enumeration order
         let pref = if mask & 1u128 << PURE_TRIPLE_CHOW != 0 {
             3
@@ -1601,13 +1694,16 @@ pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
             Some((bt, bp, ..)) => total > *bt || (total == *bt && pref >= *bp),
         };
         if better {
-            best = Some((total, pref, di, f, mask, sets));
+            best = Some((total, pref, di, mask));
+            cur ^= 1;
         }
     }
-    let Some((total_nf, _, di, mut f, mut mask, best_sets)) = best else {
+    let Some((total_nf, _, di, mut mask)) = best else {
         return Err(Error::hand("not a winning hand"));
     };
-    f[FLOWER_TILES] = s.flowers;
+    // the best reading's slot, completed where it lies (copied once, into the result)
+    let b = cur ^ 1;
+    fans[b][FLOWER_TILES] = s.flowers;
     mask &= !(1u128 << FLOWER_TILES);
     if s.flowers > 0 {
         mask |= 1u128 << FLOWER_TILES;
@@ -1641,13 +1737,16 @@ pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
         Form::KnittedStraight => McrForm::KnittedStraight,
     };
     Ok(McrScore {
-        fans: McrFans { mask, counts: f },
+        fans: McrFans {
+            mask,
+            counts: fans[b],
+        },
         total,
         total_without_flowers: total_nf,
         meets_minimum,
         form,
         sets: ScoredSets {
-            sets: best_sets,
+            sets: sets[b],
             len: d.sets.len().min(4) as u8,
         },
         pair: d.pair,
