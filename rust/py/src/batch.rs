@@ -63,7 +63,7 @@ fn give_back(v: Vec<Counts>) {
 /// The data of a C-contiguous `(N, 34)` uint8 array, read in place.
 #[derive(Clone, Copy)]
 struct Raw {
-    ptr: *const u8,
+    ptr: *const RawRow,
     rows: usize,
 }
 
@@ -84,8 +84,24 @@ struct Unaligned(u64);
 #[repr(C, packed)]
 struct Unaligned16(std::arch::x86_64::__m128i);
 
-/// One row of a [`Raw`] array.
-struct RawRow(*const u8);
+/// One row of a [`Raw`] array: 34 counts (alignment 1) that another thread may write meanwhile,
+/// hence the `UnsafeCell` (a shared reference to it does not promise that they stay unchanged),
+/// read with volatile loads only.
+///
+/// The rows of a task are a slice of them, so that the kernels step through them as through a
+/// slice of `Counts` (one pointer, one counter). A closure that built each row from a borrowed
+/// base address and the task's first index cost a dozen instructions more per row: the
+/// optimiser takes the volatile loads for writes to unknown memory, so it loaded the base and the
+/// index again for every row, and multiplied by 34.
+#[repr(transparent)]
+struct RawRow(std::cell::UnsafeCell<Counts>);
+
+impl RawRow {
+    #[inline(always)]
+    fn base(&self) -> *const u8 {
+        self.0.get().cast::<u8>().cast_const()
+    }
+}
 
 impl rows::RowSource for RawRow {
     #[inline(always)]
@@ -93,13 +109,13 @@ impl rows::RowSource for RawRow {
         debug_assert!(at + 8 <= N_KINDS);
         // SAFETY: the row has 34 bytes inside the live array and `at + 8 ≤ 34`; `Unaligned` has
         // alignment 1, so any address is aligned for it.
-        u64::from_le(unsafe { std::ptr::read_volatile(self.0.add(at) as *const Unaligned) }.0)
+        u64::from_le(unsafe { std::ptr::read_volatile(self.base().add(at) as *const Unaligned) }.0)
     }
     #[inline(always)]
     fn byte(&self, at: usize) -> u8 {
         debug_assert!(at < N_KINDS);
         // SAFETY: `at < 34`, inside the row.
-        unsafe { std::ptr::read_volatile(self.0.add(at)) }
+        unsafe { std::ptr::read_volatile(self.base().add(at)) }
     }
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
@@ -107,21 +123,23 @@ impl rows::RowSource for RawRow {
         debug_assert!(at + 16 <= N_KINDS);
         // SAFETY: the row has 34 bytes inside the live array and `at + 16 ≤ 34`; `Unaligned16` has
         // alignment 1, so any address is aligned for it.
-        unsafe { std::ptr::read_volatile(self.0.add(at) as *const Unaligned16) }.0
+        unsafe { std::ptr::read_volatile(self.base().add(at) as *const Unaligned16) }.0
     }
 }
 
 impl Raw {
+    /// The rows, as a slice of cells.
     #[inline(always)]
-    fn at(&self, i: usize) -> RawRow {
-        debug_assert!(i < self.rows);
-        // SAFETY: `i < rows`: the row starts inside the array.
-        RawRow(unsafe { self.ptr.add(i * N_KINDS) })
+    fn rows(&self) -> &[RawRow] {
+        // SAFETY: `ptr` is the data of a live C-contiguous array of `rows` rows of 34 bytes (kept
+        // alive, see `Raw`'s Send/Sync), `RawRow` has size 34 and alignment 1, and its
+        // `UnsafeCell` allows the bytes to change while the slice is borrowed.
+        unsafe { std::slice::from_raw_parts(self.ptr, self.rows) }
     }
 
     /// Row `i`, copied (error messages).
     fn row(&self, i: usize) -> Counts {
-        let r = self.at(i);
+        let r = &self.rows()[i];
         let mut out = [0u8; N_KINDS];
         for (k, d) in out.iter_mut().enumerate() {
             *d = rows::RowSource::byte(&r, k);
@@ -158,7 +176,7 @@ fn rows_from_py<'py>(hands: &Bound<'py, PyAny>) -> BindResult<Source<'py>> {
     let view = ro.as_array();
     if let Some(flat) = view.as_slice() {
         let raw = Raw {
-            ptr: flat.as_ptr(),
+            ptr: flat.as_ptr().cast::<RawRow>(),
             rows: view.nrows(),
         };
         return Ok(Source::InPlace(raw, ro));
@@ -214,12 +232,8 @@ fn map_task<K: Kernel>(
     k: &K,
 ) -> Option<usize> {
     match src {
-        SourceRows::Copied(rows) => {
-            // a slice of the task's rows: indices below `out.len()` need no bounds check
-            let rows = &rows[first..first + out.len()];
-            k.block(t, |i| &rows[i], out)
-        }
-        SourceRows::InPlace(raw) => k.block(t, |i| raw.at(first + i), out),
+        SourceRows::Copied(rows) => k.block(t, &rows[first..first + out.len()], out),
+        SourceRows::InPlace(raw) => k.block(t, &raw.rows()[first..first + out.len()], out),
     }
 }
 
@@ -251,17 +265,18 @@ trait Kernel: Sync + Send {
     fn row_ns(&self) -> usize;
     fn row<R: rows::RowSource + ?Sized>(&self, t: &Tables, src: &R) -> Option<Self::Out>;
 
-    /// `out[i] = row(rows(i))` over one task's rows; the index of the first row refused.
+    /// `out[i] = row(rows[i])` over one task's rows (as many as `out`); the index of the first
+    /// row refused.
     #[inline(always)]
-    fn block<R: rows::RowSource, F: Fn(usize) -> R>(
+    fn block<R: rows::RowSource>(
         &self,
         t: &Tables,
-        rows: F,
+        rows: &[R],
         out: &mut [Self::Out],
     ) -> Option<usize> {
         let mut bad = None;
-        for (i, o) in out.iter_mut().enumerate() {
-            match self.row(t, &rows(i)) {
+        for (i, (o, r)) in out.iter_mut().zip(rows).enumerate() {
+            match self.row(t, r) {
                 Some(v) => *o = v,
                 None => {
                     bad.get_or_insert(i);
@@ -326,13 +341,14 @@ impl Kernel for Win {
         rows::win_row(t, src, self.0, self.1)
     }
     #[inline(always)]
-    fn block<R: rows::RowSource, F: Fn(usize) -> R>(
+    fn block<R: rows::RowSource>(
         &self,
         t: &Tables,
-        rows: F,
+        rows: &[R],
         out: &mut [bool],
     ) -> Option<usize> {
-        rows::win_block(t, (0..out.len()).map(rows), out, self.0, self.1)
+        // the slice's own iterator: what the core's kernel is tuned on
+        rows::win_block(t, rows, out, self.0, self.1)
     }
 }
 
@@ -347,13 +363,14 @@ impl Kernel for Shanten {
         rows::shanten_row(t, src, self.0, self.1)
     }
     #[inline(always)]
-    fn block<R: rows::RowSource, F: Fn(usize) -> R>(
+    fn block<R: rows::RowSource>(
         &self,
         t: &Tables,
-        rows: F,
+        rows: &[R],
         out: &mut [i8],
     ) -> Option<usize> {
-        rows::shanten_block(t, rows, out, self.0, self.1)
+        // `i < out.len() = rows.len()`: no bounds check
+        rows::shanten_block(t, |i| &rows[i], out, self.0, self.1)
     }
 }
 
