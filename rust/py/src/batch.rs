@@ -341,12 +341,7 @@ impl Kernel for Win {
         rows::win_row(t, src, self.0, self.1)
     }
     #[inline(always)]
-    fn block<R: rows::RowSource>(
-        &self,
-        t: &Tables,
-        rows: &[R],
-        out: &mut [bool],
-    ) -> Option<usize> {
+    fn block<R: rows::RowSource>(&self, t: &Tables, rows: &[R], out: &mut [bool]) -> Option<usize> {
         // the slice's own iterator: what the core's kernel is tuned on
         rows::win_block(t, rows, out, self.0, self.1)
     }
@@ -363,12 +358,7 @@ impl Kernel for Shanten {
         rows::shanten_row(t, src, self.0, self.1)
     }
     #[inline(always)]
-    fn block<R: rows::RowSource>(
-        &self,
-        t: &Tables,
-        rows: &[R],
-        out: &mut [i8],
-    ) -> Option<usize> {
+    fn block<R: rows::RowSource>(&self, t: &Tables, rows: &[R], out: &mut [i8]) -> Option<usize> {
         // `i < out.len() = rows.len()`: no bounds check
         rows::shanten_block(t, |i| &rows[i], out, self.0, self.1)
     }
