@@ -419,19 +419,18 @@ pub(crate) fn decompose_row_into(
     if shapes.standard {
         standard_readings(row, &declared, Form::Standard, None, out);
     }
-    let held = row.kinds_held();
     // One test rules out every special shape for nearly every hand, so that a standard hand pays
     // one well-predicted branch for them: each shape needs something a standard hand rarely has
-    // (no odd count for 七对, 14 distinct kinds for 全不靠, exactly the orphans for 十三幺, and for
-    // 组合龙 at most one meld and in each suit one of 147, 258, 369 held whole). The tests are
-    // combined without short-circuiting, which would branch on each of them.
-    let whole = held & held >> 3 & held >> 6;
-    let knitted_suits = (whole & 7 != 0) & (whole >> 9 & 7 != 0) & (whole >> 18 & 7 != 0);
+    // (no odd count for 七对, 14 distinct kinds for 全不靠, no suited tile but 1s and 9s for
+    // 十三幺, and for 组合龙 at most one meld and in each suit one of 147, 258, 369 held whole).
+    // The tests are combined without short-circuiting, which would branch on each of them; they
+    // only rule out (`special_readings` checks each shape exactly), so that they need not build
+    // the mask of the kinds held.
     let concealed_special = (shapes.seven_pairs & !row.any_odd())
-        | (shapes.thirteen_orphans & (held == ORPHAN_MASK))
+        | (shapes.thirteen_orphans & row.suits_terminal_only())
         | (shapes.honors_knitted & !row.any_doubled());
     let special = (melds.is_empty() & concealed_special)
-        | (shapes.knitted_straight & (melds.len() <= 1) & knitted_suits);
+        | (shapes.knitted_straight & (melds.len() <= 1) & row.knitted_suits());
     if special {
         special_readings(concealed, row, melds, &declared, shapes, out);
     }
@@ -715,20 +714,26 @@ fn standard_readings(
 ) {
     let t = tables::tables();
     let [pungs, pairs, bad] = row.honour_split();
-    // Exactly one group holds the pair: a suit of 3k + 2 tiles (bits 2, 5, 8, 11, 14 of the mask;
-    // a suit of 3k + 1 tiles does not split, its list is empty) or an honour held twice.
-    let n = row.group_sizes();
-    let suit_pairs: u32 = n[..3].iter().map(|&x| 0x4924 >> x.min(15) & 1).sum();
-    if bad != 0 || suit_pairs + pairs.count_ones() != 1 {
+    if bad != 0 {
+        return;
+    }
+    let st = &t.suit_readings;
+    let ranks = row.suit_hot_ranks(t);
+    let lists = ranks.map(|r| st.list(r));
+    // Exactly one group holds the pair: a suit whose readings have one (a suit that splits has
+    // 3k tiles and no pair or 3k + 2 and a pair; one that does not has no readings, and then
+    // neither has the hand) or an honour held twice.
+    let suit_pairs: u32 = lists
+        .iter()
+        .map(|l| u32::from(l.first().is_some_and(|r| r.pair[0] != 0)))
+        .sum();
+    if suit_pairs + pairs.count_ones() != 1 {
         return;
     }
     let honours = HONOUR_PUNGS[pungs as usize & 127];
     let n_honours = pungs.count_ones() as usize;
     // the pair's tile + 1 when an honour (trailing_zeros is 64 without one, times 0)
     let honour_pair = (28 + pairs.trailing_zeros()) as u8 * u8::from(pairs != 0);
-    let st = &t.suit_readings;
-    let ranks = row.suit_hot_ranks(t);
-    let lists = ranks.map(|r| st.list(r));
     // suit `g`'s reading copied at position `at` of `buf` (at most 4: a hand has 4 sets); the new
     // position and the pair's tile + 1 (0 without a pair)
     let put = |buf: &mut [Set; 8], at: usize, r: &SuitReading, g: usize| {
@@ -1007,6 +1012,44 @@ mod tests {
             found += a.len();
         }
         assert!(found > 20_000, "{found}");
+    }
+
+    /// The special shapes' cheap filters against the mask of the kinds held: the knitted one is
+    /// exact, the orphans' one lets every 十三幺 through.
+    #[test]
+    fn special_filters_match_kinds_held() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for iter in 0..200_000 {
+            let mut c = [0u8; N_KINDS];
+            let tiles = 1 + next(14) as usize;
+            let kinds = [34, 27, 9, 13][iter % 4];
+            for _ in 0..tiles {
+                let k = next(kinds) as usize;
+                let k = if kinds == 13 { ORPHANS[k] } else { k };
+                c[k] = (c[k] + 1).min(4);
+            }
+            let row = Row::of(&c);
+            let held = row.kinds_held();
+            let whole = held & held >> 3 & held >> 6;
+            let knitted = (whole & 7 != 0) & (whole >> 9 & 7 != 0) & (whole >> 18 & 7 != 0);
+            assert_eq!(row.knitted_suits(), knitted, "{c:?}");
+            if held & !ORPHAN_MASK == 0 {
+                assert!(row.suits_terminal_only(), "{c:?}");
+            }
+        }
+        for perm in KNITTED_PERMUTATIONS {
+            let mut c = [0u8; N_KINDS];
+            for i in knitted_tiles(perm) {
+                c[i] = 1;
+            }
+            assert!(Row::of(&c).knitted_suits());
+        }
     }
 
     #[test]

@@ -362,6 +362,27 @@ impl Row {
         ]
     }
 
+    /// Each suit holds one of its 147, 258, 369 whole (some copy of each of the three ranks), as
+    /// `kinds_held` would say, without building the whole mask: the suits' kinds held packed into
+    /// one word (bit `g` of byte `i` = suit `g` holds rank `i + 1`, the nines at byte 8 read as
+    /// byte 2 of the ranks-7-up word), then each suit's bit in one of bytes 0..3.
+    #[inline(always)]
+    pub fn knitted_suits(&self) -> bool {
+        let nz = |x: u64| (x | x >> 1 | x >> 2) & ONES;
+        let p = nz(self.s[0]) | nz(self.s[1]) << 1 | nz(self.s[2]) << 2;
+        // the nines (bit 0 of bytes 0, 1, 2) as bits 16, 17, 18: the three products' bits meet
+        // nowhere else in bits 16..19
+        let n9 = nz(self.nines).wrapping_mul(1 << 16 | 1 << 9 | 1 << 2) & 0x7_0000;
+        let w = p & p >> 24 & (p >> 48 | n9);
+        (w | w >> 8 | w >> 16) & 7 == 7
+    }
+
+    /// Only ranks 1 and 9 of the suits are held (the honours not looked at).
+    #[inline(always)]
+    pub fn suits_terminal_only(&self) -> bool {
+        (self.s[0] | self.s[1] | self.s[2]) >> 8 == 0
+    }
+
     /// Kinds held at least twice.
     #[inline(always)]
     pub fn kinds_doubled(&self) -> u64 {
