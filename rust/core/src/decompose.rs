@@ -4,6 +4,8 @@
 //! Scorers of every preset pick their best among these. Wildcard decompositions live in
 //! [`crate::wild`] (when present); this module is the exact, wildcard-free enumerator.
 
+use std::mem::MaybeUninit;
+
 use crate::error::{Error, Result};
 use crate::hand::{Meld, MeldKind};
 use crate::rows::Row;
@@ -292,20 +294,31 @@ impl Reading {
 /// 4 standard readings (exhaustive count over all suit patterns), at most one 组合龙 assignment
 /// with at most 2 readings of its remaining 5 tiles, and one reading per other special shape, so
 /// the fixed capacity is never exceeded in practice; if it were, the excess goes to a `Vec`.
-#[derive(Clone, Debug)]
+///
+/// The inline slots past `len` are left uninitialised: a new list writes only its length (a
+/// scorer makes one per hand, and blank readings would be 256 bytes to write and move).
+#[derive(Clone)]
 pub struct Readings {
-    items: [Reading; Readings::CAPACITY],
+    /// `items[..len]` are initialised (`Reading` is `Copy`: nothing to drop).
+    items: [MaybeUninit<Reading>; Readings::CAPACITY],
     len: usize,
     more: Vec<Reading>,
 }
 
 impl Default for Readings {
+    #[inline(always)]
     fn default() -> Self {
         Readings {
-            items: [Reading::EMPTY; Readings::CAPACITY],
+            items: [const { MaybeUninit::uninit() }; Readings::CAPACITY],
             len: 0,
             more: Vec::new(),
         }
+    }
+}
+
+impl std::fmt::Debug for Readings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
     }
 }
 
@@ -320,16 +333,25 @@ impl Readings {
         self.len() == 0
     }
 
+    /// The inline readings.
+    #[inline(always)]
+    fn inline(&self) -> &[Reading] {
+        let len = self.len.min(Self::CAPACITY);
+        // SAFETY: the first `len` slots were written by `push` (and `len ≤ CAPACITY`);
+        // `MaybeUninit<Reading>` has the layout of `Reading`.
+        unsafe { std::slice::from_raw_parts(self.items.as_ptr().cast::<Reading>(), len) }
+    }
+
     pub fn get(&self, i: usize) -> Option<&Reading> {
         if i < self.len {
-            self.items.get(i)
+            self.inline().get(i)
         } else {
             self.more.get(i - self.len)
         }
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &Reading> {
-        self.items[..self.len].iter().chain(self.more.iter())
+        self.inline().iter().chain(self.more.iter())
     }
 
     #[cfg(test)]
@@ -339,21 +361,14 @@ impl Readings {
         })
     }
 
-    fn push(&mut self, r: Reading) {
-        *self.push_slot() = r;
-    }
-
-    /// A new reading at the end, to be written whole: a reading built in place is not copied
-    /// again, and the slot is not reset first.
+    /// A new reading at the end (written where it goes, the slot not reset first).
     #[inline(always)]
-    fn push_slot(&mut self) -> &mut Reading {
+    fn push(&mut self, r: Reading) {
         if self.len < Self::CAPACITY {
+            self.items[self.len].write(r);
             self.len += 1;
-            &mut self.items[self.len - 1]
         } else {
-            let i = self.more.len();
-            self.more.push(Reading::EMPTY);
-            &mut self.more[i]
+            self.more.push(r);
         }
     }
 
@@ -755,7 +770,7 @@ fn standard_readings(
                 buf[at..at + 4].copy_from_slice(&honours);
                 let mut sets = [SetList::BLANK; 4];
                 sets.copy_from_slice(&buf[..4]);
-                *out.push_slot() = Reading {
+                out.push(Reading {
                     form,
                     sets: SetList {
                         sets,
@@ -766,7 +781,7 @@ fn standard_readings(
                         .map(Tile::new_unchecked),
                     pairs: PairList::EMPTY,
                     knitted,
-                };
+                });
             }
         }
     }
