@@ -25,6 +25,7 @@
 //! `variant`. The decomposition has the shape of `hupai.decompose` ([`decomposition_json`]).
 
 use std::borrow::Cow;
+use std::mem::MaybeUninit;
 
 use serde::ser::{SerializeMap, SerializeStruct};
 use serde::{Serialize, Serializer};
@@ -192,95 +193,192 @@ impl Serialize for FanHit {
 /// A short list kept inline (no allocation) up to `N` items, on the heap beyond: the payments and
 /// extras of a score are usually a few entries, and a score is made millions of times. Reads as a
 /// slice (`Deref<Target = [T]>`).
-#[derive(Clone)]
+///
+/// The inline slots past the length are left uninitialised: making an empty list writes no
+/// items, and filling it writes each item once.
 pub struct Few<T, const N: usize> {
+    /// How many inline slots hold items (0 once the items went to the heap).
     len: usize,
-    inline: [T; N],
+    /// Invariant: `inline[..len]` are initialised, `len <= N`, and `len == 0` whenever `heap` is
+    /// not empty. Every other slot is uninitialised (never read, never dropped).
+    inline: [MaybeUninit<T>; N],
     /// Every item once more than `N` were pushed (`inline` is then unused).
     heap: Vec<T>,
 }
 
-impl<T: Default, const N: usize> Default for Few<T, N> {
+impl<T, const N: usize> Default for Few<T, N> {
+    #[inline]
     fn default() -> Self {
         Few {
             len: 0,
-            inline: std::array::from_fn(|_| T::default()),
+            inline: [const { MaybeUninit::uninit() }; N],
             heap: Vec::new(),
         }
+    }
+}
+
+impl<T, const N: usize> Drop for Few<T, N> {
+    #[inline]
+    fn drop(&mut self) {
+        let items: *mut [T] = self.inline_items_mut();
+        // SAFETY: `inline[..len]` are initialised (the invariant) and dropped only here; nothing
+        // reads them after (the list is going away). The heap drops itself.
+        unsafe { std::ptr::drop_in_place(items) }
+    }
+}
+
+impl<T: Clone, const N: usize> Clone for Few<T, N> {
+    fn clone(&self) -> Self {
+        let mut out = Self::default();
+        for x in self.inline_items() {
+            out.inline[out.len].write(x.clone());
+            // counted as soon as written: a panicking `clone` leaves `out` valid
+            out.len += 1;
+        }
+        out.heap = self.heap.clone();
+        out
     }
 }
 
 impl<T, const N: usize> Few<T, N> {
     /// How many items fit inline.
     pub const INLINE: usize = N;
-    /// The first `len` items of `items` (`len <= N`).
+
+    /// The initialised inline items (empty when the items are on the heap).
+    #[inline(always)]
+    fn inline_items(&self) -> &[T] {
+        // SAFETY: `inline[..len]` are initialised (the invariant); `MaybeUninit<T>` has the
+        // layout of `T`.
+        unsafe { std::slice::from_raw_parts(self.inline.as_ptr().cast::<T>(), self.len) }
+    }
+    #[inline(always)]
+    fn inline_items_mut(&mut self) -> &mut [T] {
+        // SAFETY: as `inline_items`, borrowed mutably through `self`.
+        unsafe { std::slice::from_raw_parts_mut(self.inline.as_mut_ptr().cast::<T>(), self.len) }
+    }
+
+    /// The first `len` items of `items` (`len <= N`); the others are dropped.
     #[inline]
     pub fn from_array(items: [T; N], len: usize) -> Self {
         assert!(len <= N, "Few::from_array: {len} > {N}");
-        Few {
-            len,
-            inline: items,
+        let mut out = Few {
+            len: 0,
+            inline: items.map(MaybeUninit::new),
             heap: Vec::new(),
-        }
+        };
+        let tail: *mut [T] = std::ptr::slice_from_raw_parts_mut(
+            // SAFETY: `len <= N`: in bounds of `inline`.
+            unsafe { out.inline.as_mut_ptr().add(len).cast::<T>() },
+            N - len,
+        );
+        // SAFETY: all `N` slots were initialised from `items`; the tail is dropped here once and
+        // never counted (`out.len` is 0 until after, so a panicking drop leaks the head instead).
+        unsafe { std::ptr::drop_in_place(tail) };
+        out.len = len;
+        out
     }
-}
 
-impl<T: Default, const N: usize> Few<T, N> {
     pub fn new() -> Self {
         Self::default()
     }
+
     #[inline]
     pub fn push(&mut self, item: T) {
         if self.heap.is_empty() && self.len < N {
-            self.inline[self.len] = item;
+            self.inline[self.len].write(item);
             self.len += 1;
             return;
         }
         if self.heap.is_empty() {
             self.heap.reserve(N * 2 + 1);
-            self.heap
-                .extend(self.inline[..self.len].iter_mut().map(std::mem::take));
-            self.len = 0;
+            let len = std::mem::replace(&mut self.len, 0);
+            // SAFETY: `inline[..len]` were initialised and are no longer counted (`len` is 0):
+            // each is moved out exactly once.
+            self.heap.extend(
+                self.inline[..len]
+                    .iter()
+                    .map(|x| unsafe { x.assume_init_read() }),
+            );
         }
         self.heap.push(item);
     }
+
     /// The items of `items` (inline when they fit).
     #[inline]
     pub fn from_slice(items: &[T]) -> Self
     where
         T: Clone,
     {
-        if items.len() <= N {
-            let mut out = Self::default();
-            out.inline[..items.len()].clone_from_slice(items);
-            out.len = items.len();
-            out
-        } else {
-            Few {
-                len: 0,
-                inline: std::array::from_fn(|_| T::default()),
-                heap: items.to_vec(),
-            }
+        let mut out = Self::default();
+        if !out.fill_inline(items.len(), items.iter().cloned()) {
+            out.heap = items.to_vec();
         }
+        out
     }
+
     /// Overwrite the list, in place, with the items of `items` when they are at most `N` (`n`:
-    /// how many `items` yields); `false`, the list unchanged, when they would not fit inline. A
-    /// score fills its lists where they lie rather than building them beside it and copying them
-    /// in, and without the heap checks of [`Few::push`] on every item.
+    /// how many `items` yields; items past the `N`th are ignored); `false`, the list unchanged,
+    /// when they would not fit inline. A score fills its lists where they lie rather than
+    /// building them beside it and copying them in, and without the heap checks of
+    /// [`Few::push`] on every item; the slots past the items are not written.
     #[inline(always)]
     pub fn fill_inline(&mut self, n: usize, items: impl IntoIterator<Item = T>) -> bool {
         if n > N {
             return false;
         }
-        self.heap = Vec::new();
+        self.clear();
         let mut len = 0;
         for (slot, x) in self.inline.iter_mut().zip(items) {
-            *slot = x;
+            slot.write(x);
             len += 1;
         }
+        // `self.len` stayed 0 while `items` ran: a panic there leaks the items written so far
+        // rather than exposing a half-counted list.
         self.len = len;
         true
     }
+
+    /// Replace the items, in place, with those of `items`: the first `N` written straight into
+    /// the inline slots (without the checks of [`Few::push`] on each, and without counting
+    /// `items` first), the rest, if any, pushed after them (to the heap). A score fills its lists
+    /// where they lie rather than building them beside it and copying them in.
+    #[inline(always)]
+    pub fn fill(&mut self, items: impl IntoIterator<Item = T>) {
+        self.clear();
+        let mut it = items.into_iter();
+        let mut len = 0;
+        for slot in self.inline.iter_mut() {
+            let Some(x) = it.next() else { break };
+            slot.write(x);
+            len += 1;
+        }
+        // `self.len` stayed 0 while `items` ran: a panic there leaks the items written so far
+        // rather than exposing a half-counted list.
+        self.len = len;
+        if len == N {
+            self.push_rest(it);
+        }
+    }
+
+    /// The items past the `N`th of [`Few::fill`] (rare: kept out of line).
+    #[cold]
+    #[inline(never)]
+    fn push_rest(&mut self, it: impl Iterator<Item = T>) {
+        for x in it {
+            self.push(x);
+        }
+    }
+
+    /// Remove every item.
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.heap = Vec::new();
+        let items: *mut [T] = self.inline_items_mut();
+        self.len = 0;
+        // SAFETY: the items were initialised and are no longer counted: dropped once.
+        unsafe { std::ptr::drop_in_place(items) }
+    }
+
     /// Remove the last item.
     #[inline]
     pub fn pop(&mut self) -> Option<T> {
@@ -289,11 +387,13 @@ impl<T: Default, const N: usize> Few<T, N> {
                 return None;
             }
             self.len -= 1;
-            Some(std::mem::take(&mut self.inline[self.len]))
+            // SAFETY: slot `len` was initialised and is no longer counted: moved out once.
+            Some(unsafe { self.inline[self.len].assume_init_read() })
         } else {
             self.heap.pop()
         }
     }
+
     /// Keep the items for which `f` is true (in order).
     pub fn retain(&mut self, mut f: impl FnMut(&T) -> bool) {
         let mut kept = Self::default();
@@ -304,17 +404,22 @@ impl<T: Default, const N: usize> Few<T, N> {
         }
         *self = kept;
     }
+
     /// The items as a `Vec`.
     pub fn into_vec(mut self) -> Vec<T> {
         if self.heap.is_empty() {
-            self.inline[..self.len]
-                .iter_mut()
-                .map(std::mem::take)
+            let len = std::mem::replace(&mut self.len, 0);
+            // SAFETY: `inline[..len]` were initialised and are no longer counted (`len` is 0, so
+            // `Drop` skips them): each is moved out exactly once.
+            self.inline[..len]
+                .iter()
+                .map(|x| unsafe { x.assume_init_read() })
                 .collect()
         } else {
             std::mem::take(&mut self.heap)
         }
     }
+
     /// Sort by a key (stable).
     pub fn sort_by_key<K: Ord>(&mut self, f: impl FnMut(&T) -> K) {
         std::ops::DerefMut::deref_mut(self).sort_by_key(f);
@@ -323,9 +428,10 @@ impl<T: Default, const N: usize> Few<T, N> {
 
 impl<T, const N: usize> std::ops::Deref for Few<T, N> {
     type Target = [T];
+    #[inline]
     fn deref(&self) -> &[T] {
         if self.heap.is_empty() {
-            &self.inline[..self.len]
+            self.inline_items()
         } else {
             &self.heap
         }
@@ -333,16 +439,17 @@ impl<T, const N: usize> std::ops::Deref for Few<T, N> {
 }
 
 impl<T, const N: usize> std::ops::DerefMut for Few<T, N> {
+    #[inline]
     fn deref_mut(&mut self) -> &mut [T] {
         if self.heap.is_empty() {
-            &mut self.inline[..self.len]
+            self.inline_items_mut()
         } else {
             &mut self.heap
         }
     }
 }
 
-impl<T: Default, const N: usize> FromIterator<T> for Few<T, N> {
+impl<T, const N: usize> FromIterator<T> for Few<T, N> {
     fn from_iter<I: IntoIterator<Item = T>>(it: I) -> Self {
         let mut out = Self::default();
         out.extend(it);
@@ -350,7 +457,7 @@ impl<T: Default, const N: usize> FromIterator<T> for Few<T, N> {
     }
 }
 
-impl<T: Default, const N: usize> Extend<T> for Few<T, N> {
+impl<T, const N: usize> Extend<T> for Few<T, N> {
     fn extend<I: IntoIterator<Item = T>>(&mut self, it: I) {
         for x in it {
             self.push(x);
@@ -358,14 +465,14 @@ impl<T: Default, const N: usize> Extend<T> for Few<T, N> {
     }
 }
 
-impl<T: Default, const N: usize> From<Vec<T>> for Few<T, N> {
+impl<T, const N: usize> From<Vec<T>> for Few<T, N> {
     fn from(v: Vec<T>) -> Self {
         if v.len() <= N {
             v.into_iter().collect()
         } else {
             Few {
                 len: 0,
-                inline: std::array::from_fn(|_| T::default()),
+                inline: [const { MaybeUninit::uninit() }; N],
                 heap: v,
             }
         }
@@ -412,10 +519,7 @@ impl<T: PartialEq, const N: usize> PartialEq<[T]> for Few<T, N> {
     }
 }
 
-impl<T, const N: usize> IntoIterator for Few<T, N>
-where
-    T: Default,
-{
+impl<T, const N: usize> IntoIterator for Few<T, N> {
     type Item = T;
     type IntoIter = std::vec::IntoIter<T>;
     fn into_iter(self) -> Self::IntoIter {
@@ -661,6 +765,68 @@ pub fn decomposition_json(d: &Decomposition) -> Value {
 mod tests {
     use super::*;
     use crate::decompose::{Shapes, decompose};
+
+    /// `Few` with items that own memory and count their drops: every item is dropped exactly
+    /// once, whatever path (inline, spilled, filled, cleared, popped, cloned) made the list.
+    #[test]
+    fn few_drops_each_item_once() {
+        use std::cell::Cell;
+        use std::rc::Rc;
+        #[derive(Clone, Debug, PartialEq)]
+        struct D(Rc<Cell<u32>>, String);
+        impl Drop for D {
+            fn drop(&mut self) {
+                self.0.set(self.0.get() + 1);
+            }
+        }
+        let drops = Rc::new(Cell::new(0));
+        let d = |k: usize| D(drops.clone(), k.to_string());
+        let ids = |f: &Few<D, 3>| f.iter().map(|x| x.1.clone()).collect::<Vec<_>>();
+        {
+            let mut f = Few::<D, 3>::new();
+            assert!(f.is_empty());
+            f.push(d(0));
+            f.push(d(1));
+            assert_eq!(ids(&f), ["0", "1"]);
+            let g = f.clone();
+            assert_eq!(g, f);
+            f.push(d(2));
+            f.push(d(3)); // spills to the heap
+            assert_eq!(ids(&f), ["0", "1", "2", "3"]);
+            assert_eq!(f.pop().map(|x| x.1.clone()), Some("3".into()));
+            assert_eq!(drops.get(), 1);
+            f.fill((10..12).map(d)); // back inline, the heap items dropped
+            assert_eq!(drops.get(), 4);
+            assert_eq!(ids(&f), ["10", "11"]);
+            f.fill((20..25).map(d)); // more than fit: the rest on the heap
+            assert_eq!(drops.get(), 6);
+            assert_eq!(ids(&f), ["20", "21", "22", "23", "24"]);
+            assert!(f.fill_inline(1, [d(30)]));
+            assert_eq!(drops.get(), 11);
+            assert!(!f.fill_inline(4, (40..44).map(d)));
+            assert_eq!(ids(&f), ["30"]);
+            let h = Few::<D, 3>::from_array([d(50), d(51), d(52)], 1);
+            assert_eq!(drops.get(), 13);
+            assert_eq!(ids(&h), ["50"]);
+            assert_eq!(ids(&Few::from_slice(&[d(60), d(61)])), ["60", "61"]);
+            assert_eq!(
+                Few::<D, 3>::from_slice(&[d(62), d(63), d(64), d(65)]).len(),
+                4
+            );
+            let v = f.clone().into_vec();
+            assert_eq!(v.len(), 1);
+            drop(v);
+            let mut r: Few<D, 3> = (70..75).map(d).collect();
+            r.retain(|x| x.1 != "72");
+            assert_eq!(ids(&r), ["70", "71", "73", "74"]);
+            drop((g, h, r));
+        }
+        // every item made was dropped exactly once
+        // (made: 0..4, 2 clones, 10..12, 20..25, 30, 50..53, 60..62 and 2 clones, 62..66 and 4
+        // clones, 1 clone, 70..75; 40..44 never made: a refused `fill_inline` takes no item)
+        let made = 4 + 2 + 2 + 5 + 1 + 3 + 4 + 8 + 1 + 5;
+        assert_eq!(drops.get(), made);
+    }
 
     #[test]
     fn decomposition_shape() {

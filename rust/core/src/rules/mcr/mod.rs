@@ -12,6 +12,7 @@ pub use score::{McrForm, McrScore, ScoredSet, formal_waits_of, score};
 
 use std::any::Any;
 use std::mem::MaybeUninit;
+use std::ptr::addr_of_mut;
 use std::sync::Arc;
 
 use crate::decompose::{Decomposition, Form, Pairs, Set, Sets, Shapes};
@@ -30,8 +31,9 @@ pub struct Mcr {
     preset: &'static PresetData,
     flow: FlowFacts,
     /// One hit of each fan index (`ids::FAN_IDS`): its table entry and its value under the
-    /// switches, counted once.
-    hits: Vec<FanHit>,
+    /// switches, counted once; blanks in the padding slots past `N_FANS` (never counted). As long
+    /// as the fan counts, so indexing both takes one bounds check.
+    hits: Box<[FanHit; score::FAN_SLOTS]>,
 }
 
 /// Compile the `mcr` preset.
@@ -39,14 +41,11 @@ pub fn compile(p: &'static PresetData, o: &Options) -> Result<Arc<dyn Ruleset>> 
     let mut flow = FlowFacts::from_data(p, o);
     flow.shapes = Shapes::MCR;
     let rules = McrRules::compile(p, o)?;
-    let hits = ids::FAN_IDS
-        .iter()
-        .enumerate()
-        .map(|(i, id)| {
-            let def = p.fan_entry(id)?;
-            Ok(FanHit::new(def, i64::from(rules.values[i]), FanOp::Add, 1))
-        })
-        .collect::<Result<Vec<_>>>()?;
+    let mut hits = Box::new([FanHit::default(); score::FAN_SLOTS]);
+    for (i, id) in ids::FAN_IDS.iter().enumerate() {
+        let def = p.fan_entry(id)?;
+        hits[i] = FanHit::new(def, i64::from(rules.values[i]), FanOp::Add, 1);
+    }
     Ok(Arc::new(Mcr {
         rules,
         preset: p,
@@ -67,33 +66,17 @@ impl Mcr {
     /// copy).
     #[inline(always)]
     fn to_score(&self, sc: &McrScore, payments: Payments) -> Score {
-        let mut out = self.score_without_fans(sc, payments);
-        self.fill_fans(&mut out, sc);
-        out
+        let mut out = MaybeUninit::uninit();
+        self.to_score_into(sc, payments, &mut out);
+        // SAFETY: `to_score_into` initialises every field of `out`.
+        unsafe { out.assume_init() }
     }
 
-    /// [`Self::to_score`] written into `out`: the fans are filled after the rest is in place, so
-    /// building it beside `out` would cost a copy.
+    /// [`Self::to_score`] written into `out`, field by field where it lies: the fan list and the
+    /// decomposition's sets and pairs are written as empty lists and then filled in place, so no
+    /// list slot is written twice and no `Score` is built beside `out` and copied in.
     #[inline(always)]
     fn to_score_into(&self, sc: &McrScore, payments: Payments, out: &mut MaybeUninit<Score>) {
-        let out = out.write(self.score_without_fans(sc, payments));
-        self.fill_fans(out, sc);
-    }
-
-    /// The fan list of `out`, filled where it lies; more fans than fit inline (never seen in MCR)
-    /// go to the heap.
-    #[inline(always)]
-    fn fill_fans(&self, out: &mut Score, sc: &McrScore) {
-        let hit = |(i, c): (usize, u8)| self.hits[i].with_count(u32::from(c));
-        if !out.fans.fill_inline(sc.fans.len(), sc.fans.iter().map(hit)) {
-            out.fans = sc.fans.iter().map(hit).collect();
-        }
-    }
-
-    /// The generic score of an MCR result with an empty fan list.
-    #[inline(always)]
-    fn score_without_fans(&self, sc: &McrScore, payments: Payments) -> Score {
-        let r = &self.rules;
         let form = match sc.form {
             McrForm::Regular | McrForm::NineGates => Form::Standard,
             McrForm::SevenPairs | McrForm::SevenShiftedPairs => Form::SevenPairs,
@@ -101,39 +84,59 @@ impl Mcr {
             McrForm::HonorsAndKnitted => Form::HonorsKnitted,
             McrForm::KnittedStraight => Form::KnittedStraight,
         };
-        let mut sets = [Set::default(); 4];
-        for (slot, x) in sets.iter_mut().zip(sc.sets.iter()) {
-            *slot = Set {
+        let total = i64::from(sc.total);
+        let p = out.as_mut_ptr();
+        // SAFETY: `p` points to memory valid for writes of a `Score` (borrowed mutably through
+        // `out`). Each field is written exactly once, through `addr_of_mut!` (no reference to the
+        // uninitialised `Score` or its fields is made), with `ptr::write` (no drop of the old,
+        // uninitialised contents). Nothing here can panic, and nothing reads the `Score` before
+        // every field is written; `out` is only treated as initialised after that, below.
+        unsafe {
+            addr_of_mut!((*p).variant).write(self.preset.id.as_str());
+            addr_of_mut!((*p).fans).write(Fans::new());
+            addr_of_mut!((*p).raw_total).write(total);
+            addr_of_mut!((*p).total).write(total);
+            addr_of_mut!((*p).unit).write(Unit::Fan);
+            addr_of_mut!((*p).meets_minimum).write(sc.meets_minimum);
+            addr_of_mut!((*p).per_payer).write(self.rules.base_points + total);
+            addr_of_mut!((*p).players).write(4);
+            addr_of_mut!((*p).payments).write(payments);
+            addr_of_mut!((*p).decomposition).write(Some(Reading::Tiles(Decomposition {
+                form,
+                sets: Sets::new(),
+                pair: sc.pair,
+                pairs: Pairs::new(),
+                knitted: sc.knitted,
+                wildcards: Vec::new(),
+            })));
+            addr_of_mut!((*p).extras).write(Extras::new());
+        }
+        // SAFETY: every field of the `Score` was written above.
+        let out = unsafe { out.assume_init_mut() };
+        self.fill_fans(out, sc);
+        if let Some(Reading::Tiles(d)) = &mut out.decomposition {
+            // at most 4 sets and 7 pairs: always inline
+            let set = |x: &ScoredSet| Set {
                 kind: x.kind,
                 tile: x.tile,
                 declared: x.declared,
                 concealed: x.concealed,
             };
+            d.sets.fill_inline(sc.sets.len(), sc.sets.iter().map(set));
+            d.pairs
+                .fill_inline(sc.pairs.len(), sc.pairs.iter().copied());
         }
-        let sets = Sets::from_array(sets, sc.sets.len());
-        // all seven slots (the unused ones hold blanks): a fixed-size copy, not a call
-        let pairs = Pairs::from_array(sc.pairs.all(), sc.pairs.len());
-        let total = i64::from(sc.total);
-        Score {
-            variant: self.preset.id.as_str(),
-            fans: Fans::new(),
-            raw_total: total,
-            total,
-            unit: Unit::Fan,
-            meets_minimum: sc.meets_minimum,
-            per_payer: r.base_points + total,
-            players: 4,
-            payments,
-            decomposition: Some(Reading::Tiles(Decomposition {
-                form,
-                sets,
-                pair: sc.pair,
-                pairs,
-                knitted: sc.knitted,
-                wildcards: Vec::new(),
-            })),
-            extras: Extras::new(),
-        }
+    }
+
+    /// The fan list of `out`, filled where it lies; more fans than fit inline (never seen in MCR)
+    /// go to the heap.
+    #[inline(always)]
+    fn fill_fans(&self, out: &mut Score, sc: &McrScore) {
+        out.fans.fill(
+            sc.fans
+                .iter()
+                .map(|(i, c)| self.hits[i].with_count(u32::from(c))),
+        );
     }
 
     /// Score one win and hand the result and its payments (mcr.md §11: the discarder, or every
@@ -417,6 +420,40 @@ mod tests {
             let direct = v.ruleset().score(CaseRef::Tiles(&win)).unwrap();
             assert!(!direct.fans.is_empty());
             assert_eq!(into(&v, &win).unwrap(), direct);
+        }
+        // the lists filled in place hold what the MCR scorer found: sets (with a declared meld),
+        // the pairs of 七对, the fans with their counts
+        let v = crate::Variant::load("mcr").unwrap();
+        let rules = rules_of(&v).unwrap();
+        for json in [
+            r#"{"hand": {"concealed": ["1m","2m","3m","4m","5m","6m","1p","1p","1p","5p"],
+                "melds": [{"type": "pung", "tiles": ["7s","7s","7s"]}],
+                "win_tile": "5p"}, "situation": {"win_type": "discard", "flowers": 2}}"#,
+            r#"{"hand": {"concealed": ["1m","1m","3m","3m","5p","5p","7p","7p","9s","9s","E","E","C"],
+                "win_tile": "C"}, "situation": {"win_type": "self_draw"}}"#,
+        ] {
+            let s = Situation::from_json(json).unwrap();
+            let sc = score(&s, rules).unwrap();
+            let out = into(&v, &s).unwrap();
+            assert_eq!(out, v.ruleset().score(CaseRef::Tiles(&s)).unwrap());
+            let Some(Reading::Tiles(d)) = &out.decomposition else {
+                panic!("no decomposition")
+            };
+            let sets: Vec<_> = sc.sets.iter().map(|x| (x.kind, x.tile)).collect();
+            assert_eq!(
+                d.sets.iter().map(|x| (x.kind, x.tile)).collect::<Vec<_>>(),
+                sets
+            );
+            assert_eq!(&*d.pairs, &*sc.pairs);
+            let fans: Vec<_> = sc
+                .fans
+                .iter()
+                .map(|(i, c)| (ids::FAN_IDS[i], u32::from(c)))
+                .collect();
+            assert!(!fans.is_empty());
+            let got: Vec<_> = out.fans.iter().map(|f| (f.id(), f.count())).collect();
+            assert_eq!(got, fans);
+            assert_eq!(out.total, i64::from(sc.total));
         }
         // a hand that is not a win is refused by both
         let bad = Situation::from_json(
