@@ -1428,23 +1428,11 @@ fn total_of(rules: &McrRules, f: &FanCounts, mask: u128) -> i32 {
 // entry point
 
 /// Validate the situation flags (mcr.md §4.2) and derive/repair them.
-fn flags(s: &Situation, rules: &McrRules) -> Result<(WinType, bool)> {
+/// `in_melds`: the copies of the winning tile in the melds; `has_kong`: a meld is a kong (both
+/// from the meld pass of [`score`], which counts every tile of the hand anyway).
+fn flags(s: &Situation, rules: &McrRules, in_melds: u8, has_kong: bool) -> Result<(WinType, bool)> {
     let win = s.win_tile;
-    let melds = s.hand.melds();
     let in_standing = s.hand.counts()[win.idx()];
-    let w = win.index();
-    // copies of the winning tile in the melds, and whether one is a kong: one pass without
-    // branches on the meld kinds
-    let (mut in_melds, mut has_kong) = (0u8, false);
-    for m in melds {
-        let t = m.tile.index();
-        let chow = m.kind == MeldKind::Chow;
-        let kong = m.kind == MeldKind::Kong;
-        // `&`, not `&&`: short circuits compile to jumps on the meld's tile
-        let in_chow = (w >= t) & (w <= t + 2) & (suit(w) == suit(t));
-        in_melds += u8::from(chow & in_chow) | (u8::from(!chow & (w == t)) * (3 + u8::from(kong)));
-        has_kong |= kong;
-    }
     let mut wt = match s.win_type {
         WinType::AfterKongDiscard => WinType::Discard,
         w => w,
@@ -1531,6 +1519,37 @@ fn below_minimum(for_min: i32, min_fan: i32) -> Error {
     ))
 }
 
+/// The kinds (bits 0..48) with exactly four copies in `all` (three 16-byte compares with SSE2).
+#[inline]
+fn kinds_at_four_of(all: &[u8; 48]) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature is always present.
+        unsafe { kinds_at_four_sse2(all) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        all.iter()
+            .enumerate()
+            .fold(0u64, |m, (k, &n)| m | u64::from(n == 4) << k)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+fn kinds_at_four_sse2(all: &[u8; 48]) -> u64 {
+    use std::arch::x86_64::*;
+    let four = _mm_set1_epi8(4);
+    let mut m = 0u64;
+    for (k, ch) in all.chunks_exact(16).enumerate() {
+        // SAFETY: `ch` is 16 bytes; the load is unaligned.
+        let v = unsafe { _mm_loadu_si128(ch.as_ptr().cast()) };
+        let eq = _mm_movemask_epi8(_mm_cmpeq_epi8(v, four)) as u32 & 0xFFFF;
+        m |= u64::from(eq) << (16 * k);
+    }
+    m
+}
+
 /// Copies a meld adds to its tile and the next two kinds, by [`MeldKind`] (chow, pung, kong).
 const MELD_COPIES: [[u8; 3]; 3] = [[1, 1, 1], [3, 0, 0], [4, 0, 0]];
 
@@ -1542,14 +1561,37 @@ const MELD_COPIES: [[u8; 3]; 3] = [[1, 1, 1], [3, 0, 0], [4, 0, 0]];
 /// engine on all its corpus ties, e.g. `si-unit-051..056`, where the reading with the higher pair
 /// wins).
 pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
-    let (wt, fourth) = flags(s, rules)?;
-    let blessing = blessing_fan(s, rules, wt)?;
-    let self_drawn = wt.is_self_drawn();
     let melds = s.hand.melds();
     let win = s.win_tile.index();
     let pre = s.hand.counts();
     let mut full = *pre;
     full[win as usize] += 1;
+    // all the tiles of the hand: the standing ones and the melds' copies
+    // (without branches on the meld kinds: a meld adds its copies to three slots from its tile,
+    // two of them zero unless a chow; `all` has spare slots for an honour's, and pads to three
+    // 16-byte vectors)
+    let mut all = [0u8; 48];
+    all[..N_KINDS].copy_from_slice(&full);
+    let mut held_melds = 0u64;
+    let mut kong_tiles = 0u64;
+    let mut claimed_n = 0;
+    // the kinds of a meld, from its tile up
+    let span = |m: &Meld| 1 | (0b110 * u64::from(m.kind == MeldKind::Chow));
+    for m in melds {
+        let t = m.tile.idx();
+        let add = MELD_COPIES[m.kind as usize];
+        all[t] += add[0];
+        all[t + 1] += add[1];
+        all[t + 2] += add[2];
+        kong_tiles |= u64::from(m.kind == MeldKind::Kong) << t;
+        claimed_n += u32::from(!m.concealed);
+        held_melds |= span(m) << t;
+    }
+    // the copies of the winning tile in the melds (a chow holds it at most once)
+    let in_melds = all[usize::from(win)] - full[usize::from(win)];
+    let (wt, fourth) = flags(s, rules, in_melds, kong_tiles != 0)?;
+    let blessing = blessing_fan(s, rules, wt)?;
+    let self_drawn = wt.is_self_drawn();
     let Some(row) = rows::Row::load(&full) else {
         return Err(Error::hand(
             "more than four copies of a tile in the standing hand",
@@ -1564,31 +1606,10 @@ pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
         )));
     }
     // the kinds held and at four copies among all the tiles: the standing row's, and the kinds of
-    // the melds after adding them
-    // (without branches on the meld kinds: a meld adds its copies to three slots from its tile,
-    // two of them zero unless a chow; `all` has two spare slots for an honour's)
-    let mut all = [0u8; N_KINDS + 2];
-    all[..N_KINDS].copy_from_slice(&full);
-    let (mut held, mut four) = (row.kinds_held(), row.kinds_at_four());
-    let mut kong_tiles = 0u64;
-    let mut claimed_n = 0;
-    // the kinds of a meld, from its tile up
-    let span = |m: &Meld| 1 | (0b110 * u64::from(m.kind == MeldKind::Chow));
-    for m in melds {
-        let t = m.tile.idx();
-        let add = MELD_COPIES[m.kind as usize];
-        all[t] += add[0];
-        all[t + 1] += add[1];
-        all[t + 2] += add[2];
-        kong_tiles |= u64::from(m.kind == MeldKind::Kong) << t;
-        claimed_n += u32::from(!m.concealed);
-        held |= span(m) << t;
-    }
-    let at_four = |k: usize| u64::from(all[k] == 4) << k;
-    for m in melds {
-        let t = m.tile.idx();
-        four |= (at_four(t) | at_four(t + 1) | at_four(t + 2)) & span(m) << t;
-    }
+    // the melds (a kind no meld touches has the same count in `all` as in `full`, so the kinds
+    // at four in `all` add only the melds' kinds that reach four)
+    let held = row.kinds_held() | held_melds;
+    let four = row.kinds_at_four() | kinds_at_four_of(&all);
     let mut common = [0u8; FAN_SLOTS];
     whole_hand_fans_of(held, four, kong_tiles, &mut common);
     // the situation fans, as stores of 0 or 1 (the flags of a win are as good as random to a
