@@ -532,15 +532,8 @@ impl Declared {
 
     #[inline(always)]
     fn of(melds: &[Meld]) -> Declared {
-        // every slot reads a meld that exists (past the last, the last again; without melds, the
-        // filler): a choice between two slices, then reads at clamped indices, none conditional
-        let from: &[Meld] = if melds.is_empty() {
-            std::slice::from_ref(&Self::FILLER)
-        } else {
-            melds
-        };
-        let last = from.len() - 1;
-        let sets = std::array::from_fn(|i| Set::from_meld(&from[i.min(last)]));
+        // each slot a meld or the filler, chosen without a branch
+        let sets = std::array::from_fn(|i| Set::from_meld(melds.get(i).unwrap_or(&Self::FILLER)));
         Declared {
             sets,
             len: melds.len().min(4),
@@ -575,27 +568,36 @@ impl SuitReading {
 /// Every suit's readings, precomputed: the standard decomposition reads a suit's list instead of
 /// searching (a search branches on the tiles at every step, and its branches are data-dependent,
 /// so they mispredict). Keyed by the suit's sum-first rank ([`tables::hot_rank_of`]), so that the
-/// suits of up to 9 tiles (nearly all of a real hand's) share the first 42 K slots (84 KB); the
+/// suits of up to 9 tiles (nearly all of a real hand's) share the first 42 K slots (168 KB); the
 /// lists are in the same order, so that theirs share the first 100 KB of the pool (53 bytes a
 /// reading, 1.5 MB in all).
 ///
 /// 21 743 suits of at most 14 tiles split exactly (into sets, or sets and one pair, as their tile
 /// count says), with 28 375 readings in all (at most 5 per suit: 1112222333344 and its shifts read
 /// the same sets in two orders, which the exhaustive search `standard` keeps apart).
-#[derive(Default)]
 pub(crate) struct SuitTable {
-    /// The start of each suit's list in `pool`, by sum-first rank; 0 when the suit does not split.
-    slot: Box<[u16]>,
+    /// Each suit's list in `pool`, by sum-first rank: its start (bits 0..16) and its length (bits
+    /// 16..: one load gives both); 0 when the suit does not split.
+    slot: Box<[u32; tables::HOT_CLASS_LEN]>,
     /// The lists, one after another; entry 0 is an empty list (`left` 0).
     pool: Vec<SuitReading>,
+}
+
+impl Default for SuitTable {
+    fn default() -> Self {
+        SuitTable {
+            slot: tables::boxed(0),
+            pool: Vec::new(),
+        }
+    }
 }
 
 impl SuitTable {
     /// The readings of the suit of sum-first rank `r` (empty when it does not split).
     #[inline(always)]
     fn list(&self, r: usize) -> &[SuitReading] {
-        let start = self.slot.get(r).map_or(0, |&s| s as usize);
-        let len = self.pool.get(start).map_or(0, |x| x.left as usize);
+        let e = self.slot[r & (tables::HOT_CLASS_LEN - 1)];
+        let (start, len) = ((e & 0xFFFF) as usize, (e >> 16) as usize);
         self.pool.get(start..start + len).unwrap_or(&[])
     }
 }
@@ -629,7 +631,7 @@ pub(crate) fn suit_table(t: &tables::Tables) -> SuitTable {
         }
     }
     suits.sort_unstable_by_key(|x| x.0);
-    let mut slot = vec![0u16; tables::SUIT_ENTRIES].into_boxed_slice();
+    let mut slot: Box<[u32; tables::HOT_CLASS_LEN]> = tables::boxed(0);
     let mut pool = vec![SuitReading::EMPTY];
     for (rank, idx, mut v, n) in suits {
         let start = pool.len();
@@ -655,7 +657,11 @@ pub(crate) fn suit_table(t: &tables::Tables) -> SuitTable {
                 };
             }
         }
-        slot[rank] = u16::try_from(start).expect("at most 65 536 suit readings");
+        let start = u32::try_from(start)
+            .ok()
+            .filter(|&s| s <= 0xFFFF)
+            .expect("at most 65 536 suit readings");
+        slot[rank] = start | (len as u32) << 16;
     }
     SuitTable { slot, pool }
 }

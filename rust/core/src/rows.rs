@@ -368,8 +368,11 @@ impl Row {
     /// byte 2 of the ranks-7-up word), then each suit's bit in one of bytes 0..3.
     #[inline(always)]
     pub fn knitted_suits(&self) -> bool {
-        let nz = |x: u64| (x | x >> 1 | x >> 2) & ONES;
-        let p = nz(self.s[0]) | nz(self.s[1]) << 1 | nz(self.s[2]) << 2;
+        // a count (at most 4) plus 0x7F sets its byte's high bit iff it is not 0, carrying no
+        // further
+        let held = |x: u64| x.wrapping_add(ONES * 0x7F) & HIGH;
+        let nz = |x: u64| held(x) >> 7;
+        let p = held(self.s[0]) >> 7 | held(self.s[1]) >> 6 | held(self.s[2]) >> 5;
         // the nines (bit 0 of bytes 0, 1, 2) as bits 16, 17, 18: the three products' bits meet
         // nowhere else in bits 16..19
         let n9 = nz(self.nines).wrapping_mul(1 << 16 | 1 << 9 | 1 << 2) & 0x7_0000;

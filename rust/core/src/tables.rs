@@ -146,7 +146,7 @@ pub const PAIR_SH_LEN: usize = 1 << 13;
 pub const FINAL_PLANES_LEN: usize = 1 << 17;
 
 /// A boxed array of `N` copies of `x` (built on the heap: the larger ones would overflow a stack).
-fn boxed<T: Copy + std::fmt::Debug, const N: usize>(x: T) -> Box<[T; N]> {
+pub(crate) fn boxed<T: Copy + std::fmt::Debug, const N: usize>(x: T) -> Box<[T; N]> {
     vec![x; N]
         .into_boxed_slice()
         .try_into()
