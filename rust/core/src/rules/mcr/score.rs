@@ -1529,10 +1529,17 @@ fn kinds_at_four_of(all: &[u8; 48]) -> u64 {
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        all.iter()
-            .enumerate()
-            .fold(0u64, |m, (k, &n)| m | u64::from(n == 4) << k)
+        kinds_at_four_scalar(all)
     }
+}
+
+/// [`kinds_at_four_of`] one byte at a time: the other architectures' path, and the reference its
+/// SSE2 path is tested against.
+#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
+fn kinds_at_four_scalar(all: &[u8; 48]) -> u64 {
+    all.iter()
+        .enumerate()
+        .fold(0u64, |m, (k, &n)| m | u64::from(n == 4) << k)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -2005,5 +2012,29 @@ mod tests {
             assert_eq!(m >> i & 1 == 1, c != 0, "{i}");
         }
         assert_eq!(mask_of_swar(&f), m);
+    }
+
+    #[test]
+    fn kinds_at_four_matches_the_scalar_path() {
+        // every count 0..=4 in every slot, among counts that differ from slot to slot
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for round in 0..2_000 {
+            let mut all = [0u8; 48];
+            for (k, c) in all.iter_mut().enumerate() {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                *c = if round < 48 && k == round {
+                    4
+                } else {
+                    (seed % 5) as u8
+                };
+            }
+            let m = kinds_at_four_of(&all);
+            assert_eq!(m, kinds_at_four_scalar(&all), "{all:?}");
+            for (k, &c) in all.iter().enumerate() {
+                assert_eq!(m >> k & 1 == 1, c == 4, "slot {k} of {all:?}");
+            }
+        }
     }
 }
