@@ -1169,14 +1169,11 @@ mod tests {
 
     #[test]
     fn swar_summary_matches_loop() {
-        let mut seed = 7u64;
+        let mut next = crate::test_util::xorshift(7);
         for _ in 0..2000 {
             let mut c = [0u8; N_KINDS];
             for x in c.iter_mut() {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                *x = (seed % 5) as u8;
+                *x = next(5) as u8;
             }
             let s = summary(&c);
             let (mut m1, mut m2, mut pq, mut sq) = (0u64, 0u64, 0u32, 0u32);

@@ -977,13 +977,7 @@ mod tests {
 
     #[test]
     fn table_readings_equal_exhaustive_search() {
-        let mut seed = 0x1234_5678_9abc_def1u64;
-        let mut next = move |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = crate::test_util::xorshift(0x1234_5678_9abc_def1);
         let mut found = 0;
         for iter in 0..60_000 {
             // a complete hand of `sets` standing sets and a pair (often several readings), or noise
@@ -1039,13 +1033,7 @@ mod tests {
     /// exact, the orphans' one lets every 十三幺 through.
     #[test]
     fn special_filters_match_kinds_held() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = crate::test_util::xorshift(0x9e37_79b9_7f4a_7c15);
         for iter in 0..200_000 {
             let mut c = [0u8; N_KINDS];
             let tiles = 1 + next(14) as usize;

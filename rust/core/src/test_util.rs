@@ -2,6 +2,18 @@
 
 use crate::scoring::ledger::Ledger;
 
+/// A seeded xorshift64 source for randomised unit tests: each call gives a number below `n`
+/// (`seed` must not be 0). The same seed gives the same sequence, so a failure reproduces.
+pub fn xorshift(mut seed: u64) -> impl FnMut(u64) -> u64 {
+    assert_ne!(seed, 0, "xorshift: a zero seed stays zero");
+    move |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    }
+}
+
 /// Tile codes of a compact tile string (`"123m EE"` → `["1m", "2m", "3m", "E", "E"]`).
 pub fn tiles(s: &str) -> Vec<String> {
     crate::tile::parse_tiles(s)

@@ -1802,13 +1802,7 @@ mod tests {
     /// The mask version of the whole-hand fans equals the tile-by-tile one.
     #[test]
     fn whole_hand_fans_equal_the_loop() {
-        let mut seed = 7u64;
-        let mut next = move |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = crate::test_util::xorshift(7);
         for iter in 0..50_000 {
             let mut c = [0u8; N_KINDS];
             let (base, kinds) = [
@@ -1842,13 +1836,7 @@ mod tests {
     /// winning tile of random complete hands (0..4 melds aside, quads, flushes, honours).
     #[test]
     fn unique_wait_equals_the_formal_waits() {
-        let mut seed = 12345u64;
-        let mut next = move |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = crate::test_util::xorshift(12345);
         let (mut checked, mut unique) = (0, 0);
         for _ in 0..150_000 {
             let melds = next(5) as usize;
@@ -1907,13 +1895,7 @@ mod tests {
     /// ready hands, with quads and fifth copies).
     #[test]
     fn formal_waits_equal_the_search() {
-        let mut seed = 99u64;
-        let mut next = move |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = crate::test_util::xorshift(99);
         let mut nonempty = 0;
         for iter in 0..40_000 {
             let kinds = [9, 18, 34, 16][iter % 4];
@@ -1957,13 +1939,7 @@ mod tests {
     /// present fan leaves, on random fan sets (dense and sparse) under two switch sets.
     #[test]
     fn exclusion_walk_skips_only_idle_steps() {
-        let mut seed = 31u64;
-        let mut next = move |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = crate::test_util::xorshift(31);
         let lianzhong = crate::Variant::with_options(
             "mcr",
             [
@@ -2017,17 +1993,14 @@ mod tests {
     #[test]
     fn kinds_at_four_matches_the_scalar_path() {
         // every count 0..=4 in every slot, among counts that differ from slot to slot
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = crate::test_util::xorshift(0x9E37_79B9_7F4A_7C15);
         for round in 0..2_000 {
             let mut all = [0u8; 48];
             for (k, c) in all.iter_mut().enumerate() {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
                 *c = if round < 48 && k == round {
                     4
                 } else {
-                    (seed % 5) as u8
+                    next(5) as u8
                 };
             }
             let m = kinds_at_four_of(&all);
