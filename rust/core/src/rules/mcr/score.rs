@@ -1612,11 +1612,11 @@ pub fn score(s: &Situation, rules: &McrRules) -> Result<McrScore> {
             s.hand, s.win_tile
         )));
     }
-    // the kinds held and at four copies among all the tiles: the standing row's, and the kinds of
-    // the melds (a kind no meld touches has the same count in `all` as in `full`, so the kinds
-    // at four in `all` add only the melds' kinds that reach four)
+    // the kinds held and at four copies among all the tiles: the standing row's kinds and the
+    // melds'; the kinds at four straight from `all` (standing and meld copies alike; its padding
+    // stays 0: only a chow adds to the two kinds after its tile, and no chow starts at an honour)
     let held = row.kinds_held() | held_melds;
-    let four = row.kinds_at_four() | kinds_at_four_of(&all);
+    let four = kinds_at_four_of(&all);
     let mut common = [0u8; FAN_SLOTS];
     whole_hand_fans_of(held, four, kong_tiles, &mut common);
     // the situation fans, as stores of 0 or 1 (the flags of a win are as good as random to a
